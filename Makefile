@@ -1,0 +1,36 @@
+# Every target sets itself up: a fresh machine with Python 3.11 needs nothing else.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+
+.PHONY: run test bench lint venv clean-venv
+
+venv: $(STAMP)
+
+# Reinstall whenever the declared or pinned dependencies change.
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
+	$(BIN)/dicetables summary
+
+test: $(STAMP)
+	$(BIN)/ruff check lookup pipeline tests benchmarks
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test,bench]"
+	@set -e; for script in benchmarks/*.py; do \
+	  echo "== $$script"; $(BIN)/python $$script; done
+
+lint: $(STAMP)
+	$(BIN)/ruff check lookup pipeline tests benchmarks
+
+clean-venv:
+	rm -rf $(VENV)

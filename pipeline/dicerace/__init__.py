@@ -1,0 +1,1 @@
+"""Producers of the dice-race tables."""

@@ -1,0 +1,304 @@
+"""Write side of the artifact store: fingerprints, atomic publishing, reuse, and the manifest.
+
+Publishing writes into a temporary sibling (``.tmp-*``), reopens and verifies it, then renames it into
+place; an exception at any point removes the temporary and leaves the previous artifact untouched.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import lookup
+from lookup.store import (
+    MANIFEST_NAME,
+    META_KEY,
+    ArtifactError,
+    artifact_files,
+    read_meta,
+    sha256_of_array,
+    verify_problems,
+)
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# Uncompressed bytes per shard: large enough that an artifact stays well under ~100 files.
+SHARD_BYTES = 256 << 20
+ZSTD_LEVEL = 3
+
+
+@dataclass(frozen=True)
+class ArtifactSpec:
+    """Everything that identifies an artifact: equal specs (and equal code) give equal fingerprints.
+
+    ``code`` lists the source files (relative to the project root) whose text computes the arrays; a
+    change in any of them changes the fingerprint, and nothing else does.
+    """
+
+    name: str
+    schema: str
+    schema_version: int
+    game: str
+    rules: Mapping[str, Any]
+    params: Mapping[str, Any]
+    code: tuple[str, ...]
+    hdf5: bool = False
+
+    def fingerprint(self) -> str:
+        """sha256 over the canonical JSON of schema, rules and params plus the bytes of the code files."""
+        digest = hashlib.sha256()
+        head = {
+            "schema": self.schema,
+            "schema_version": self.schema_version,
+            "game": self.game,
+            "rules": self.rules,
+            "params": self.params,
+        }
+        digest.update(json.dumps(head, sort_keys=True, separators=(",", ":")).encode())
+        for rel in sorted(self.code):
+            source = PROJECT_ROOT / rel
+            if not source.is_file():
+                raise FileNotFoundError(f"artifact {self.name}: code file {rel} does not exist")
+            digest.update(rel.encode() + b"\0" + source.read_bytes() + b"\0")
+        return digest.hexdigest()
+
+
+@dataclass
+class StoredArray:
+    """One array to store, with how to lay it out.
+
+    ``chunks`` is the inner chunk shape (default: one chunk per index of axis 0 up to ~1 MiB); ``fill``
+    is the value a missing chunk would read as: NaN for floats, a sentinel for integers that no entry
+    takes (checked at write time).
+    """
+
+    data: np.ndarray
+    description: str
+    chunks: tuple[int, ...] | None = None
+    fill: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _default_fill(data: np.ndarray) -> Any:
+    if np.issubdtype(data.dtype, np.floating):
+        return float("nan")
+    if np.issubdtype(data.dtype, np.unsignedinteger):
+        return int(np.iinfo(data.dtype).max)
+    if np.issubdtype(data.dtype, np.signedinteger):
+        return int(np.iinfo(data.dtype).min)
+    if data.dtype == np.bool_:
+        raise ValueError("boolean arrays have no spare value for a fill; store them as uint8")
+    raise ValueError(f"unsupported dtype {data.dtype}")
+
+
+def _layout(arr: StoredArray) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(inner chunks, shards): shards along axis 0, each at most SHARD_BYTES, whole chunks only."""
+    shape = arr.data.shape
+    if arr.chunks is not None:
+        chunks = tuple(min(c, n) if n else 1 for c, n in zip(arr.chunks, shape, strict=True))
+    else:
+        row = int(np.prod(shape[1:], dtype=np.int64)) * arr.data.itemsize if shape else arr.data.itemsize
+        rows = max(1, min(shape[0] if shape else 1, (1 << 20) // max(row, 1)))
+        chunks = (rows, *shape[1:]) if shape else ()
+    chunks = tuple(max(1, c) for c in chunks)
+    if not shape:
+        return (), ()
+    chunk_bytes = int(np.prod(chunks, dtype=np.int64)) * arr.data.itemsize
+    per_shard = max(1, SHARD_BYTES // max(chunk_bytes, 1))
+    rows = min(chunks[0] * per_shard, -(-shape[0] // chunks[0]) * chunks[0])
+    return chunks, (rows, *(-(-n // c) * c for n, c in zip(shape[1:], chunks[1:], strict=True)))
+
+
+def _write_zarr(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArray]) -> None:
+    import zarr
+    from zarr.codecs import Crc32cCodec, ZstdCodec
+
+    group = zarr.open_group(zarr.storage.LocalStore(str(path)), mode="w-", zarr_format=3)
+    for name, arr in arrays.items():
+        chunks, shards = _layout(arr)
+        target = group.create_array(
+            name,
+            shape=arr.data.shape,
+            dtype=arr.data.dtype,
+            chunks=chunks,
+            shards=shards,
+            compressors=[ZstdCodec(level=ZSTD_LEVEL), Crc32cCodec()],
+            fill_value=arr.fill,
+            # Every chunk is written, so a missing one is a lost one (see lookup.store._missing_shards).
+            config={"write_empty_chunks": True},
+            attributes={"description": arr.description, **arr.extra},
+        )
+        target[...] = arr.data
+    group.attrs[META_KEY] = meta
+
+
+def _write_hdf5(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArray]) -> None:
+    import h5py
+
+    with h5py.File(path, "w-") as h5:
+        h5.attrs[META_KEY] = json.dumps(meta, sort_keys=True)
+        for name, arr in arrays.items():
+            chunks, _ = _layout(arr)
+            ds = h5.create_dataset(
+                name,
+                data=arr.data,
+                chunks=chunks or None,
+                compression="gzip" if arr.data.ndim else None,
+                shuffle=bool(arr.data.ndim),
+                fletcher32=bool(arr.data.ndim),
+                fillvalue=arr.fill,
+            )
+            ds.attrs["description"] = arr.description
+
+
+def write_artifact(
+    spec: ArtifactSpec,
+    arrays: Mapping[str, StoredArray],
+    artifacts_dir: str | Path,
+    *,
+    stats: Mapping[str, Any] | None = None,
+    fingerprint: str | None = None,
+) -> list[Path]:
+    """Write ``spec``'s arrays as NAME.zarr (and NAME.h5 if ``spec.hdf5``), atomically; return the paths."""
+    artifacts_dir = Path(artifacts_dir)
+    artifacts_dir.mkdir(parents=True, exist_ok=True)
+    entries = {}
+    for name, arr in arrays.items():
+        if arr.fill is None:
+            arr.fill = _default_fill(arr.data)
+        if not np.issubdtype(arr.data.dtype, np.floating) and np.any(arr.data == arr.fill):
+            raise ValueError(f"array {name!r} contains its fill value {arr.fill}; choose another sentinel")
+        entries[name] = {
+            "sha256": sha256_of_array(arr.data),
+            "shape": list(arr.data.shape),
+            "dtype": str(arr.data.dtype),
+            "description": arr.description,
+        }
+    meta = {
+        "schema": spec.schema,
+        "schema_version": spec.schema_version,
+        "game": spec.game,
+        "rules": dict(spec.rules),
+        "params": dict(spec.params),
+        "fingerprint": fingerprint or spec.fingerprint(),
+        "code": sorted(spec.code),
+        "package_version": lookup.__version__,
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "arrays": entries,
+        "stats": dict(stats or {}),
+    }
+    meta = json.loads(json.dumps(meta))  # fail now, not halfway, on anything that is not JSON
+    targets = [(artifacts_dir / f"{spec.name}.zarr", _write_zarr)]
+    if spec.hdf5:
+        targets.append((artifacts_dir / f"{spec.name}.h5", _write_hdf5))
+    for target, writer in targets:
+        publish(target, lambda tmp, w=writer: w(tmp, meta, arrays))
+    return [t for t, _ in targets]
+
+
+def publish(target: Path, write: Any) -> None:
+    """Run ``write(tmp_path)`` on a temporary sibling of ``target``, verify it, and rename it into place.
+
+    If anything fails the temporary is removed and ``target`` (if it existed) is left as it was.
+    """
+    tag = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    tmp = target.with_name(f".tmp-{tag}-{target.name}")  # keeps the suffix: .zarr or .h5
+    try:
+        write(tmp)
+        problems = verify_problems(tmp)
+        if problems:
+            raise ArtifactError(f"{target}: verification after writing failed: {'; '.join(problems)}")
+        _replace(tmp, target, tag)
+    finally:
+        _remove(tmp)
+
+
+def _replace(tmp: Path, target: Path, tag: str) -> None:
+    if tmp.is_file() or not target.exists():
+        os.replace(tmp, target)  # atomic for a file, and for a directory onto nothing
+        return
+    # A directory cannot be renamed over a non-empty one: move the old aside first. Between the two
+    # renames the target is briefly absent, never half-written.
+    old = target.with_name(f".old-{tag}-{target.name}")
+    os.replace(target, old)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        os.replace(old, target)
+        raise
+    _remove(old)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+def reusable(spec: ArtifactSpec, artifacts_dir: str | Path, fingerprint: str | None = None) -> bool:
+    """True when every file ``spec`` names exists with this fingerprint and passes verification."""
+    fingerprint = fingerprint or spec.fingerprint()
+    paths = [Path(artifacts_dir) / f"{spec.name}.zarr"]
+    if spec.hdf5:
+        paths.append(Path(artifacts_dir) / f"{spec.name}.h5")
+    for path in paths:
+        try:
+            if read_meta(path).get("fingerprint") != fingerprint:
+                return False
+        except ArtifactError:
+            return False
+        if verify_problems(path):
+            return False
+    return True
+
+
+def artifact_paths(artifacts_dir: str | Path) -> list[Path]:
+    """Every published artifact under ``artifacts_dir`` (temporaries and reports excluded)."""
+    root = Path(artifacts_dir)
+    if not root.is_dir():
+        return []
+    found = [p for p in root.iterdir() if p.suffix in (".zarr", ".h5") and not p.name.startswith(".")]
+    return sorted(found)
+
+
+def write_manifest(artifacts_dir: str | Path, paths: Iterable[Path] | None = None) -> Path:
+    """Regenerate ``MANIFEST.json``: one entry per artifact with its identity, checksums and files."""
+    root = Path(artifacts_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for path in sorted(paths if paths is not None else artifact_paths(root)):
+        meta = read_meta(path)
+        files = artifact_files(path)
+        entries.append(
+            {
+                "path": path.relative_to(root).as_posix(),
+                "format": "zarr" if path.suffix == ".zarr" else "hdf5",
+                "schema": meta["schema"],
+                "schema_version": meta["schema_version"],
+                "game": meta["game"],
+                "rules": meta["rules"],
+                "params": meta["params"],
+                "fingerprint": meta["fingerprint"],
+                "package_version": meta["package_version"],
+                "arrays": {k: {"sha256": v["sha256"], "shape": v["shape"], "dtype": v["dtype"]}
+                           for k, v in meta["arrays"].items()},
+                "files": len(files),
+                "bytes": sum(f.stat().st_size for f in files),
+            }
+        )
+    manifest = {"package_version": lookup.__version__, "artifacts": entries}
+    target = root / MANIFEST_NAME
+    tmp = root / f".tmp-{MANIFEST_NAME}-{os.getpid()}"
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, target)
+    return target

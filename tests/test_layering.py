@@ -1,0 +1,16 @@
+"""lookup stays light: importing it never pulls in pipeline or the producers' dependencies."""
+
+import json
+import subprocess
+import sys
+
+
+def test_lookup_imports_only_numpy_zarr_h5py():
+    code = (
+        "import sys, json, lookup, lookup.store, lookup.dicerace;"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    loaded = set(json.loads(out))
+    for heavy in ("pipeline", "numba", "scipy", "dask", "click", "rich", "matplotlib", "dvc"):
+        assert heavy not in loaded

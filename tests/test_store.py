@@ -1,0 +1,211 @@
+"""The artifact contract: round trips, checksums, corruption, atomic publishing, fingerprint reuse."""
+
+import json
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pytest
+
+import pipeline.store as wstore
+from lookup.store import ArtifactError, open_artifact, read_meta, sha256_of_array, verify_problems
+from pipeline.store import ArtifactSpec, StoredArray, publish, reusable, write_artifact, write_manifest
+
+
+def _spec(**changes) -> ArtifactSpec:
+    base = dict(name="demo", schema="test.demo", schema_version=2, game="test", rules={"faces": 6},
+                params={"n": 3}, code=("lookup/store.py",), hdf5=True)
+    base.update(changes)
+    return ArtifactSpec(**base)
+
+
+def _arrays() -> dict[str, StoredArray]:
+    rng = np.random.default_rng(0)
+    values = rng.random((40, 7, 3))
+    values[3, 2, 1] = np.nan
+    return {
+        "values": StoredArray(values, "random floats with one NaN", chunks=(4, 7, 3)),
+        "codes": StoredArray(rng.integers(0, 200, size=(1000,), dtype=np.uint8), "small codes", chunks=(64,)),
+        "signed": StoredArray(np.arange(-5, 5, dtype=np.int32).reshape(2, 5), "signed ints"),
+    }
+
+
+def _shard_files(path: Path, name: str) -> list[Path]:
+    return sorted(p for p in (path / name / "c").rglob("*") if p.is_file())
+
+
+def test_sha256_is_of_little_endian_c_order_bytes():
+    a = np.arange(12, dtype=">i4").reshape(3, 4)
+    import hashlib
+
+    want = hashlib.sha256(np.ascontiguousarray(a, dtype="<i4").tobytes()).hexdigest()
+    assert sha256_of_array(a) == want
+    assert sha256_of_array(np.asfortranarray(a.astype("<i4"))) == want
+
+
+@pytest.mark.parametrize("suffix", [".zarr", ".h5"])
+def test_round_trip_with_attributes_and_checksums(artifacts, suffix):
+    spec, arrays = _spec(), _arrays()
+    paths = write_artifact(spec, arrays, artifacts, stats={"mean": 1.5})
+    assert [p.suffix for p in paths] == [".zarr", ".h5"]
+    with open_artifact(artifacts / f"demo{suffix}", schema="test.demo", versions=[2],
+                       rules={"faces": 6}, params={"n": 3}) as art:
+        meta = art.meta
+        for name, arr in arrays.items():
+            np.testing.assert_array_equal(art.read(name), arr.data)
+            assert meta["arrays"][name]["sha256"] == sha256_of_array(arr.data)
+    assert meta["schema"] == "test.demo" and meta["schema_version"] == 2 and meta["game"] == "test"
+    assert meta["rules"] == {"faces": 6} and meta["params"] == {"n": 3}
+    assert meta["fingerprint"] == spec.fingerprint() and meta["package_version"]
+    assert meta["stats"] == {"mean": 1.5}
+
+
+def test_zarr_layout_is_sharded_with_zstd_and_crc32c(artifacts):
+    write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+    zjson = json.loads((artifacts / "demo.zarr" / "values" / "zarr.json").read_text())
+    (shard,) = zjson["codecs"]
+    assert shard["name"] == "sharding_indexed"
+    inner = [c["name"] for c in shard["configuration"]["codecs"]]
+    assert inner == ["bytes", "zstd", "crc32c"]
+    assert zjson["fill_value"] == "NaN"
+    # One shard file for the whole small array, so the artifact stays a handful of files.
+    assert len(_shard_files(artifacts / "demo.zarr", "values")) == 1
+
+
+def test_hdf5_mirror_uses_fletcher32(artifacts):
+    write_artifact(_spec(), _arrays(), artifacts)
+    with h5py.File(artifacts / "demo.h5") as h5:
+        assert h5["values"].fletcher32 and h5["values"].compression == "gzip"
+
+
+@pytest.mark.parametrize("mismatch, message", [
+    (dict(schema="other"), "schema 'test.demo', expected 'other'"),
+    (dict(versions=[1, 3]), "schema version 2"),
+    (dict(rules={"faces": 8}), "built for rules"),
+    (dict(params={"n": 4}), "built with n=3, asked for n=4"),
+])
+def test_open_refuses_what_was_not_asked_for(artifacts, mismatch, message):
+    write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+    kwargs = dict(schema="test.demo", versions=[2], rules={"faces": 6}, params={"n": 3})
+    kwargs.update(mismatch)
+    with pytest.raises(ArtifactError, match=message) as info:
+        open_artifact(artifacts / "demo.zarr", **kwargs)
+    assert "demo.zarr" in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_flipped_byte_in_zarr_chunk_is_detected(artifacts):
+    write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+    (shard,) = _shard_files(artifacts / "demo.zarr", "values")
+    raw = bytearray(shard.read_bytes())
+    raw[len(raw) // 3] ^= 0x40
+    shard.write_bytes(bytes(raw))
+    problems = verify_problems(artifacts / "demo.zarr")
+    assert problems and all("'values'" in p for p in problems)
+    with pytest.raises(ArtifactError, match="'values'"):
+        open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=[2])
+
+
+def test_flipped_byte_in_hdf5_chunk_is_detected(artifacts):
+    write_artifact(_spec(), _arrays(), artifacts)
+    path = artifacts / "demo.h5"
+    with h5py.File(path) as h5:
+        info = h5["codes"].id.get_chunk_info(0)
+    raw = bytearray(path.read_bytes())
+    raw[info.byte_offset + info.size // 2] ^= 0x01
+    path.write_bytes(bytes(raw))
+    problems = verify_problems(path)
+    assert problems and all("'codes'" in p for p in problems)
+    with pytest.raises(ArtifactError, match="'codes'"):
+        open_artifact(path, schema="test.demo", versions=[2])
+
+
+def test_deleted_chunk_is_detected_not_read_as_fill(artifacts):
+    write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+    (shard,) = _shard_files(artifacts / "demo.zarr", "codes")
+    shard.unlink()
+    problems = verify_problems(artifacts / "demo.zarr")
+    assert any("'codes'" in p and "missing" in p for p in problems)
+    with pytest.raises(ArtifactError, match="codes"):
+        open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=[2])
+
+
+def test_integer_data_holding_its_fill_value_is_refused(artifacts):
+    data = np.array([0, 255], dtype=np.uint8)
+    with pytest.raises(ValueError, match="fill value"):
+        write_artifact(_spec(hdf5=False), {"x": StoredArray(data, "x")}, artifacts)
+
+
+class Boom(RuntimeError):
+    pass
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_exception_mid_write_leaves_nothing_and_keeps_old(artifacts, monkeypatch, existing):
+    old_arrays = _arrays()
+    if existing:
+        write_artifact(_spec(), old_arrays, artifacts)
+    original = wstore._write_zarr
+
+    def failing(path, meta, arrays):
+        original(path, meta, {k: v for k, v in list(arrays.items())[:1]})
+        raise Boom("disk on fire")
+
+    monkeypatch.setattr(wstore, "_write_zarr", failing)
+    new = _arrays()
+    new["values"].data = new["values"].data + 1
+    with pytest.raises(Boom):
+        write_artifact(_spec(), new, artifacts)
+    leftovers = [p.name for p in artifacts.iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+    if existing:
+        with open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=[2]) as art:
+            np.testing.assert_array_equal(art.read("values"), old_arrays["values"].data)
+        assert verify_problems(artifacts / "demo.h5") == []
+    else:
+        assert not (artifacts / "demo.zarr").exists() and not (artifacts / "demo.h5").exists()
+
+
+def test_publish_replaces_a_directory_atomically(artifacts):
+    target = artifacts / "x.zarr"
+    write_artifact(_spec(name="x", hdf5=False), _arrays(), artifacts)
+    before = read_meta(target)["created"]
+    publish(target, lambda tmp: wstore._write_zarr(tmp, read_meta(target), _arrays()))
+    assert read_meta(target)["created"] == before and verify_problems(target) == []
+    assert sorted(p.name for p in artifacts.iterdir()) == ["x.zarr"]
+
+
+def test_fingerprint_covers_rules_params_schema_and_code(tmp_path, monkeypatch):
+    code = tmp_path / "kernel.py"
+    code.write_text("x = 1\n")
+    monkeypatch.setattr(wstore, "PROJECT_ROOT", tmp_path)
+    spec = _spec(code=("kernel.py",))
+    base = spec.fingerprint()
+    assert _spec(code=("kernel.py",)).fingerprint() == base
+    for change in (dict(params={"n": 4}), dict(rules={"faces": 5}), dict(schema_version=3)):
+        assert _spec(code=("kernel.py",), **change).fingerprint() != base
+    code.write_text("x = 2\n")
+    assert spec.fingerprint() != base
+
+
+def test_reusable_only_when_fingerprint_matches_and_verified(artifacts):
+    spec = _spec()
+    assert not reusable(spec, artifacts)
+    write_artifact(spec, _arrays(), artifacts)
+    assert reusable(spec, artifacts)
+    assert not reusable(_spec(params={"n": 4}), artifacts)
+    (shard,) = _shard_files(artifacts / "demo.zarr", "signed")
+    shard.write_bytes(shard.read_bytes()[:-3])
+    assert not reusable(spec, artifacts)
+
+
+def test_manifest_lists_every_artifact(artifacts):
+    write_artifact(_spec(), _arrays(), artifacts)
+    write_artifact(_spec(name="other", hdf5=False), _arrays(), artifacts)
+    manifest = json.loads(write_manifest(artifacts).read_text())
+    paths = [e["path"] for e in manifest["artifacts"]]
+    assert paths == ["demo.h5", "demo.zarr", "other.zarr"]
+    entry = manifest["artifacts"][1]
+    assert entry["fingerprint"] == _spec().fingerprint()
+    assert entry["arrays"]["values"]["sha256"] == sha256_of_array(_arrays()["values"].data)
+    assert entry["files"] >= 4 and entry["bytes"] > 0
