@@ -136,8 +136,7 @@ def info(path: Path, as_json: bool) -> None:
     con = Console(width=None if sys.stdout.isatty() else 160)
     con.print(f"[bold]{path}[/]")
     con.print(f"schema      {meta['schema']} v{meta['schema_version']}   game {meta['game']}")
-    con.print(f"fingerprint {meta['fingerprint']}   package {meta['package_version']}   "
-              f"created {meta.get('created', '?')}")
+    con.print(f"fingerprint {meta['fingerprint']}   package {meta['package_version']}")
     con.print(f"rules       {json.dumps(meta['rules'], sort_keys=True)}", soft_wrap=True)
     con.print(f"params      {json.dumps(meta['params'], sort_keys=True)}", soft_wrap=True)
     for key, value in meta.get("stats", {}).items():
