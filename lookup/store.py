@@ -213,21 +213,7 @@ def open_artifact(
     path = Path(path)
     art = _open_raw(path)
     try:
-        meta = art.meta
-        if meta.get("schema") != schema:
-            raise ArtifactError(f"{path}: schema {meta.get('schema')!r}, expected {schema!r}")
-        supported = sorted(versions)
-        if meta.get("schema_version") not in supported:
-            raise ArtifactError(
-                f"{path}: schema version {meta.get('schema_version')} of {schema!r} is not supported "
-                f"(this library reads {supported}); rebuild it with `dicetables build`"
-            )
-        if rules is not None and _canonical(meta.get("rules")) != _canonical(rules):
-            raise ArtifactError(f"{path}: built for rules {meta.get('rules')}, asked for {dict(rules)}")
-        for key, want in (params or {}).items():
-            have = meta.get("params", {}).get(key, "<absent>")
-            if _canonical(have) != _canonical(want):
-                raise ArtifactError(f"{path}: built with {key}={have!r}, asked for {key}={want!r}")
+        check_identity(path, art.meta, schema=schema, versions=versions, rules=rules, params=params)
         if verify:
             problems = _array_problems(art)
             if problems:
@@ -236,6 +222,33 @@ def open_artifact(
         art.close()
         raise
     return art
+
+
+def check_identity(
+    path: Path,
+    meta: Mapping[str, Any],
+    *,
+    schema: str,
+    versions: Iterable[int],
+    rules: Mapping[str, Any] | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> None:
+    """Raise ArtifactError unless ``meta`` is of ``schema`` in one of ``versions``, for exactly
+    ``rules`` and with every key of ``params`` equal."""
+    if meta.get("schema") != schema:
+        raise ArtifactError(f"{path}: schema {meta.get('schema')!r}, expected {schema!r}")
+    supported = sorted(versions)
+    if meta.get("schema_version") not in supported:
+        raise ArtifactError(
+            f"{path}: schema version {meta.get('schema_version')} of {schema!r} is not supported "
+            f"(this library reads {supported}); rebuild it with `dicetables build`"
+        )
+    if rules is not None and _canonical(meta.get("rules")) != _canonical(rules):
+        raise ArtifactError(f"{path}: built for rules {meta.get('rules')}, asked for {dict(rules)}")
+    for key, want in (params or {}).items():
+        have = meta.get("params", {}).get(key, "<absent>")
+        if _canonical(have) != _canonical(want):
+            raise ArtifactError(f"{path}: built with {key}={have!r}, asked for {key}={want!r}")
 
 
 def _canonical(value: Any) -> str:

@@ -55,8 +55,11 @@ def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
 def families(params: Mapping[str, Any]) -> dict[str, Family]:
     """Every family the params define, by name."""
     from pipeline.dicerace.stage import probabilities_family
+    from pipeline.yahtzee.stage import yahtzee_families
 
     found = [probabilities_family()]
+    if "yahtzee" in params:
+        found += yahtzee_families(params["yahtzee"])
     return {f.name: f for f in found}
 
 

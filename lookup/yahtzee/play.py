@@ -1,0 +1,250 @@
+"""Play-time answers: ``decide``, ``explain``, ``value`` and the batch form ``decide_batch``.
+
+Values are expected FINAL scores of the game (points already on the sheet plus expected remaining points
+under optimal play), from the point of view of the player to move. For ``seed`` they are those of its own
+optimisation, which ignores the upper bonus.
+
+Actions come from the policy table by indexing when it is built, otherwise from the value table by
+computing the turn (``lookup.yahtzee.turn``); both follow the same tie rule (first best option: fewest
+dice rerolled then lowest mask; lowest box index) and give the same answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from lookup.yahtzee.rules import ALL_FILLED, CATEGORIES, Rules, get_rules
+from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
+from lookup.yahtzee.tables import YahtzeeTables, load_tables
+from lookup.yahtzee.turn import TurnAnalysis, analyse_turn
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do now.
+
+    reroll: for rerolls > 0, one bool per input die, True = reroll it (input order); None at 0.
+    keep: for rerolls > 0, the faces kept (sorted); None at 0.
+    category: for rerolls = 0, the box to score in; None otherwise.
+    expected_final: expected final score of the game under optimal play from here (points on the sheet
+        plus expected remaining points). The action is an index into the policy table (microseconds);
+        this value needs the whole turn computed from the value table, so it is computed on first access
+        (about a millisecond, then cached per state).
+    """
+
+    rules: str
+    dice: tuple[int, ...]
+    rerolls: int
+    reroll: tuple[bool, ...] | None
+    keep: tuple[int, ...] | None
+    category: str | None
+    _value: Callable[[], float] = field(repr=False, compare=False)
+
+    @cached_property
+    def expected_final(self) -> float:
+        return self._value()
+
+    def __str__(self) -> str:
+        if self.category is not None:
+            action = f"score {list(self.dice)} as {self.category}"
+        elif not any(self.reroll):
+            action = f"keep all of {list(self.dice)} (stop rolling)"
+        else:
+            action = f"keep {list(self.keep)}, reroll {sum(self.reroll)} dice"
+        return f"{action}; expected final score {self.expected_final:.4f}"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal option with its expected final score and its regret against the best (points >= 0)."""
+
+    action: str
+    keep: tuple[int, ...] | None
+    category: str | None
+    expected_final: float
+    regret: float
+
+
+def _check_rerolls(rerolls: int) -> int:
+    if isinstance(rerolls, bool) or not isinstance(rerolls, int | np.integer) or not 0 <= rerolls <= 2:
+        raise ValueError(f"rerolls left must be 0, 1 or 2, got {rerolls!r}")
+    return int(rerolls)
+
+
+def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules,
+               artifacts_dir: str | Path | None):
+    rules = get_rules(rules)
+    pips = parse_dice(dice, rules)
+    rerolls = _check_rerolls(rerolls)
+    sh = Sheet.parse(sheet, rules)
+    if sh.finished:
+        raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
+    return rules, pips, rerolls, sh, load_tables(rules, artifacts_dir)
+
+
+@lru_cache(maxsize=256)
+def _analysis(tables: YahtzeeTables, state: tuple[int, int, int]) -> TurnAnalysis:
+    return analyse_turn(tables.rules, tables.value, state)
+
+
+def _sorted_order(pips: tuple[int, ...]) -> list[int]:
+    return sorted(range(len(pips)), key=lambda i: pips[i])
+
+
+def _mask_to_input(mask: int, order: list[int]) -> tuple[bool, ...]:
+    out = [False] * len(order)
+    for i, pos in enumerate(order):
+        out[pos] = bool((mask >> i) & 1)
+    return tuple(out)
+
+
+def decide(
+    dice: Sequence[int],
+    rerolls: int,
+    sheet: SheetLike,
+    rules: str | Rules = "hasbro",
+    *,
+    artifacts_dir: str | Path | None = None,
+) -> Decision:
+    """The optimal move for ``dice`` (pips, player's order) with ``rerolls`` left on ``sheet``.
+
+    ``sheet``: a mapping box name -> points or None (optionally ``yahtzee_bonus``), a 13-list in sheet
+    order with None for empty boxes, or a ``Sheet``. Raises ValueError on bad input or missing tables.
+    """
+    rules, pips, rerolls, sh, tables = _situation(dice, rerolls, sheet, rules, artifacts_dir)
+    state = sh.state
+    enc = rules.encoding
+    order = _sorted_order(pips)
+    roll = enc.roll_index([pips[i] - 1 for i in order])
+    if tables.policy is not None:
+        row = int(tables.policy["state_index"][state])
+        action = int(tables.policy["reroll"][row, rerolls - 1, roll] if rerolls
+                     else tables.policy["category"][row, roll])
+    else:
+        analysis = _analysis(tables, state)
+        action = analysis.best_reroll(rerolls, roll) if rerolls else analysis.best_category(roll)
+    total = sh.total
+    if rerolls == 0:
+        def final_value() -> float:
+            return total + float(_analysis(tables, state).final[roll, action])
+
+        return Decision(rules.name, pips, 0, None, None, CATEGORIES[action], final_value)
+    keep_index = int(enc.keep_of_mask[roll, action])
+
+    def keep_value() -> float:
+        return total + float(_analysis(tables, state).keep[rerolls][keep_index])
+
+    keep = tuple(int(f) + 1 for f in enc.keeps[keep_index])
+    return Decision(rules.name, pips, rerolls, _mask_to_input(action, order), keep, None, keep_value)
+
+
+def explain(
+    dice: Sequence[int],
+    rerolls: int,
+    sheet: SheetLike,
+    rules: str | Rules = "hasbro",
+    *,
+    artifacts_dir: str | Path | None = None,
+) -> list[Option]:
+    """Every legal option (distinct keeps, or allowed boxes) ranked by expected final score."""
+    rules, pips, rerolls, sh, tables = _situation(dice, rerolls, sheet, rules, artifacts_dir)
+    enc = rules.encoding
+    roll = enc.roll_index([p - 1 for p in pips])
+    analysis = _analysis(tables, sh.state)
+    options = []
+    if rerolls == 0:
+        for c, v in enumerate(analysis.final[roll]):
+            if not np.isnan(v):
+                options.append((f"score as {CATEGORIES[c]}", None, CATEGORIES[c], sh.total + float(v)))
+    else:
+        seen = set()
+        for mask in enc.mask_order:  # tie order: the first of equal options is the one decide() picks
+            k = int(enc.keep_of_mask[roll, mask])
+            if k in seen:
+                continue
+            seen.add(k)
+            keep = tuple(int(f) + 1 for f in enc.keeps[k])
+            label = "keep all (stop)" if len(keep) == rules.n_dice else f"keep {list(keep)}"
+            options.append((label, keep, None, sh.total + float(analysis.keep[rerolls][k])))
+    best = max(o[3] for o in options)
+    ranked = sorted(options, key=lambda o: -o[3])  # stable: ties stay in tie order
+    return [Option(a, k, c, v, max(0.0, best - v)) for a, k, c, v in ranked]
+
+
+def value(sheet: SheetLike, rules: str | Rules = "hasbro", *, artifacts_dir: str | Path | None = None) -> float:
+    """Expected final score under optimal play from the start of the next turn on ``sheet``."""
+    rules = get_rules(rules)
+    sh = Sheet.parse(sheet, rules)
+    if sh.finished:
+        return float(sh.total)
+    tables = load_tables(rules, artifacts_dir)
+    return sh.total + float(tables.value[sh.state])
+
+
+def decide_batch(
+    dice: np.ndarray,
+    rerolls: np.ndarray,
+    filled_mask: np.ndarray,
+    upper: np.ndarray,
+    ybox: np.ndarray,
+    rules: str | Rules = "hasbro",
+    *,
+    artifacts_dir: str | Path | None = None,
+) -> np.ndarray:
+    """Optimal actions for n situations at once, by indexing the policy table.
+
+    dice: (n, n_dice) pips in the players' order; rerolls: (n,) 0..2; filled_mask (n,) 13-bit masks;
+    upper (n,) upper totals capped at the threshold; ybox (n,) 1 if the Yahtzee box holds 50.
+    Returns int64 (n,): for rerolls > 0 a reroll mask over the INPUT dice (bit i set = reroll dice[:, i]),
+    for rerolls = 0 the box index (sheet order). Raises ValueError naming the first bad row.
+    """
+    rules = get_rules(rules)
+    tables = load_tables(rules, artifacts_dir)
+    if tables.policy is None:
+        raise ValueError(f"decide_batch needs the {rules.name!r} policy table; build it (yahtzee.policy: true)")
+    dice = np.asarray(dice)
+    n = dice.shape[0] if dice.ndim == 2 else -1
+    if dice.ndim != 2 or dice.shape[1] != rules.n_dice:
+        raise ValueError(f"dice must have shape (n, {rules.n_dice}), got {dice.shape}")
+    cols = [np.asarray(a) for a in (rerolls, filled_mask, upper, ybox)]
+    for name, col in zip(("rerolls", "filled_mask", "upper", "ybox"), cols, strict=True):
+        if col.shape != (n,):
+            raise ValueError(f"{name} must have shape ({n},), got {col.shape}")
+    rerolls, filled_mask, upper, ybox = (c.astype(np.int64) for c in cols)
+    _first_bad("die face outside 1..6", (dice < 1).any(axis=1) | (dice > rules.n_faces).any(axis=1))
+    _first_bad("rerolls outside 0..2", (rerolls < 0) | (rerolls > 2))
+    _first_bad("filled_mask outside 0..8190 (or a finished sheet)", (filled_mask < 0) | (filled_mask >= ALL_FILLED))
+    _first_bad(f"upper outside 0..{rules.upper_threshold}", (upper < 0) | (upper > rules.upper_threshold))
+    _first_bad("ybox not 0 or 1", (ybox < 0) | (ybox > 1))
+    rows = tables.policy["state_index"][filled_mask, upper, ybox]
+    _first_bad("state unreachable (upper total the filled boxes cannot make, or ybox without Yahtzee)", rows < 0)
+    order = np.argsort(dice, axis=1, kind="stable")
+    sorted_dice = np.take_along_axis(dice, order, axis=1).astype(np.int64) - 1
+    roll = _roll_code_table(rules)[sorted_dice @ (rules.n_faces ** np.arange(rules.n_dice))]
+    stage = np.maximum(rerolls - 1, 0)
+    masks = tables.policy["reroll"][rows, stage, roll].astype(np.int64)
+    bits = (masks[:, None] >> np.arange(rules.n_dice)) & 1
+    input_bits = np.zeros_like(bits)
+    np.put_along_axis(input_bits, order, bits, axis=1)
+    input_masks = input_bits @ (1 << np.arange(rules.n_dice))
+    categories = tables.policy["category"][rows, roll].astype(np.int64)
+    return np.where(rerolls > 0, input_masks, categories)
+
+
+def _first_bad(problem: str, bad: np.ndarray) -> None:
+    if bad.any():
+        raise ValueError(f"row {int(np.flatnonzero(bad)[0])}: {problem}")
+
+
+@lru_cache(maxsize=4)
+def _roll_code_table(rules: Rules) -> np.ndarray:
+    """Roll index of every sorted dice tuple by its base-n_faces code (other codes: -1, never read)."""
+    enc = rules.encoding
+    table = np.full(rules.n_faces ** rules.n_dice, -1, dtype=np.int64)
+    table[enc.rolls @ (rules.n_faces ** np.arange(rules.n_dice))] = np.arange(enc.n_rolls)
+    return table

@@ -1,0 +1,200 @@
+"""The Yahtzee score sheet: parsing, validation, scoring moves, totals, bonuses and the Joker.
+
+A ``Sheet`` is what a player sees: the points in each filled box plus the Yahtzee bonus points earned so
+far. It maps onto the solver's turn-start state ``(filled_mask, upper, ybox)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from lookup.yahtzee.rules import (
+    ALL_FILLED,
+    CATEGORIES,
+    N_CATEGORIES,
+    UPPER,
+    YAHTZEE,
+    Rules,
+    box_outcome,
+    get_rules,
+    scoring_options,
+    scoring_tables,
+)
+
+SheetLike = Any  # Sheet | Mapping[str, int | None] | Sequence[int | None]
+BONUS_KEY = "yahtzee_bonus"
+
+
+@cache
+def possible_points(rules: Rules) -> tuple[frozenset[int], ...]:
+    """For each box, every number of points it can hold under ``rules`` (normal or Joker scoring)."""
+    st = scoring_tables(rules)
+    return tuple(frozenset(np.unique(np.concatenate([st.score[:, c], st.joker_score[:, c]])).tolist())
+                 for c in range(N_CATEGORIES))
+
+
+def parse_dice(dice: Sequence[int], rules: Rules) -> tuple[int, ...]:
+    """The dice as a tuple of pips; ValueError on a wrong count or a face outside 1..n_faces."""
+    try:
+        pips = tuple(int(d) for d in dice)
+    except (TypeError, ValueError):
+        raise ValueError(f"dice must be a sequence of {rules.n_dice} integers, got {dice!r}") from None
+    if len(pips) != rules.n_dice:
+        raise ValueError(f"expected {rules.n_dice} dice, got {len(pips)}: {list(pips)}")
+    bad = [d for d in pips if not 1 <= d <= rules.n_faces]
+    if bad:
+        raise ValueError(f"die face {bad[0]} outside 1..{rules.n_faces} in {list(pips)}")
+    if any(isinstance(d, float) and not float(d).is_integer() for d in dice):
+        raise ValueError(f"dice must be whole numbers, got {list(dice)}")
+    return pips
+
+
+def category_index(name: str | int) -> int:
+    """Index of a box given by name (sheet order) or index; ValueError for anything else."""
+    if isinstance(name, int | np.integer) and not isinstance(name, bool):
+        if 0 <= name < N_CATEGORIES:
+            return int(name)
+        raise ValueError(f"category index {name} outside 0..{N_CATEGORIES - 1}")
+    if isinstance(name, str):
+        key = name.strip().lower().replace(" ", "_").replace("-", "_")
+        if key in CATEGORIES:
+            return CATEGORIES.index(key)
+    raise ValueError(f"unknown category {name!r}; categories: {', '.join(CATEGORIES)}")
+
+
+@dataclass
+class Sheet:
+    """A score sheet: ``boxes[c]`` points or None (sheet order), and Yahtzee bonus points earned.
+
+    Totals follow the rules: the upper bonus is paid once the upper total reaches the threshold (unless
+    the rule set ignores it), and ``yahtzee_bonus`` counts the +100s of further Yahtzees.
+    """
+
+    boxes: list[int | None]
+    rules: Rules
+    yahtzee_bonus: int = 0
+
+    @classmethod
+    def empty(cls, rules: Rules | str = "hasbro") -> Sheet:
+        """A sheet with every box open."""
+        return cls([None] * N_CATEGORIES, get_rules(rules))
+
+    @classmethod
+    def parse(cls, sheet: SheetLike, rules: Rules | str = "hasbro") -> Sheet:
+        """A validated Sheet from a Sheet, a mapping name -> points/None (plus optional
+        ``yahtzee_bonus``), or a 13-list in sheet order with None for empty boxes."""
+        rules = get_rules(rules)
+        if isinstance(sheet, Sheet):
+            if sheet.rules != rules:
+                raise ValueError(f"sheet is for rules {sheet.rules.name!r}, asked for {rules.name!r}")
+            boxes, bonus = list(sheet.boxes), sheet.yahtzee_bonus
+        elif isinstance(sheet, Mapping):
+            boxes, bonus = [None] * N_CATEGORIES, 0
+            for key, points in sheet.items():
+                if key == BONUS_KEY:
+                    bonus = 0 if points is None else points
+                    continue
+                boxes[category_index(key)] = points
+        elif isinstance(sheet, Sequence) and not isinstance(sheet, str | bytes):
+            if len(sheet) != N_CATEGORIES:
+                raise ValueError(f"a sheet list has {N_CATEGORIES} entries in sheet order, got {len(sheet)}")
+            boxes, bonus = list(sheet), 0
+        else:
+            raise ValueError(f"sheet must be a Sheet, a mapping or a {N_CATEGORIES}-list, got {type(sheet).__name__}")
+        out = cls(boxes=[_points(b, c, rules) for c, b in enumerate(boxes)], rules=rules)
+        out.yahtzee_bonus = out._check_bonus(bonus)
+        return out
+
+    def _check_bonus(self, bonus: Any) -> int:
+        if isinstance(bonus, bool) or not isinstance(bonus, int | np.integer):
+            raise ValueError(f"{BONUS_KEY} must be whole points, got {bonus!r}")
+        step = self.rules.yahtzee_bonus
+        if bonus < 0 or (bonus and (not step or bonus % step)):
+            raise ValueError(f"{BONUS_KEY} {bonus} is not a multiple of {step} under {self.rules.name!r}")
+        if bonus and self.boxes[YAHTZEE] != self.rules.yahtzee_score:
+            raise ValueError(f"{BONUS_KEY} {bonus} needs {self.rules.yahtzee_score} in the Yahtzee box")
+        filled = sum(b is not None for b in self.boxes)
+        if bonus and bonus // step > filled - 1:
+            raise ValueError(f"{BONUS_KEY} {bonus} needs more filled boxes than {filled}")
+        return int(bonus)
+
+    # --- the solver's view ---
+    @property
+    def filled_mask(self) -> int:
+        return sum(1 << c for c, b in enumerate(self.boxes) if b is not None)
+
+    @property
+    def upper_total(self) -> int:
+        """Points in the upper boxes (not capped)."""
+        return sum(b for b in self.boxes[:UPPER] if b is not None)
+
+    @property
+    def state(self) -> tuple[int, int, int]:
+        """(filled_mask, upper total capped at the threshold, 1 if the Yahtzee box holds 50)."""
+        ybox = int(self.boxes[YAHTZEE] == self.rules.yahtzee_score)
+        return self.filled_mask, min(self.upper_total, self.rules.upper_threshold), ybox
+
+    @property
+    def finished(self) -> bool:
+        return self.filled_mask == ALL_FILLED
+
+    @property
+    def upper_bonus(self) -> int:
+        """The upper bonus as the rule set's optimisation counts it (0 for ``seed``)."""
+        reached = self.upper_total >= self.rules.upper_threshold
+        return self.rules.optimised_upper_bonus if reached else 0
+
+    @property
+    def total(self) -> int:
+        """Points so far: boxes, upper bonus (as the rules count it) and Yahtzee bonuses."""
+        return sum(b for b in self.boxes if b is not None) + self.upper_bonus + self.yahtzee_bonus
+
+    def allowed(self, dice: Sequence[int]) -> dict[str, int]:
+        """Boxes the final ``dice`` may be scored in (Joker rules applied), with the box points."""
+        if self.finished:
+            raise ValueError("the sheet is finished: every box is filled")
+        pips = parse_dice(dice, self.rules)
+        st = scoring_tables(self.rules)
+        roll = self.rules.encoding.roll_index(sorted(p - 1 for p in pips))
+        allowed, use_joker = scoring_options(self.rules.joker_code, self.filled_mask, int(st.yahtzee_face[roll]))
+        points = st.joker_score[roll] if use_joker else st.score[roll]
+        return {CATEGORIES[c]: int(points[c]) for c in range(N_CATEGORIES) if (allowed >> c) & 1}
+
+    def score(self, category: str | int, dice: Sequence[int]) -> int:
+        """Score ``dice`` in ``category`` (in place); returns the points earned, bonuses included."""
+        c = category_index(category)
+        options = self.allowed(dice)
+        if CATEGORIES[c] not in options:
+            why = "is filled" if self.boxes[c] is not None else "may not be used (Joker rule)"
+            raise ValueError(f"box {CATEGORIES[c]} {why}; allowed: {', '.join(options)}")
+        pips = parse_dice(dice, self.rules)
+        mask, upper, ybox = self.state
+        five_alike = int(len(set(pips)) == 1)
+        reward, _, _ = box_outcome(c, options[CATEGORIES[c]], upper, ybox, five_alike,
+                                   self.rules.upper_threshold, self.rules.optimised_upper_bonus,
+                                   self.rules.yahtzee_bonus)
+        self.boxes[c] = options[CATEGORIES[c]]
+        self.yahtzee_bonus += self.rules.yahtzee_bonus if five_alike and ybox else 0
+        return reward
+
+    def to_dict(self) -> dict[str, int | None]:
+        """Mapping form: box name -> points or None, plus ``yahtzee_bonus``."""
+        return {**dict(zip(CATEGORIES, self.boxes, strict=True)), BONUS_KEY: self.yahtzee_bonus}
+
+
+def _points(points: Any, category: int, rules: Rules) -> int | None:
+    if points is None:
+        return None
+    if isinstance(points, bool) or not isinstance(points, int | np.integer | float):
+        raise ValueError(f"box {CATEGORIES[category]}: points must be a whole number or None, got {points!r}")
+    if isinstance(points, float) and not points.is_integer():
+        raise ValueError(f"box {CATEGORIES[category]}: points must be whole, got {points}")
+    points = int(points)
+    if points not in possible_points(rules)[category]:
+        raise ValueError(f"box {CATEGORIES[category]} cannot hold {points} points under {rules.name!r}")
+    return points

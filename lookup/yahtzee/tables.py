@@ -1,0 +1,86 @@
+"""The Yahtzee artifacts of one rule set, opened for play (verified runtime copies, kept per process).
+
+``yahtzee-RULES-values.zarr`` (schema ``yahtzee.values``) holds ``value[filled_mask, upper, ybox]``;
+``yahtzee-RULES-policy.zarr`` (schema ``yahtzee.policy``) holds ``state_index``, ``reroll`` and
+``category`` (layouts in ``pipeline.yahtzee.solver`` and ``docs/artifacts.md``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lookup.runtime import runtime_arrays
+from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir
+from lookup.yahtzee.rules import Rules
+
+VALUES_SCHEMA, POLICY_SCHEMA = "yahtzee.values", "yahtzee.policy"
+SCHEMA_VERSIONS = (1,)
+POLICY_ARRAYS = ["state_index", "reroll", "category"]
+
+
+def values_name(rules: Rules) -> str:
+    return f"yahtzee-{rules.name}-values"
+
+
+def policy_name(rules: Rules) -> str:
+    return f"yahtzee-{rules.name}-policy"
+
+
+@dataclass(frozen=True, eq=False)
+class YahtzeeTables:
+    """What play needs for one rule set. ``policy`` is None when only the value table is built.
+
+    value[filled_mask, upper, ybox]: expected remaining points from a turn start (NaN if unreachable).
+    policy: {"state_index", "reroll", "category"} read-only memory maps.
+    stats: exact statistics of optimal play stored with the value table.
+    """
+
+    rules: Rules
+    value: np.ndarray
+    policy: dict[str, np.ndarray] | None
+    stats: dict[str, Any]
+
+
+# Seconds between checks that the artifacts were not republished: a decision must not pay for path
+# resolution and stat calls every time (they cost ~150 us, the rest of a decision ~10 us).
+RECHECK_S = 1.0
+_recent: dict[tuple[str, str | None], tuple[float, YahtzeeTables]] = {}
+
+
+def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> YahtzeeTables:
+    """The verified tables of ``rules``; ValueError naming the file when they are not built or differ."""
+    key = (rules.name, None if artifacts_dir is None else str(artifacts_dir))
+    hit = _recent.get(key)
+    now = time.monotonic()
+    if hit is not None and now - hit[0] < RECHECK_S and hit[1].rules is rules:
+        return hit[1]
+    root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
+    values = (root / f"{values_name(rules)}.zarr").resolve()
+    policy = (root / f"{policy_name(rules)}.zarr").resolve()
+    tables = _load(rules, values, artifact_stamp(values), policy, artifact_stamp(policy))
+    _recent[key] = (now, tables)
+    return tables
+
+
+@lru_cache(maxsize=8)
+def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_stamp: int) -> YahtzeeTables:
+    # The stamps make a republished artifact a new cache entry.
+    if not values_stamp:
+        raise ArtifactError(
+            f"{values}: the {rules.name!r} Yahtzee tables are not built; add {rules.name!r} to "
+            f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`)"
+        )
+    identity = dict(versions=SCHEMA_VERSIONS, rules=rules.to_dict())
+    meta, arrays = runtime_arrays(values, ["value"], schema=VALUES_SCHEMA, **identity)
+    pol = None
+    if policy_stamp:
+        pmeta, pol = runtime_arrays(policy, POLICY_ARRAYS, schema=POLICY_SCHEMA, **identity)
+        if pmeta["params"].get("values_fingerprint") != meta["fingerprint"]:
+            raise ArtifactError(f"{policy}: computed from another value table than {values}; rebuild both")
+    return YahtzeeTables(rules=rules, value=arrays["value"], policy=pol, stats=meta.get("stats", {}))

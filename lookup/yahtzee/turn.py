@@ -1,0 +1,125 @@
+"""One whole turn from the value table, in plain numpy: the value of every option of a turn.
+
+Given the turn-start value table ``value[filled_mask, upper, ybox]`` (expected remaining points, see
+``pipeline.yahtzee.solver``) and a state, :func:`analyse_turn` computes
+
+* ``final[roll, category]``: points earned by scoring the final roll in that box (box points, upper
+  bonus, Yahtzee bonus) + the value of the next turn-start state; NaN where the box may not be used;
+* ``keep[j][k]`` for j = 1, 2 rerolls left: expected value of keeping multiset ``k`` and rerolling the
+  other dice (``keep[j][roll]`` of a full keep = value of standing on that roll);
+* ``roll_value[j][roll]``: value of holding ``roll`` with j rerolls left (j = 0, 1, 2);
+* ``start_value``: the turn-start value (equals ``value[state]`` up to rounding).
+
+Choices follow the solver's tie rule (``TIE_EPS``): the first option in order (fewest dice rerolled, then
+lowest mask; lowest category index) whose value is within ``TIE_EPS`` of the best. It is used by
+``decide()`` when only the value table is present and by ``explain()``, and gives the same answers as
+the policy tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lookup.yahtzee.rules import (
+    ALL_FILLED,
+    N_CATEGORIES,
+    Rules,
+    box_outcome,
+    get_rules,
+    scoring_options,
+    scoring_tables,
+)
+
+__all__ = ["TIE_EPS", "TurnAnalysis", "analyse_turn"]
+
+TIE_EPS = 1e-9  # points; the same constant as pipeline.yahtzee.kernels.TIE_EPS
+
+
+@dataclass(frozen=True, eq=False)
+class TurnAnalysis:
+    """Values of every option of one turn (see module docstring); all in expected remaining points."""
+
+    rules: Rules
+    state: tuple[int, int, int]
+    final: np.ndarray
+    keep: dict[int, np.ndarray]
+    roll_value: dict[int, np.ndarray]
+    start_value: float
+
+    def reroll_values(self, rerolls_left: int, roll: int) -> np.ndarray:
+        """Value of each reroll mask (index = mask over the sorted dice) for ``roll`` with 1 or 2 rerolls left."""
+        enc = self.rules.encoding
+        return self.keep[rerolls_left][enc.keep_of_mask[roll]]
+
+    def best_reroll(self, rerolls_left: int, roll: int) -> int:
+        """The chosen reroll mask (tie rule: fewest dice rerolled, then lowest mask)."""
+        enc = self.rules.encoding
+        vals = self.reroll_values(rerolls_left, roll)[enc.mask_order]
+        return int(enc.mask_order[np.flatnonzero(vals >= vals.max() - TIE_EPS)[0]])
+
+    def category_values(self, roll: int) -> np.ndarray:
+        """Value of scoring the final ``roll`` in each box (NaN where not allowed)."""
+        return self.final[roll]
+
+    def best_category(self, roll: int) -> int:
+        """The chosen box for the final ``roll`` (tie rule: lowest category index)."""
+        vals = self.final[roll]
+        best = np.nanmax(vals)
+        return int(np.flatnonzero(vals >= best - TIE_EPS)[0])
+
+
+def _final_values(rules: Rules, value: np.ndarray, mask: int, upper: int, ybox: int) -> np.ndarray:
+    st = scoring_tables(rules)
+    n_rolls = st.score.shape[0]
+    final = np.full((n_rolls, N_CATEGORIES), np.nan)
+    args = (rules.upper_threshold, rules.optimised_upper_bonus, rules.yahtzee_bonus)
+    for r in range(n_rolls):
+        face = int(st.yahtzee_face[r])
+        allowed, use_joker = scoring_options(rules.joker_code, mask, face)
+        points = st.joker_score[r] if use_joker else st.score[r]
+        for c in range(N_CATEGORIES):
+            if (allowed >> c) & 1:
+                reward, nu, ny = box_outcome(c, int(points[c]), upper, ybox, int(face >= 0), *args)
+                final[r, c] = reward + value[mask | (1 << c), nu, ny]
+    return final
+
+
+def _expect(rules: Rules, roll_values: np.ndarray) -> np.ndarray:
+    """E over every keep: E(roll) = roll value; E(k) = mean over faces of E(k + face)."""
+    enc = rules.encoding
+    e = np.empty(enc.n_keeps)
+    e[enc.roll_offset:] = roll_values
+    for size in range(enc.n_dice - 1, -1, -1):
+        lo, hi = enc.size_offset[size], enc.size_offset[size + 1]
+        e[lo:hi] = e[enc.add_die[lo:hi]].sum(axis=1) * (1.0 / enc.n_faces)
+    return e
+
+
+def _best_of_subkeeps(rules: Rules, e: np.ndarray) -> np.ndarray:
+    """M(k) = max(E(k), max over faces f in k of M(k - f)) for every keep."""
+    enc = rules.encoding
+    m = np.empty(enc.n_keeps + 1)
+    m[-1] = -np.inf  # remove_die == -1 (face absent) reads this slot
+    for size in range(enc.n_dice + 1):
+        lo, hi = enc.size_offset[size], enc.size_offset[size + 1]
+        m[lo:hi] = np.maximum(e[lo:hi], m[enc.remove_die[lo:hi]].max(axis=1))
+    return m[:-1]
+
+
+def analyse_turn(rules: Rules | str, value: np.ndarray, state: tuple[int, int, int]) -> TurnAnalysis:
+    """Values of every option in the turn starting at ``state = (filled_mask, upper, ybox)``."""
+    rules = get_rules(rules)
+    mask, upper, ybox = (int(x) for x in state)
+    if mask == ALL_FILLED or np.isnan(value[mask, upper, ybox]):
+        raise ValueError(f"unreachable or finished state {state}")
+    enc = rules.encoding
+    final = _final_values(rules, value, mask, upper, ybox)
+    v0 = np.nanmax(final, axis=1)
+    keep1 = _expect(rules, v0)
+    v1 = _best_of_subkeeps(rules, keep1)[enc.roll_offset:]
+    keep2 = _expect(rules, v1)
+    v2 = _best_of_subkeeps(rules, keep2)[enc.roll_offset:]
+    start = float(np.dot(enc.roll_prob, v2))
+    return TurnAnalysis(rules, (mask, upper, ybox), final, {1: keep1, 2: keep2}, {0: v0, 1: v1, 2: v2}, start)

@@ -1,0 +1,1 @@
+"""Producers for Yahtzee: the numba solver (values, policy, exact statistics)."""

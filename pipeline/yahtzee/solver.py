@@ -1,0 +1,186 @@
+"""Exact optimal solitaire Yahtzee: value table, policy tables and exact statistics.
+
+Tables (``Solution``):
+
+* ``value[filled_mask, upper, ybox]`` float64, shape (2**13, threshold+1, 2): expected remaining points
+  from the start of a turn under optimal play (the upper bonus counts in the turn it is earned, each
+  Yahtzee bonus when it is earned); NaN for unreachable states. For ``seed`` the optimisation ignores the
+  upper bonus and so do these values.
+* ``state_index[filled_mask, upper, ybox]`` int32: policy row of each state, -1 if unreachable. States
+  with identical futures share a row (see ``lookup.yahtzee.states``).
+* ``reroll[row, j, roll]`` uint8 with ``j = rerolls_left - 1`` (j = 0: one reroll left, i.e. after the
+  second roll; j = 1: two rerolls left, after the first roll): the dice to reroll, an n_dice-bit mask over
+  the SORTED dice (bit i = the i-th smallest die is rerolled; 0 = keep everything).
+* ``category[row, roll]`` uint8: the box to score the final roll in (sheet order 0..12); 255 in rows of
+  finished games.
+
+Ties: two options are tied when their values differ by at most ``TIE_EPS`` = 1e-9 points (rounding in
+the sums is ~1e-12, far below any real difference). Among tied rerolls the one that rerolls the fewest
+dice wins, then the lowest mask; among tied boxes the lowest category index wins. Precisely: the choice
+is the first option in that order whose value is >= best - TIE_EPS.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from lookup.yahtzee.rules import N_CATEGORIES, Rules, get_rules, scoring_tables
+from lookup.yahtzee.states import state_space
+from pipeline.yahtzee import kernels
+
+__all__ = ["Solution", "solve", "exact_statistics", "TIE_EPS"]
+
+TIE_EPS = kernels.TIE_EPS
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class Solution:
+    """The result of :func:`solve`; policy arrays are None unless ``policy=True``."""
+
+    rules: Rules
+    value: np.ndarray
+    state_index: np.ndarray
+    reroll: np.ndarray | None = None
+    category: np.ndarray | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def start_value(self) -> float:
+        """Expected total score of a whole game under optimal play (start state)."""
+        return float(self.value[0, 0, 0])
+
+
+@dataclass(frozen=True, eq=False)
+class _KernelTables:
+    score_t: np.ndarray
+    joker_score: np.ndarray
+    counts_t: np.ndarray
+    yroll: np.ndarray
+    yface: np.ndarray
+    add_die: np.ndarray
+    sub_ptr: np.ndarray
+    sub_idx: np.ndarray
+    roll_offset: int
+    roll_prob: np.ndarray
+    keep_of_mask: np.ndarray
+    mask_order: np.ndarray
+
+
+def _kernel_tables(rules: Rules) -> _KernelTables:
+    enc = rules.encoding
+    st = scoring_tables(rules)
+    yface = np.ascontiguousarray(st.yahtzee_face)
+    yroll = np.array([int(np.flatnonzero(yface == f)[0]) for f in range(enc.n_faces)], dtype=np.int64)
+    return _KernelTables(
+        score_t=np.ascontiguousarray(st.score.T, dtype=np.float64),
+        joker_score=np.ascontiguousarray(st.joker_score),
+        counts_t=np.ascontiguousarray(enc.roll_counts.T),
+        yroll=yroll,
+        yface=yface,
+        add_die=np.ascontiguousarray(enc.add_die),
+        sub_ptr=np.ascontiguousarray(enc.sub_ptr),
+        sub_idx=np.ascontiguousarray(enc.sub_idx),
+        roll_offset=int(enc.roll_offset),
+        roll_prob=np.ascontiguousarray(enc.roll_prob),
+        keep_of_mask=np.ascontiguousarray(enc.keep_of_mask),
+        mask_order=np.ascontiguousarray(enc.mask_order),
+    )
+
+
+def _params(rules: Rules, *, real_bonus: bool = False) -> np.ndarray:
+    ubonus = rules.upper_bonus if real_bonus else rules.optimised_upper_bonus
+    return np.array(
+        [rules.joker_code, rules.upper_threshold, ubonus, rules.yahtzee_bonus, rules.n_dice], dtype=np.int64
+    )
+
+
+def solve(rules: Rules | str = "hasbro", *, policy: bool = False, progress: Progress | None = None) -> Solution:
+    """Solve ``rules`` exactly by backward induction over the layers of filled boxes.
+
+    progress(done, total) is called after each layer (total = 13, plus 1 for the policy tables).
+    """
+    rules = get_rules(rules)
+    t0 = time.perf_counter()
+    space = state_space(rules)
+    kt = _kernel_tables(rules)
+    params = _params(rules)
+    state_index = np.ascontiguousarray(space.state_index)
+    vrow = np.zeros(space.n_rows, dtype=np.float64)  # the finished-game layer stays 0
+    total = N_CATEGORIES + (1 if policy else 0)
+    t1 = time.perf_counter()
+    for done, n_filled in enumerate(range(N_CATEGORIES - 1, -1, -1), start=1):
+        lo, hi = int(space.layer_ptr[n_filled]), int(space.layer_ptr[n_filled + 1])
+        kernels.solve_layer(
+            lo, hi, space.row_mask, space.row_upper, space.row_ybox, vrow, state_index, kt.score_t,
+            kt.joker_score, kt.counts_t, kt.yroll, params, kt.add_die, kt.sub_ptr, kt.sub_idx, kt.roll_offset,
+            kt.roll_prob, kernels._n_chunks(hi - lo),
+        )
+        if progress is not None:
+            progress(done, total)
+    t2 = time.perf_counter()
+    value = np.where(state_index >= 0, vrow[np.maximum(state_index, 0)], np.nan)
+    sol = Solution(rules=rules, value=value, state_index=state_index,
+                   timings={"setup_s": t1 - t0, "values_s": t2 - t1})
+    if policy:
+        t3 = time.perf_counter()
+        sol.reroll, sol.category = _policy(rules, space, kt, params, vrow)
+        sol.timings["policy_s"] = time.perf_counter() - t3
+        if progress is not None:
+            progress(total, total)
+    return sol
+
+
+def _policy(rules, space, kt, params, vrow) -> tuple[np.ndarray, np.ndarray]:
+    n_rows, n_rolls = space.n_rows, len(kt.roll_prob)
+    reroll = np.zeros((n_rows, 2, n_rolls), dtype=np.uint8)
+    category = np.full((n_rows, n_rolls), 255, dtype=np.uint8)
+    lo, hi = 0, int(space.layer_ptr[N_CATEGORIES])  # finished games take no decision
+    kernels.build_policy(
+        lo, hi, space.row_mask, space.row_upper, space.row_ybox, vrow, np.ascontiguousarray(space.state_index),
+        kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface, params, kt.add_die, kt.sub_ptr,
+        kt.sub_idx, kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kt.mask_order, reroll, category,
+        kernels._n_chunks(hi - lo),
+    )
+    return reroll, category
+
+
+def exact_statistics(rules: Rules | str, solution: Solution | None = None) -> dict[str, float]:
+    """Exact moments of the final score of one game played by ``solution``'s policy (no simulation).
+
+    Returns mean and std of the real final score (the real upper bonus always counts, also for
+    ``seed`` whose policy ignores it), ``p_upper_bonus`` (probability the upper bonus is earned) and
+    ``p_yahtzee_50`` (probability the Yahtzee box ends holding 50). Computed by backward policy
+    evaluation over every reachable state (second moment via E[(R + X')^2] = R^2 + 2 R E[X'] + E[X'^2]).
+    The policy tables are built if ``solution`` lacks them.
+    """
+    rules = get_rules(rules)
+    if solution is None or solution.reroll is None:
+        solution = solve(rules, policy=True)
+    full = state_space(rules, merge=False)
+    kt = _kernel_tables(rules)
+    params = _params(rules, real_bonus=True)
+    full_index = np.ascontiguousarray(full.state_index)
+    policy_row = np.ascontiguousarray(
+        solution.state_index[full.row_mask, full.row_upper, full.row_ybox].astype(np.int64)
+    )
+    moments = np.zeros((full.n_rows, 4), dtype=np.float64)
+    for n_filled in range(N_CATEGORIES - 1, -1, -1):
+        lo, hi = int(full.layer_ptr[n_filled]), int(full.layer_ptr[n_filled + 1])
+        kernels.evaluate_layer(
+            lo, hi, full.row_mask, full.row_upper, full.row_ybox, policy_row, solution.reroll,
+            solution.category, moments, full_index, kt.score_t, kt.joker_score, kt.yface, params, kt.add_die,
+            kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kernels._n_chunks(hi - lo),
+        )
+    m1, m2, pb, py = (float(x) for x in moments[0])
+    return {
+        "mean": m1,
+        "std": math.sqrt(max(0.0, m2 - m1 * m1)),
+        "p_upper_bonus": pb,
+        "p_yahtzee_50": py,
+    }

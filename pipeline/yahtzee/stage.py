@@ -1,0 +1,90 @@
+"""The Yahtzee table families: one per rule set listed in params (``yahtzee.rule_sets``).
+
+Each family publishes the value table (Zarr + HDF5, with the exact statistics of optimal play in its
+metadata) and the policy tables (Zarr), both from one solve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from lookup.yahtzee.rules import RULE_SETS, get_rules
+from lookup.yahtzee.tables import POLICY_SCHEMA, SCHEMA_VERSIONS, VALUES_SCHEMA, policy_name, values_name
+from pipeline.progress import progress
+from pipeline.stages import Computed, Family
+from pipeline.store import ArtifactSpec, StoredArray
+
+CODE = (
+    "lookup/yahtzee/encoding.py",
+    "lookup/yahtzee/rules.py",
+    "lookup/yahtzee/states.py",
+    "pipeline/yahtzee/kernels.py",
+    "pipeline/yahtzee/solver.py",
+)
+# 255 marks the rows of finished games in ``category``; a missing chunk must read as something else.
+CATEGORY_FILL = 254
+_last_solution: dict[str, Any] = {}
+
+
+def rule_set_names(section: Mapping[str, Any]) -> list[str]:
+    """The rule sets params ask for; ValueError naming an unknown one."""
+    names = section.get("rule_sets")
+    if not isinstance(names, list) or not names:
+        raise ValueError(f"yahtzee.rule_sets must be a non-empty list of rule sets ({', '.join(RULE_SETS)})")
+    for name in names:
+        get_rules(name)
+    return names
+
+
+def _specs(name: str) -> list[ArtifactSpec]:
+    rules = get_rules(name)
+    common = dict(schema_version=max(SCHEMA_VERSIONS), game="yahtzee", rules=rules.to_dict(), code=CODE)
+    values = ArtifactSpec(name=values_name(rules), schema=VALUES_SCHEMA, params={}, hdf5=True, **common)
+    policy = ArtifactSpec(name=policy_name(rules), schema=POLICY_SCHEMA,
+                          params={"values_fingerprint": values.fingerprint()}, **common)
+    return [values, policy]
+
+
+def _solution(name: str):
+    """One solve (values + policy) per rule set and process, shared by its two artifacts."""
+    from pipeline.yahtzee.solver import solve
+
+    if name not in _last_solution:
+        _last_solution.clear()
+        with progress(f"solving Yahtzee ({name})", 14) as advance:
+            _last_solution[name] = solve(name, policy=True, progress=lambda done, total: advance())
+    return _last_solution[name]
+
+
+def _compute(spec: ArtifactSpec, section: Mapping[str, Any]) -> Computed:
+    from pipeline.yahtzee.solver import exact_statistics
+
+    name = spec.rules["name"]
+    sol = _solution(name)
+    if spec.schema == VALUES_SCHEMA:
+        value = sol.value
+        stats = {"start_value": sol.start_value, **exact_statistics(name, sol),
+                 **{f"time_{k}": round(v, 3) for k, v in sol.timings.items()}}
+        return {"value": StoredArray(
+            value, "value[filled_mask, upper, ybox]: expected remaining points from the start of a turn "
+            "under optimal play (upper bonus counted when earned); NaN = unreachable state",
+            chunks=(256, *value.shape[1:]))}, stats
+    _last_solution.clear()
+    rows = sol.reroll.shape[0]
+    return {
+        "state_index": StoredArray(sol.state_index, "row of each state (filled_mask, upper, ybox) in the "
+                                   "policy arrays; -1 = unreachable", chunks=(1024, *sol.state_index.shape[1:])),
+        "reroll": StoredArray(sol.reroll, "reroll[row, rerolls_left - 1, roll]: dice to reroll, a bit mask "
+                              "over the sorted dice (bit i = i-th smallest)", chunks=(2048, 2, sol.reroll.shape[2])),
+        "category": StoredArray(sol.category, "category[row, roll]: box to score the final roll in (sheet "
+                                "order); 255 in finished-game rows", chunks=(2048, sol.category.shape[1]),
+                                fill=CATEGORY_FILL),
+    }, {"rows": rows}
+
+
+def yahtzee_families(section: Mapping[str, Any]) -> list[Family]:
+    """One family per rule set in ``yahtzee.rule_sets``."""
+    return [Family(name=f"yahtzee-{name}", section="yahtzee", code=CODE,
+                   artifacts=lambda _section, n=name: _specs(n), compute=_compute)
+            for name in rule_set_names(section)]
