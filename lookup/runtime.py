@@ -75,7 +75,10 @@ def _make_copy(path: Path, copy_dir: Path, names: list[str], **identity: Any) ->
         copy_dir.mkdir(parents=True, exist_ok=True)
         shas = {}
         for name in names:
-            data = art.read(name)  # crc32c of every chunk is checked while decoding
+            try:
+                data = art.read(name)  # crc32c of every chunk is checked while decoding
+            except Exception as exc:
+                raise ArtifactError(f"{path}: corrupted: array {name!r} unreadable ({exc})") from exc
             sha = sha256_of_array(data)
             if sha != art.meta["arrays"][name]["sha256"]:
                 raise ArtifactError(f"{path}: corrupted: array {name!r}: sha256 mismatch")

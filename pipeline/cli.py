@@ -167,3 +167,12 @@ def summary(artifacts_dir: Path | None) -> None:
     dist = probabilities(3, artifacts_dir=root)
     click.echo("example: lookup.dicerace.probabilities(3).p[1] = "
                f"{dist.p[1]:.12f} (exactly 91/216 = {91 / 216:.12f}): three dice show a 1")
+
+
+def _register_games() -> None:
+    from pipeline.yahtzee.cli import yahtzee
+
+    main.add_command(yahtzee)
+
+
+_register_games()

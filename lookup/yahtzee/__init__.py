@@ -1,5 +1,12 @@
-"""Yahtzee: rules as data (GUIDE 3.1), dice encodings and the turn-start state space."""
+"""Yahtzee (guide, section 3.1): rules as data, dice encodings, and optimal play from the tables.
 
+    from lookup.yahtzee import decide
+    decide([1, 3, 3, 5, 6], rerolls=2, sheet={"ones": 3, "chance": 22})
+"""
+
+from lookup.yahtzee.play import Decision, Option, decide, decide_batch, explain, value
 from lookup.yahtzee.rules import CATEGORIES, RULE_SETS, Rules, get_rules
+from lookup.yahtzee.sheet import Sheet
 
-__all__ = ["CATEGORIES", "RULE_SETS", "Rules", "get_rules"]
+__all__ = ["CATEGORIES", "RULE_SETS", "Decision", "Option", "Rules", "Sheet", "decide", "decide_batch", "explain",
+           "get_rules", "value"]

@@ -54,8 +54,13 @@ def parse_dice(dice: Sequence[int], rules: Rules) -> tuple[int, ...]:
     return pips
 
 
+_INDEX = {name: i for i, name in enumerate(CATEGORIES)}
+
+
 def category_index(name: str | int) -> int:
     """Index of a box given by name (sheet order) or index; ValueError for anything else."""
+    if name in _INDEX:
+        return _INDEX[name]
     if isinstance(name, int | np.integer) and not isinstance(name, bool):
         if 0 <= name < N_CATEGORIES:
             return int(name)
@@ -106,7 +111,8 @@ class Sheet:
             boxes, bonus = list(sheet), 0
         else:
             raise ValueError(f"sheet must be a Sheet, a mapping or a {N_CATEGORIES}-list, got {type(sheet).__name__}")
-        out = cls(boxes=[_points(b, c, rules) for c, b in enumerate(boxes)], rules=rules)
+        possible = possible_points(rules)
+        out = cls(boxes=[_points(b, c, rules, possible) for c, b in enumerate(boxes)], rules=rules)
         out.yahtzee_bonus = out._check_bonus(bonus)
         return out
 
@@ -187,14 +193,16 @@ class Sheet:
         return {**dict(zip(CATEGORIES, self.boxes, strict=True)), BONUS_KEY: self.yahtzee_bonus}
 
 
-def _points(points: Any, category: int, rules: Rules) -> int | None:
+def _points(points: Any, category: int, rules: Rules, possible: tuple[frozenset[int], ...]) -> int | None:
     if points is None:
         return None
+    if type(points) is int and points in possible[category]:
+        return points
     if isinstance(points, bool) or not isinstance(points, int | np.integer | float):
         raise ValueError(f"box {CATEGORIES[category]}: points must be a whole number or None, got {points!r}")
     if isinstance(points, float) and not points.is_integer():
         raise ValueError(f"box {CATEGORIES[category]}: points must be whole, got {points}")
     points = int(points)
-    if points not in possible_points(rules)[category]:
+    if points not in possible[category]:
         raise ValueError(f"box {CATEGORIES[category]} cannot hold {points} points under {rules.name!r}")
     return points

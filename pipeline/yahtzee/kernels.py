@@ -47,7 +47,7 @@ def _final_values(
     ``w[c]`` (next value after a lower box c scored normally, points not included) for the argmax.
     params = (joker_code, upper_threshold, upper_bonus, yahtzee_bonus, n_dice).
     """
-    joker_code, thr, ubonus, ybonus, n_dice = params[0], params[1], params[2], params[3], params[4]
+    thr, ubonus, ybonus, n_dice = params[1], params[2], params[3], params[4]
     n_rolls = v0.shape[0]
     for r in range(n_rolls):
         v0[r] = -np.inf
@@ -111,57 +111,24 @@ def _expect_keeps(e, add_die, roll_offset, inv_faces):
 
 
 @njit(cache=True, inline="always")
-def _max_subkeeps(e, m, sub_ptr, sub_idx):
-    """M(k) = max(E(k), max over one-die-smaller sub-keeps of M) for every keep, smallest first."""
-    for k in range(e.shape[0]):
-        best = e[k]
-        for j in range(sub_ptr[k], sub_ptr[k + 1]):
-            x = m[sub_idx[j]]
-            if x > best:
-                best = x
-        m[k] = best
+def _max_subkeeps(e, m, sub_pad, size_offset):
+    """M(k) = max(E(k), max over one-die-smaller sub-keeps of M) for every keep, smallest first.
 
-
-@njit(cache=True)
-def _turn_value(mask, upper, ybox, e, m, g, w, vrow, state_index, score_t, joker_score, counts_t, yroll,
-                params, add_die, sub_ptr, sub_idx, roll_offset, roll_prob, inv_faces):
-    n_rolls = roll_prob.shape[0]
-    _final_values(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
-                  counts_t, yroll, params)
-    _expect_keeps(e, add_die, roll_offset, inv_faces)
-    _max_subkeeps(e, m, sub_ptr, sub_idx)  # m[roll] = value with 1 reroll left
-    e[roll_offset:] = m[roll_offset:]
-    _expect_keeps(e, add_die, roll_offset, inv_faces)
-    _max_subkeeps(e, m, sub_ptr, sub_idx)  # m[roll] = value with 2 rerolls left
-    total = 0.0
-    for r in range(n_rolls):
-        total += roll_prob[r] * m[roll_offset + r]
-    return total
+    ``sub_pad[k, :size]`` lists the sub-keeps of a keep of that size, padded with the index of the slot
+    ``m[-1]`` = -inf; the fixed trip count per size keeps the loop branch-free.
+    """
+    m[m.shape[0] - 1] = -np.inf
+    m[0] = e[0]
+    for size in range(1, size_offset.shape[0] - 1):
+        for k in range(size_offset[size], size_offset[size + 1]):
+            best = e[k]
+            for j in range(size):
+                best = max(best, m[sub_pad[k, j]])
+            m[k] = best
 
 
 def _n_chunks(n: int) -> int:
     return max(1, min(n, 8 * numba.get_num_threads()))
-
-
-@njit(cache=True, parallel=True)
-def solve_layer(lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score_t, joker_score, counts_t,
-                yroll, params, add_die, sub_ptr, sub_idx, roll_offset, roll_prob, n_chunks):
-    """Values of rows lo..hi-1 (one layer) into ``vrow``, reading the next layer's rows of ``vrow``."""
-    n = hi - lo
-    n_keeps = add_die.shape[0]
-    n_faces = add_die.shape[1]
-    inv_faces = 1.0 / n_faces
-    n_dice = params[4]
-    step = (n + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e = np.empty(n_keeps)
-        m = np.empty(n_keeps)
-        g = np.empty((N_CAT, n_dice + 1))
-        w = np.empty(N_CAT)
-        for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
-            vrow[i] = _turn_value(row_mask[i], row_upper[i], row_ybox[i], e, m, g, w, vrow, state_index,
-                                  score_t, joker_score, counts_t, yroll, params, add_die, sub_ptr, sub_idx,
-                                  roll_offset, roll_prob, inv_faces)
 
 
 @njit(cache=True)
@@ -196,7 +163,7 @@ def _best_category(mask, upper, ybox, r, v0r, g, w, vrow, state_index, score_t, 
 
 @njit(cache=True, parallel=True)
 def build_policy(lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score_t, joker_score, counts_t,
-                 yroll, yface, params, add_die, sub_ptr, sub_idx, roll_offset, roll_prob, keep_of_mask,
+                 yroll, yface, params, add_die, sub_pad, size_offset, roll_offset, roll_prob, keep_of_mask,
                  mask_order, reroll, category, n_chunks):
     """Policy of rows lo..hi-1 from the complete ``vrow``: ``reroll[row, j, r]`` (j = rerolls left - 1)
     and ``category[row, r]``."""
@@ -209,7 +176,7 @@ def build_policy(lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score
     step = (n + n_chunks - 1) // n_chunks
     for ch in prange(n_chunks):
         e = np.empty(n_keeps)
-        m = np.empty(n_keeps)
+        m = np.empty(n_keeps + 1)
         g = np.empty((N_CAT, n_dice + 1))
         w = np.empty(N_CAT)
         for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
@@ -221,11 +188,11 @@ def build_policy(lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score
                                                 state_index, score_t, joker_score, counts_t, yface, params)
             for j in range(2):
                 _expect_keeps(e, add_die, roll_offset, inv_faces)
-                _max_subkeeps(e, m, sub_ptr, sub_idx)
+                _max_subkeeps(e, m, sub_pad, size_offset)
                 for r in range(n_rolls):
                     reroll[i, j, r] = _best_mask(e, m[roll_offset + r], r, keep_of_mask, mask_order,
                                                  roll_offset)
-                e[roll_offset:] = m[roll_offset:]
+                e[roll_offset:] = m[roll_offset:e.shape[0]]
 
 
 @njit(cache=True, parallel=True)
@@ -284,3 +251,129 @@ def evaluate_layer(lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, ca
                 for r in range(n_rolls):
                     s += roll_prob[r] * e[roll_offset + r, t]
                 moments[i, t] = s
+
+
+# ---------------------------------------------------------------------------------------------------
+# Batched value kernel: BATCH states that share a filled mask are solved together, the batch being the
+# innermost (contiguous) axis of every work array. One index load then serves BATCH values and the loads
+# become SIMD vector loads; the arithmetic of each lane is exactly that of the scalar functions above
+# (same operations in the same order), so values are bitwise identical to a scalar turn built from
+# ``_final_values``, ``_expect_keeps`` and ``_max_subkeeps`` (which the policy kernel uses).
+
+BATCH = 4
+
+
+@njit(cache=True)
+def _final_values_batch(mask, ups, ybs, v0, g, w, vrow, state_index, score_t, joker_score, counts_t, yroll,
+                        params):
+    """Batched ``_final_values``: v0[r, s] for the states (mask, ups[s], ybs[s])."""
+    thr, ubonus, ybonus, n_dice = params[1], params[2], params[3], params[4]
+    n_rolls = v0.shape[0]
+    for r in range(n_rolls):
+        for s in range(BATCH):
+            v0[r, s] = -np.inf
+    for c in range(N_CAT):
+        if (mask >> c) & 1:
+            continue
+        nmask = mask | (1 << c)
+        if c < N_UPPER:
+            for k in range(n_dice + 1):
+                for s in range(BATCH):
+                    rew, nu, ny = box_outcome(c, (c + 1) * k, ups[s], ybs[s], 0, thr, ubonus, ybonus)
+                    g[k, s] = rew + vrow[state_index[nmask, nu, ny]]
+            cnt = counts_t[c]
+            for r in range(n_rolls):
+                kk = cnt[r]
+                for s in range(BATCH):
+                    x = g[kk, s]
+                    v0[r, s] = x if x > v0[r, s] else v0[r, s]
+        else:
+            for s in range(BATCH):
+                rew, nu, ny = box_outcome(c, 0, ups[s], ybs[s], 0, thr, ubonus, ybonus)
+                w[s] = vrow[state_index[nmask, nu, ny]]
+            sc = score_t[c]
+            for r in range(n_rolls):
+                for s in range(BATCH):
+                    x = sc[r] + w[s]
+                    v0[r, s] = x if x > v0[r, s] else v0[r, s]
+    for f in range(yroll.shape[0]):
+        r = yroll[f]
+        for s in range(BATCH):
+            v0[r, s] = _yahtzee_roll_value(mask, ups[s], ybs[s], f, r, -1, vrow, state_index, joker_score,
+                                           score_t, params)
+
+
+@njit(cache=True, inline="always")
+def _expect_keeps_batch(e, add_die, roll_offset, inv_faces):
+    n_faces = add_die.shape[1]
+    for k in range(roll_offset - 1, -1, -1):
+        for s in range(BATCH):
+            e[k, s] = 0.0
+        for f in range(n_faces):
+            a = add_die[k, f]
+            for s in range(BATCH):
+                e[k, s] += e[a, s]
+        for s in range(BATCH):
+            e[k, s] *= inv_faces
+
+
+@njit(cache=True, inline="always")
+def _max_subkeeps_batch(e, m, sub_pad, size_offset):
+    last = m.shape[0] - 1
+    for s in range(BATCH):
+        m[last, s] = -np.inf
+        m[0, s] = e[0, s]
+    for size in range(1, size_offset.shape[0] - 1):
+        for k in range(size_offset[size], size_offset[size + 1]):
+            for s in range(BATCH):
+                m[k, s] = e[k, s]
+            for j in range(size):
+                a = sub_pad[k, j]
+                for s in range(BATCH):
+                    x = m[a, s]
+                    m[k, s] = x if x > m[k, s] else m[k, s]
+
+
+@njit(cache=True, parallel=True)
+def solve_layer_batched(batch_lo, batch_n, row_mask, row_upper, row_ybox, vrow, state_index, score_t,
+                        joker_score, counts_t, yroll, params, add_die, sub_pad, size_offset, roll_offset,
+                        roll_prob, n_chunks):
+    """Values of the rows of one layer into ``vrow``: batch b is rows batch_lo[b] .. + batch_n[b] (same mask,
+    at most BATCH); reads the next layer's rows of ``vrow``."""
+    n_batches = batch_lo.shape[0]
+    n_keeps = add_die.shape[0]
+    n_rolls = roll_prob.shape[0]
+    inv_faces = 1.0 / add_die.shape[1]
+    n_dice = params[4]
+    step = (n_batches + n_chunks - 1) // n_chunks
+    for ch in prange(n_chunks):
+        e = np.empty((n_keeps, BATCH))
+        m = np.empty((n_keeps + 1, BATCH))
+        g = np.empty((n_dice + 1, BATCH))
+        w = np.empty(BATCH)
+        ups = np.empty(BATCH, dtype=np.int64)
+        ybs = np.empty(BATCH, dtype=np.int64)
+        tot = np.empty(BATCH)
+        for b in range(ch * step, min(n_batches, (ch + 1) * step)):
+            lo, nb = batch_lo[b], batch_n[b]
+            for s in range(BATCH):
+                i = lo + (s if s < nb else 0)  # spare lanes repeat the first state
+                ups[s] = row_upper[i]
+                ybs[s] = row_ybox[i]
+            _final_values_batch(row_mask[lo], ups, ybs, e[roll_offset:], g, w, vrow, state_index, score_t,
+                                joker_score, counts_t, yroll, params)
+            for stage in range(2):
+                _expect_keeps_batch(e, add_die, roll_offset, inv_faces)
+                _max_subkeeps_batch(e, m, sub_pad, size_offset)
+                if stage == 0:
+                    for r in range(roll_offset, n_keeps):
+                        for s in range(BATCH):
+                            e[r, s] = m[r, s]
+            for s in range(BATCH):
+                tot[s] = 0.0
+            for r in range(n_rolls):
+                p = roll_prob[r]
+                for s in range(BATCH):
+                    tot[s] += p * m[roll_offset + r, s]
+            for s in range(nb):
+                vrow[lo + s] = tot[s]

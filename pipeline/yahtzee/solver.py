@@ -64,12 +64,21 @@ class _KernelTables:
     yroll: np.ndarray
     yface: np.ndarray
     add_die: np.ndarray
-    sub_ptr: np.ndarray
-    sub_idx: np.ndarray
+    sub_pad: np.ndarray
+    size_offset: np.ndarray
     roll_offset: int
     roll_prob: np.ndarray
     keep_of_mask: np.ndarray
     mask_order: np.ndarray
+
+
+def _padded_subkeeps(enc) -> np.ndarray:
+    """``[K, n_dice]``: the distinct one-die-smaller sub-keeps of each keep, padded with K (-inf slot)."""
+    pad = np.full((enc.n_keeps, enc.n_dice), enc.n_keeps, dtype=np.int64)
+    for k in range(enc.n_keeps):
+        subs = enc.sub_idx[enc.sub_ptr[k]:enc.sub_ptr[k + 1]]
+        pad[k, : len(subs)] = subs
+    return pad
 
 
 def _kernel_tables(rules: Rules) -> _KernelTables:
@@ -84,8 +93,8 @@ def _kernel_tables(rules: Rules) -> _KernelTables:
         yroll=yroll,
         yface=yface,
         add_die=np.ascontiguousarray(enc.add_die),
-        sub_ptr=np.ascontiguousarray(enc.sub_ptr),
-        sub_idx=np.ascontiguousarray(enc.sub_idx),
+        sub_pad=_padded_subkeeps(enc),
+        size_offset=np.ascontiguousarray(enc.size_offset),
         roll_offset=int(enc.roll_offset),
         roll_prob=np.ascontiguousarray(enc.roll_prob),
         keep_of_mask=np.ascontiguousarray(enc.keep_of_mask),
@@ -116,10 +125,11 @@ def solve(rules: Rules | str = "hasbro", *, policy: bool = False, progress: Prog
     t1 = time.perf_counter()
     for done, n_filled in enumerate(range(N_CATEGORIES - 1, -1, -1), start=1):
         lo, hi = int(space.layer_ptr[n_filled]), int(space.layer_ptr[n_filled + 1])
-        kernels.solve_layer(
-            lo, hi, space.row_mask, space.row_upper, space.row_ybox, vrow, state_index, kt.score_t,
-            kt.joker_score, kt.counts_t, kt.yroll, params, kt.add_die, kt.sub_ptr, kt.sub_idx, kt.roll_offset,
-            kt.roll_prob, kernels._n_chunks(hi - lo),
+        batch_lo, batch_n = _batches(space.row_mask, lo, hi, kernels.BATCH)
+        kernels.solve_layer_batched(
+            batch_lo, batch_n, space.row_mask, space.row_upper, space.row_ybox, vrow, state_index, kt.score_t,
+            kt.joker_score, kt.counts_t, kt.yroll, params, kt.add_die, kt.sub_pad, kt.size_offset,
+            kt.roll_offset, kt.roll_prob, kernels._n_chunks(len(batch_lo)),
         )
         if progress is not None:
             progress(done, total)
@@ -136,6 +146,16 @@ def solve(rules: Rules | str = "hasbro", *, policy: bool = False, progress: Prog
     return sol
 
 
+def _batches(row_mask: np.ndarray, lo: int, hi: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Split rows lo..hi into runs of at most ``size`` consecutive rows sharing a filled mask."""
+    idx = np.arange(lo, hi)
+    new_mask = np.ones(hi - lo, dtype=bool)
+    new_mask[1:] = row_mask[lo + 1:hi] != row_mask[lo:hi - 1]
+    group_start = np.maximum.accumulate(np.where(new_mask, idx, lo))
+    starts = idx[(idx - group_start) % size == 0]
+    return starts.astype(np.int64), np.diff(np.append(starts, hi)).astype(np.int64)
+
+
 def _policy(rules, space, kt, params, vrow) -> tuple[np.ndarray, np.ndarray]:
     n_rows, n_rolls = space.n_rows, len(kt.roll_prob)
     reroll = np.zeros((n_rows, 2, n_rolls), dtype=np.uint8)
@@ -143,8 +163,8 @@ def _policy(rules, space, kt, params, vrow) -> tuple[np.ndarray, np.ndarray]:
     lo, hi = 0, int(space.layer_ptr[N_CATEGORIES])  # finished games take no decision
     kernels.build_policy(
         lo, hi, space.row_mask, space.row_upper, space.row_ybox, vrow, np.ascontiguousarray(space.state_index),
-        kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface, params, kt.add_die, kt.sub_ptr,
-        kt.sub_idx, kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kt.mask_order, reroll, category,
+        kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface, params, kt.add_die, kt.sub_pad,
+        kt.size_offset, kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kt.mask_order, reroll, category,
         kernels._n_chunks(hi - lo),
     )
     return reroll, category

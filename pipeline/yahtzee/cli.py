@@ -1,0 +1,74 @@
+"""`dicetables yahtzee ...`: advice and values from the Yahtzee tables."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS
+
+
+def _read_sheet(path: Path | None) -> Any:
+    if path is None:
+        return [None] * 13
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError as exc:
+        raise ValueError(f"{path}: sheet file not found") from exc
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc})") from exc
+
+
+sheet_option = click.option(
+    "--sheet", "sheet_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="JSON score sheet: {box name: points or null, ...} or a 13-list in sheet order (default: empty).")
+rules_option = click.option("--rules", "rules_name", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES,
+                            show_default=True, help="Rule set.")
+artifacts_option = click.option("--artifacts", "artifacts_dir", type=click.Path(file_okay=False, path_type=Path),
+                                default=None, help="Artifacts directory.")
+
+
+@click.group()
+def yahtzee() -> None:
+    """Optimal Yahtzee play from the precomputed tables."""
+
+
+@yahtzee.command()
+@click.argument("dice", nargs=-1, type=int, required=True)
+@click.option("--rerolls", type=int, default=2, show_default=True, help="Rerolls left (2, 1 or 0).")
+@sheet_option
+@rules_option
+@artifacts_option
+@click.option("--top", type=int, default=10, show_default=True, help="How many ranked options to show.")
+def decide(dice: tuple[int, ...], rerolls: int, sheet_path: Path | None, rules_name: str,
+           artifacts_dir: Path | None, top: int) -> None:
+    """Advice for DICE (the five faces) with --rerolls left on --sheet, and the ranked options."""
+    from lookup.yahtzee.play import decide as decide_
+    from lookup.yahtzee.play import explain
+
+    sheet = _read_sheet(sheet_path)
+    decision = decide_(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
+    click.echo(f"{rules_name}: {decision}")
+    if decision.reroll is not None:
+        marks = " ".join(f"{d}{'*' if r else ''}" for d, r in zip(decision.dice, decision.reroll, strict=True))
+        click.echo(f"dice (* = reroll): {marks}")
+    options = explain(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
+    click.echo(f"{'rank':>4}  {'option':<28} {'expected final':>14} {'regret':>9}")
+    for rank, opt in enumerate(options[:top], start=1):
+        click.echo(f"{rank:>4}  {opt.action:<28} {opt.expected_final:>14.4f} {opt.regret:>9.4f}")
+    if len(options) > top:
+        click.echo(f"      ... {len(options) - top} more (--top)")
+
+
+@yahtzee.command()
+@sheet_option
+@rules_option
+@artifacts_option
+def value(sheet_path: Path | None, rules_name: str, artifacts_dir: Path | None) -> None:
+    """Expected final score under optimal play from the next turn on --sheet."""
+    from lookup.yahtzee.play import value as value_
+
+    click.echo(f"{value_(_read_sheet(sheet_path), rules_name, artifacts_dir=artifacts_dir):.7f}")

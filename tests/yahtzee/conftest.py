@@ -1,0 +1,25 @@
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline import stages
+
+
+@pytest.fixture(scope="session")
+def hasbro_tables(tmp_path_factory) -> Path:
+    """An artifacts directory with the hasbro value and policy tables, built once per session."""
+    root = tmp_path_factory.mktemp("yahtzee") / "artifacts"
+    params = root.parent / "params.yaml"
+    params.write_text("dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [hasbro]\n")
+    stages.build(["yahtzee-hasbro"], params_path=params, artifacts_dir=root)
+    return root
+
+
+@pytest.fixture(scope="session")
+def hasbro_values_only(hasbro_tables, tmp_path_factory) -> Path:
+    """The same value table without the policy tables: decide() must compute turns instead."""
+    root = tmp_path_factory.mktemp("values_only") / "artifacts"
+    root.mkdir()
+    shutil.copytree(hasbro_tables / "yahtzee-hasbro-values.zarr", root / "yahtzee-hasbro-values.zarr")
+    return root
