@@ -167,6 +167,12 @@ def summary(artifacts_dir: Path | None) -> None:
     dist = probabilities(3, artifacts_dir=root)
     click.echo("example: lookup.dicerace.probabilities(3).p[1] = "
                f"{dist.p[1]:.12f} (exactly 91/216 = {91 / 216:.12f}): three dice show a 1")
+    if (root / "yahtzee-hasbro-policy.zarr").exists():
+        from lookup.yahtzee import decide
+
+        decision = decide([1, 3, 3, 5, 6], 2, {"ones": 3, "chance": 22}, artifacts_dir=root)
+        click.echo("example: lookup.yahtzee.decide([1, 3, 3, 5, 6], rerolls=2, sheet={'ones': 3, 'chance': 22})"
+                   f"\n  -> {decision}")
 
 
 def _register_games() -> None:
