@@ -34,7 +34,7 @@ from lookup.yahtzee.rules import (
 
 __all__ = ["TIE_EPS", "TurnAnalysis", "analyse_turn"]
 
-TIE_EPS = 1e-9  # points; the same constant as pipeline.yahtzee.kernels.TIE_EPS
+TIE_EPS = 1e-9  # points; the one definition, also used by the pipeline.yahtzee kernels
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit, prange
 
 from lookup.yahtzee import rules as _rules
+from lookup.yahtzee.turn import TIE_EPS as _LOOKUP_TIE_EPS
 
 # One definition of the Joker rule and of a box's bookkeeping, compiled from the lookup module.
 scoring_options = njit(cache=True, inline="always")(_rules.scoring_options)
@@ -29,7 +30,7 @@ box_outcome = njit(cache=True, inline="always")(_rules.box_outcome)
 N_CAT = _rules.N_CATEGORIES
 N_UPPER = _rules.UPPER
 # Two options whose values differ by at most TIE_EPS points are tied (see ``solver`` docstring).
-TIE_EPS = 1e-9
+TIE_EPS = _LOOKUP_TIE_EPS  # 1e-9, defined once in lookup.yahtzee.turn
 
 
 @njit(cache=True, inline="always")
