@@ -68,6 +68,9 @@ def test_dvc_repro_on_a_fresh_clone(tmp_path):
     for name in _stage_table():
         assert f"Running stage '{name}'" in first
     assert (clone / "artifacts" / "MANIFEST.json").is_file()
+    # Builds are byte-reproducible and the committed dvc.lock is current: a fresh build leaves it as is.
+    lock = subprocess.run(["git", "diff", "--stat", "dvc.lock"], cwd=clone, capture_output=True, text=True)
+    assert lock.stdout == "", f"a fresh build changed dvc.lock (stale lock or non-reproducible build): {lock.stdout}"
     second = _repro(clone)
     assert "Running stage" not in second
     # Changing one params section reruns its stages (and the manifest), nothing else.
