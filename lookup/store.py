@@ -313,12 +313,17 @@ def default_artifacts_dir() -> Path:
     return Path(env) if env else Path(__file__).resolve().parent.parent / "artifacts"
 
 
-def load_manifest(artifacts_dir: str | Path) -> dict[str, Any]:
-    """The parsed ``MANIFEST.json`` of an artifacts directory."""
-    path = Path(artifacts_dir) / MANIFEST_NAME
+def read_json(path: str | Path, missing: str = "file not found") -> Any:
+    """Parsed JSON of ``path``; ValueError naming the file when it is missing or not JSON."""
+    path = Path(path)
     try:
         return json.loads(path.read_text())
     except FileNotFoundError as exc:
-        raise ArtifactError(f"{path}: no manifest (run `dicetables build` or `dvc repro`)") from exc
+        raise ArtifactError(f"{path}: {missing}") from exc
     except json.JSONDecodeError as exc:
         raise ArtifactError(f"{path}: not valid JSON ({exc})") from exc
+
+
+def load_manifest(artifacts_dir: str | Path) -> dict[str, Any]:
+    """The parsed ``MANIFEST.json`` of an artifacts directory."""
+    return read_json(Path(artifacts_dir) / MANIFEST_NAME, "no manifest (run `dicetables build` or `dvc repro`)")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +11,9 @@ from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS
 
 
 def _read_sheet(path: Path | None) -> Any:
-    if path is None:
-        return [None] * 13
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError as exc:
-        raise ValueError(f"{path}: sheet file not found") from exc
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON ({exc})") from exc
+    from lookup.store import read_json
+
+    return [None] * 13 if path is None else read_json(path, "sheet file not found")
 
 
 sheet_option = click.option(
