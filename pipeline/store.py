@@ -113,7 +113,7 @@ def _layout(arr: StoredArray) -> tuple[tuple[int, ...], tuple[int, ...]]:
         return (), ()
     chunk_bytes = int(np.prod(chunks, dtype=np.int64)) * arr.data.itemsize
     per_shard = max(1, SHARD_BYTES // max(chunk_bytes, 1))
-    rows = min(chunks[0] * per_shard, -(-shape[0] // chunks[0]) * chunks[0])
+    rows = max(chunks[0], min(chunks[0] * per_shard, -(-shape[0] // chunks[0]) * chunks[0]))
     return chunks, (rows, *(-(-n // c) * c for n, c in zip(shape[1:], chunks[1:], strict=True)))
 
 
@@ -147,13 +147,18 @@ def _write_hdf5(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArr
         h5.attrs[META_KEY] = json.dumps(meta, sort_keys=True)
         for name, arr in arrays.items():
             chunks, _ = _layout(arr)
+            # Filters need chunks, and HDF5 cannot chunk an empty axis: scalars and empty arrays (no bytes
+            # to protect) are stored contiguous.
+            filtered = arr.data.size > 0 and arr.data.ndim > 0
             ds = h5.create_dataset(
                 name,
-                data=arr.data,
-                chunks=chunks or None,
-                compression="gzip" if arr.data.ndim else None,
-                shuffle=bool(arr.data.ndim),
-                fletcher32=bool(arr.data.ndim),
+                shape=arr.data.shape,
+                dtype=arr.data.dtype,
+                data=arr.data if arr.data.size else None,
+                chunks=chunks if filtered else None,
+                compression="gzip" if filtered else None,
+                shuffle=filtered,
+                fletcher32=filtered,
                 fillvalue=arr.fill,
                 track_times=False,  # byte-identical files for equal inputs
             )

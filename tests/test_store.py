@@ -137,6 +137,14 @@ def test_deleted_chunk_is_detected_not_read_as_fill(artifacts):
         open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=[2])
 
 
+@pytest.mark.parametrize("suffix", [".zarr", ".h5"])
+def test_empty_arrays_round_trip(artifacts, suffix):
+    arrays = {"none": StoredArray(np.zeros((0, 4)), "no rows"), "some": StoredArray(np.ones(3), "three")}
+    write_artifact(_spec(), arrays, artifacts)
+    with open_artifact(artifacts / f"demo{suffix}", schema="test.demo", versions=[2]) as art:
+        assert art.read("none").shape == (0, 4)
+
+
 def test_integer_data_holding_its_fill_value_is_refused(artifacts):
     data = np.array([0, 255], dtype=np.uint8)
     with pytest.raises(ValueError, match="fill value"):
