@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from pipeline.cli_options import artifacts_option, artifacts_root, params_option
 from pipeline.progress import console, say, set_quiet
 
 
@@ -22,9 +23,6 @@ class _Group(click.Group):
             raise click.ClickException(str(exc)) from exc
 
 
-artifacts_option = click.option(
-    "--artifacts", "artifacts_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Artifacts directory (default: $DICETABLES_ARTIFACTS or the project's artifacts/).")
 
 
 @click.group(cls=_Group)
@@ -35,17 +33,11 @@ def main(quiet: bool) -> None:
     set_quiet(quiet)
 
 
-def _artifacts(artifacts_dir: Path | None) -> Path:
-    from lookup.store import default_artifacts_dir
-
-    return artifacts_dir if artifacts_dir is not None else default_artifacts_dir()
-
 
 @main.command()
 @click.argument("family_names", nargs=-1)
 @click.option("--force", is_flag=True, help="Recompute even when a matching verified artifact exists.")
-@click.option("--params", "params_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="params.yaml to read (default: the project's).")
+@params_option
 @click.option("--no-manifest", is_flag=True, help="Leave MANIFEST.json alone (DVC writes it).")
 @click.option("--list", "list_only", is_flag=True, help="List the families and exit.")
 @artifacts_option
@@ -59,7 +51,7 @@ def build(family_names: tuple[str, ...], force: bool, params_path: Path | None, 
         for name, fam in stages.families(stages.load_params(params_path)).items():
             click.echo(f"{name}\tparams: {fam.section}\tcode: {', '.join(fam.code)}")
         return
-    stages.build(list(family_names), params_path=params_path, artifacts_dir=_artifacts(artifacts_dir),
+    stages.build(list(family_names), params_path=params_path, artifacts_dir=artifacts_root(artifacts_dir),
                  force=force, manifest=not no_manifest)
 
 
@@ -69,7 +61,7 @@ def manifest(artifacts_dir: Path | None) -> None:
     """Regenerate artifacts/MANIFEST.json from the artifacts present."""
     from pipeline.store import write_manifest
 
-    say(f"wrote {write_manifest(_artifacts(artifacts_dir))}")
+    say(f"wrote {write_manifest(artifacts_root(artifacts_dir))}")
 
 
 @main.command()
@@ -79,7 +71,7 @@ def verify(paths: tuple[Path, ...], artifacts_dir: Path | None) -> None:
     """Recompute every checksum of PATHS (default: every artifact in the manifest); exit 1 on any problem."""
     from lookup.store import load_manifest, read_meta, verify_problems
 
-    root = _artifacts(artifacts_dir)
+    root = artifacts_root(artifacts_dir)
     expected: dict[Path, dict[str, Any]] = {}
     if not paths:
         entries = load_manifest(root)["artifacts"]
@@ -155,7 +147,7 @@ def summary(artifacts_dir: Path | None) -> None:
     """What is built (from the manifest), and one example query."""
     from lookup.store import load_manifest
 
-    root = _artifacts(artifacts_dir)
+    root = artifacts_root(artifacts_dir)
     entries = load_manifest(root)["artifacts"]
     files = sum(e["files"] for e in entries)
     size = sum(e["bytes"] for e in entries)
@@ -176,9 +168,12 @@ def summary(artifacts_dir: Path | None) -> None:
 
 
 def _register_games() -> None:
+    from pipeline.dicerace.cli import dicerace
+    from pipeline.g151.cli import g151
     from pipeline.yahtzee.cli import yahtzee
 
-    main.add_command(yahtzee)
+    for group in (dicerace, g151, yahtzee):
+        main.add_command(group)
 
 
 _register_games()

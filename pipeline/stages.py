@@ -27,15 +27,18 @@ Computed = tuple[dict[str, StoredArray], dict[str, Any]]
 class Family:
     """A table family: what it is called, which params it reads, which code computes it, and how.
 
-    ``artifacts(params)`` gives the specs it publishes; ``compute(spec, params)`` returns the arrays and
-    stats of one spec.
+    ``artifacts(params)`` gives the specs it publishes; ``compute(spec, params, artifacts_dir)`` returns the
+    arrays and stats of one spec. ``upstream`` names the artifacts (file names in the artifacts directory)
+    that the computation reads: they are the stage's other DVC deps, and their fingerprints belong in the
+    specs' params so that a change upstream changes the fingerprint.
     """
 
     name: str
     section: str
     code: tuple[str, ...]
     artifacts: Callable[[Mapping[str, Any]], list[ArtifactSpec]]
-    compute: Callable[[ArtifactSpec, Mapping[str, Any]], Computed]
+    compute: Callable[[ArtifactSpec, Mapping[str, Any], Path], Computed]
+    upstream: tuple[str, ...] = ()
 
 
 def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
@@ -54,12 +57,21 @@ def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
 
 def families(params: Mapping[str, Any]) -> dict[str, Family]:
     """Every family the params define, by name."""
-    from pipeline.dicerace.stage import probabilities_family
+    from pipeline.dicerace.stage import probabilities_family, strategies_family
+    from pipeline.g151.stage import g151_families
     from pipeline.yahtzee.stage import yahtzee_families
 
     found = [probabilities_family()]
+    if params.get("dicerace", {}).get("grid") is not None:
+        found.append(strategies_family())
     if "yahtzee" in params:
         found += yahtzee_families(params["yahtzee"])
+    if "g151" in params:
+        found += g151_families(params["g151"])
+    if "yahtzee_lab" in params:
+        from pipeline.yahtzee.tuning import weights_family
+
+        found.append(weights_family(params["yahtzee_lab"]))
     return {f.name: f for f in found}
 
 
@@ -83,7 +95,7 @@ def build_family(
             done += [(Path(artifacts_dir) / n, "reused") for n in names]
             continue
         start = time.perf_counter()
-        arrays, stats = family.compute(spec, section)
+        arrays, stats = family.compute(spec, section, Path(artifacts_dir))
         paths = write_artifact(spec, arrays, artifacts_dir, stats=stats, fingerprint=fingerprint)
         say(f"[bold]built[/] {', '.join(names)} in {time.perf_counter() - start:.2f} s")
         done += [(p, "built") for p in paths]

@@ -25,7 +25,7 @@ def test_every_family_has_a_stage_whose_deps_are_its_fingerprinted_code():
     for name, family in stages.families(stages.load_params()).items():
         stage = table[name]
         assert stage["cmd"].endswith(f"build --params params.yaml --artifacts artifacts --no-manifest {name}")
-        assert set(stage["deps"]) == set(family.code), name
+        assert set(stage["deps"]) == set(family.code) | {f"artifacts/{u}" for u in family.upstream}, name
         assert all(p.split(".")[0] == family.section for p in stage.get("params", [])), name
 
 
@@ -81,7 +81,7 @@ def test_dvc_repro_on_a_fresh_clone(tmp_path):
     ran = {line.split("'")[1] for line in third.splitlines() if line.startswith("Running stage")}
     assert ran == {"dicerace-probabilities", "manifest"}
     manifest = json.loads((clone / "artifacts" / "MANIFEST.json").read_text())
-    assert {e["params"]["max_dice"] for e in manifest["artifacts"] if e["game"] == "dicerace"} == {12}
+    assert {e["params"]["max_dice"] for e in manifest["artifacts"] if e["schema"] == "dicerace.probabilities"} == {12}
     verify = subprocess.run([str(BIN / "dicetables"), "verify", "--artifacts", str(clone / "artifacts")],
                             capture_output=True, text=True)
     assert verify.returncode == 0, verify.stdout + verify.stderr

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from lookup.naming import by_name
 from lookup.yahtzee.encoding import DiceEncoding, get_encoding
 
 __all__ = [
@@ -125,12 +126,7 @@ DEFAULT_RULES = "hasbro"
 
 def get_rules(name: str | Rules = DEFAULT_RULES) -> Rules:
     """The rule set called ``name`` (a Rules instance is returned unchanged)."""
-    if isinstance(name, Rules):
-        return name
-    try:
-        return RULE_SETS[name]
-    except KeyError:
-        raise ValueError(f"unknown Yahtzee rule set {name!r}; known: {', '.join(RULE_SETS)}") from None
+    return name if isinstance(name, Rules) else by_name(RULE_SETS, name, "Yahtzee rule set")
 
 
 # ---------------------------------------------------------------------------------------------------
