@@ -1,13 +1,29 @@
-"""Rules of the dice race (guide, section 3.2): the score of one roll of d dice."""
+"""Rules of the dice race (guide, section 3.2): the score of one roll of d dice, and how a game ends.
+
+One definition for everything: the table builders (``pipeline.dicerace``), their numba kernels and the
+play-time API all read the constants and functions below.
+
+- A turn: choose d in 1..D dice and roll them; the turn scores BUST_SCORE if any die shows BUST_FACE,
+  otherwise the sum of the dice.
+- Sequential game: players alternate; the first to reach the target N (score >= N) wins at once.
+- Simultaneous game: both players choose d at the same time and roll; when after the turn at least one
+  player has N or more, the higher total wins and equal totals draw (``simultaneous_over``,
+  ``final_outcome``);
+  otherwise the game continues from the new scores.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 FACES = 6
 # A roll showing this face anywhere scores BUST_SCORE instead of its sum.
 BUST_FACE = 1
 BUST_SCORE = 1
+# Faces that do not bust, in increasing order (2..6).
+SAFE_FACES = tuple(f for f in range(1, FACES + 1) if f != BUST_FACE)
+MODES = ("sequential", "simultaneous")
 
 
 def rules_dict() -> dict[str, int]:
@@ -28,3 +44,63 @@ def roll_score(dice: Sequence[int]) -> int:
 def max_score(d: int) -> int:
     """Highest points d dice can score."""
     return FACES * d
+
+
+def safe_probability(d: int) -> Fraction:
+    """Exact probability that none of d dice shows BUST_FACE."""
+    return Fraction(len(SAFE_FACES), FACES) ** d
+
+
+def expected_points(d: int) -> Fraction:
+    """Exact expected points of one roll of d dice: bust probability x BUST_SCORE + safe probability x
+    d x (mean safe face)."""
+    safe = safe_probability(d)
+    return (1 - safe) * BUST_SCORE + safe * d * Fraction(sum(SAFE_FACES), len(SAFE_FACES))
+
+
+def blind_dice(max_dice: int) -> int:
+    """The blind strategy's number of dice: the d in 1..max_dice maximising the expected points of one
+    turn (the smallest such d on an exact tie). It is 6 for every max_dice >= 6 and max_dice below."""
+    check_dice_count(max_dice)
+    return max(range(1, max_dice + 1), key=lambda d: (expected_points(d), -d))
+
+
+def race_won(total: int, target: int) -> bool:
+    """True when a player's total has reached the target (sequential game: that player wins at once)."""
+    return total >= target
+
+
+def simultaneous_over(total: int, other_total: int, target: int) -> bool:
+    """True when the simultaneous game is over after a turn ending at these totals (either reached)."""
+    return total >= target or other_total >= target
+
+
+def final_outcome(total: int, other_total: int) -> int:
+    """+1 / 0 / -1: win / draw / loss of the player with ``total`` when the simultaneous game is over
+    (the higher total wins, equal totals draw)."""
+    return (total > other_total) - (total < other_total)
+
+
+def check_dice_count(max_dice: int, name: str = "dice") -> int:
+    """``max_dice`` as an int; ValueError unless it is an integer >= 1."""
+    if isinstance(max_dice, bool) or not isinstance(max_dice, int) or max_dice < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {max_dice!r}")
+    return int(max_dice)
+
+
+def check_state(my_score: int, other_score: int, target: int) -> tuple[int, int]:
+    """The two scores as ints; ValueError naming the bad one unless both are integers in 0..target-1
+    (a score of ``target`` or more means the game is over)."""
+    out = []
+    for name, score in (("my_score", my_score), ("other_score", other_score)):
+        if isinstance(score, bool) or not isinstance(score, int) and not _is_numpy_int(score):
+            raise ValueError(f"{name} must be an integer, got {score!r}")
+        if not 0 <= score < target:
+            raise ValueError(f"{name}={score} outside 0..{target - 1} (target {target}: a score of "
+                             f"{target} or more ends the game)")
+        out.append(int(score))
+    return out[0], out[1]
+
+
+def _is_numpy_int(value: object) -> bool:
+    return type(value).__module__ == "numpy" and hasattr(value, "dtype") and value.dtype.kind in "iu"

@@ -1,4 +1,5 @@
-"""Verified, in-memory access to the dice-race artifacts."""
+"""Verified access to the dice-race artifacts: the roll probabilities (in memory) and the strategy
+tables (verified, memory-mapped runtime copies, ``lookup.runtime``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from lookup.dicerace.rules import rules_dict
-from lookup.store import artifact_stamp, default_artifacts_dir, open_artifact
+from lookup.runtime import runtime_arrays
+from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir, open_artifact, read_meta
 
 PROBABILITIES_NAME = "dicerace-probabilities"
 PROBABILITIES_SCHEMA = "dicerace.probabilities"
@@ -60,3 +62,109 @@ def probabilities(d: int, *, artifacts_dir: str | Path | None = None) -> RollDis
         )
     width = 6 * d + 1
     return RollDistribution(dice=int(d), p=p[d, :width], q=q[d, :width])
+
+
+# --- strategy tables (built by the `dicerace-strategies` family, see docs/artifacts.md) ---------------
+
+SEQUENTIAL_NAME, SEQUENTIAL_SCHEMA = "dicerace-sequential", "dicerace.sequential"
+SIMULTANEOUS_NAME, SIMULTANEOUS_SCHEMA = "dicerace-simultaneous", "dicerace.simultaneous"
+ONESHOT_NAME, ONESHOT_SCHEMA = "dicerace-oneshot", "dicerace.oneshot"
+MATCHUPS_NAME, MATCHUPS_SCHEMA = "dicerace-matchups", "dicerace.matchups"
+STRATEGY_VERSIONS = (1,)
+SEQUENTIAL_ARRAYS = ("value", "optimal")
+SIMULTANEOUS_ARRAYS = ("value", "pure", "mixed_row", "mixed", "flags")
+# flags bits of the simultaneous table, for the player whose score is the first index.
+MIXED, NOT_UNIQUE, NO_SADDLE = 1, 2, 4
+
+
+def grid_key(dice: int, target: int) -> str:
+    """Prefix of the arrays of one (dice, target) game in a strategy artifact: ``d{dice}_n{target}``."""
+    return f"d{dice}_n{target}"
+
+
+@dataclass(frozen=True, eq=False)
+class SequentialTable:
+    """Sequential race (dice, target), read-only memory maps indexed [my score, other's score]:
+
+    value: EG(i, j) = P(win) - P(loss) of the player about to move with i against j.
+    optimal: bit d-1 set for every optimal d (all ties within the documented float tolerance).
+    """
+
+    dice: int
+    target: int
+    value: np.ndarray
+    optimal: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class SimultaneousTable:
+    """Simultaneous race (dice, target), read-only memory maps indexed [my score, other's score]:
+
+    value: EG1(i, j) = P(win) - P(loss) of the player with i against j, both playing optimally.
+    pure: that player's optimal d when its stored strategy is pure, else 0.
+    mixed_row / mixed: else its strategy is mixed[mixed_row[i, j]] (probabilities, index d - 1).
+    flags: MIXED | NOT_UNIQUE | NO_SADDLE bits.
+    """
+
+    dice: int
+    target: int
+    value: np.ndarray
+    pure: np.ndarray
+    mixed_row: np.ndarray
+    mixed: np.ndarray
+    flags: np.ndarray
+
+    def strategy(self, mine: int, other: int) -> np.ndarray:
+        """Probabilities over d (index d - 1) of the stored optimal strategy at (mine, other)."""
+        row = int(self.mixed_row[mine, other])
+        if row >= 0:
+            return np.array(self.mixed[row], dtype=np.float64)
+        out = np.zeros(self.dice)
+        out[int(self.pure[mine, other]) - 1] = 1.0
+        return out
+
+
+def built_grid(meta: dict) -> list[tuple[int, int]]:
+    """The (dice, target) pairs a strategy artifact holds."""
+    return [(int(d), int(n)) for d, n in meta["params"]["grid"]]
+
+
+def _strategy_arrays(name: str, schema: str, arrays: tuple[str, ...], dice: int, target: int,
+                     artifacts_dir: str | Path | None) -> dict[str, np.ndarray]:
+    root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
+    path = (root / f"{name}.zarr").resolve()
+    return _load_strategy(path, artifact_stamp(path), schema, arrays, dice, target)
+
+
+@lru_cache(maxsize=32)
+def _load_strategy(path: Path, stamp: int, schema: str, arrays: tuple[str, ...], dice: int,
+                   target: int) -> dict[str, np.ndarray]:
+    # ``stamp`` (the metadata file's mtime) makes a rebuilt artifact a new cache entry.
+    if not stamp:
+        raise ArtifactError(f"{path}: the dice-race strategy tables are not built; run `make run` "
+                            "(or `dicetables build dicerace-strategies`)")
+    meta = read_meta(path)
+    if (dice, target) not in built_grid(meta):
+        raise ArtifactError(
+            f"{path}: (dice={dice}, target={target}) is not built (built: "
+            f"{', '.join(f'({d}, {n})' for d, n in built_grid(meta))}); add it to dicerace.grid in "
+            "params.yaml and rebuild"
+        )
+    key = grid_key(dice, target)
+    _, found = runtime_arrays(path, [f"{key}_{a}" for a in arrays], schema=schema,
+                              versions=STRATEGY_VERSIONS, rules=rules_dict())
+    return {a: found[f"{key}_{a}"] for a in arrays}
+
+
+def sequential_table(dice: int, target: int, *, artifacts_dir: str | Path | None = None) -> SequentialTable:
+    """The verified sequential table of (dice, target); ValueError naming the file when not built."""
+    found = _strategy_arrays(SEQUENTIAL_NAME, SEQUENTIAL_SCHEMA, SEQUENTIAL_ARRAYS, dice, target, artifacts_dir)
+    return SequentialTable(dice=dice, target=target, **found)
+
+
+def simultaneous_table(dice: int, target: int, *,
+                       artifacts_dir: str | Path | None = None) -> SimultaneousTable:
+    """The verified simultaneous table of (dice, target); ValueError naming the file when not built."""
+    found = _strategy_arrays(SIMULTANEOUS_NAME, SIMULTANEOUS_SCHEMA, SIMULTANEOUS_ARRAYS, dice, target,
+                             artifacts_dir)
+    return SimultaneousTable(dice=dice, target=target, **found)

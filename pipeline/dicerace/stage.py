@@ -1,12 +1,32 @@
-"""The dice-race table families."""
+"""The dice-race table families: the roll probabilities, and the strategy tables of every game in
+``dicerace.grid`` (sequential, one-shot, simultaneous, exact match-ups; four artifacts, each holding
+all the games, so the file count does not grow with the grid)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from lookup.dicerace.rules import rules_dict
-from lookup.dicerace.tables import PROBABILITIES_NAME, PROBABILITIES_SCHEMA, PROBABILITIES_VERSIONS
+from lookup.dicerace.tables import (
+    MATCHUPS_NAME,
+    MATCHUPS_SCHEMA,
+    ONESHOT_NAME,
+    ONESHOT_SCHEMA,
+    PROBABILITIES_NAME,
+    PROBABILITIES_SCHEMA,
+    PROBABILITIES_VERSIONS,
+    SEQUENTIAL_NAME,
+    SEQUENTIAL_SCHEMA,
+    SIMULTANEOUS_NAME,
+    SIMULTANEOUS_SCHEMA,
+    STRATEGY_VERSIONS,
+    grid_key,
+)
+from pipeline.progress import progress
 from pipeline.stages import Computed, Family
 from pipeline.store import ArtifactSpec, StoredArray
 
@@ -22,7 +42,7 @@ def _probability_specs(section: Mapping[str, Any]) -> list[ArtifactSpec]:
                          params={"max_dice": max_dice}, code=PROBABILITIES_CODE, hdf5=True)]
 
 
-def _compute_probabilities(spec: ArtifactSpec, section: Mapping[str, Any]) -> Computed:
+def _compute_probabilities(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
     from pipeline.dicerace.probabilities import float_tables
 
     p, q = float_tables(spec.params["max_dice"])
@@ -39,3 +59,179 @@ def _compute_probabilities(spec: ArtifactSpec, section: Mapping[str, Any]) -> Co
 def probabilities_family() -> Family:
     return Family(name="dicerace-probabilities", section="dicerace", code=PROBABILITIES_CODE,
                   artifacts=_probability_specs, compute=_compute_probabilities)
+
+
+# --- strategy tables: sequential, one-shot, simultaneous, exact match-ups ------------------------------
+
+_COMMON_CODE = ("lookup/dicerace/rules.py", "pipeline/dicerace/probabilities.py", "pipeline/dicerace/kernels.py")
+SEQUENTIAL_CODE = (*_COMMON_CODE, "pipeline/dicerace/sequential.py")
+ONESHOT_CODE = (*_COMMON_CODE, "pipeline/dicerace/matrix_game.py", "pipeline/dicerace/oneshot.py")
+SIMULTANEOUS_CODE = (*_COMMON_CODE, "pipeline/dicerace/matrix_game.py", "pipeline/dicerace/simultaneous.py")
+MATCHUPS_CODE = tuple(sorted({*SEQUENTIAL_CODE, *ONESHOT_CODE, *SIMULTANEOUS_CODE,
+                              "pipeline/dicerace/policies.py", "pipeline/dicerace/matchups.py"}))
+STRATEGIES_CODE = MATCHUPS_CODE
+# The policies of the match-up tables, in their order along the first two axes.
+SEQUENTIAL_POLICIES = ("optimal", "blind", "random")
+SIMULTANEOUS_POLICIES = ("optimal", "oneshot", "blind", "random")
+_solved: dict[tuple[str, int, int], Any] = {}
+
+
+def strategy_grid(section: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """The (dice, target) games of ``dicerace.grid``; ValueError naming a bad entry."""
+    from pipeline.dicerace.kernels import MAX_DICE
+
+    grid = section.get("grid")
+    if not isinstance(grid, list) or not grid:
+        raise ValueError("dicerace.grid must be a non-empty list of [dice, target] pairs")
+    out = []
+    for entry in grid:
+        if (not isinstance(entry, list | tuple) or len(entry) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in entry)
+                or not 1 <= entry[0] <= MAX_DICE or not 1 <= entry[1] <= 5000):
+            raise ValueError(f"dicerace.grid entry {entry!r}: expected [dice, target] with dice in "
+                             f"1..{MAX_DICE} and target in 1..5000")
+        if tuple(entry) not in out:
+            out.append((int(entry[0]), int(entry[1])))
+    return out
+
+
+def _strategy_specs(section: Mapping[str, Any]) -> list[ArtifactSpec]:
+    grid = strategy_grid(section)
+    common = dict(schema_version=max(STRATEGY_VERSIONS), game="dicerace", rules=rules_dict())
+    grid_params = {"grid": [list(g) for g in grid]}
+    sequential = ArtifactSpec(name=SEQUENTIAL_NAME, schema=SEQUENTIAL_SCHEMA, params=grid_params,
+                              code=SEQUENTIAL_CODE, hdf5=True, **common)
+    oneshot = ArtifactSpec(name=ONESHOT_NAME, schema=ONESHOT_SCHEMA,
+                           params={"dice": sorted({d for d, _ in grid})}, code=ONESHOT_CODE, **common)
+    simultaneous = ArtifactSpec(name=SIMULTANEOUS_NAME, schema=SIMULTANEOUS_SCHEMA, params=grid_params,
+                                code=SIMULTANEOUS_CODE, hdf5=True, **common)
+    matchups = ArtifactSpec(name=MATCHUPS_NAME, schema=MATCHUPS_SCHEMA, code=MATCHUPS_CODE, params={
+        **grid_params, "sequential_fingerprint": sequential.fingerprint(),
+        "oneshot_fingerprint": oneshot.fingerprint(), "simultaneous_fingerprint": simultaneous.fingerprint()},
+        **common)
+    return [sequential, oneshot, simultaneous, matchups]
+
+
+def solved(kind: str, dice: int, target: int = 0) -> Any:
+    """The solution of one game, computed once per process ("sequential", "simultaneous", "oneshot")."""
+    from pipeline.dicerace.oneshot import solve_oneshot
+    from pipeline.dicerace.sequential import solve_sequential
+    from pipeline.dicerace.simultaneous import solve_simultaneous
+
+    key = (kind, dice, target)
+    if key not in _solved:
+        if kind == "sequential":
+            _solved[key] = solve_sequential(dice, target)
+        elif kind == "oneshot":
+            _solved[key] = solve_oneshot(dice)
+        else:
+            with progress(f"simultaneous game D={dice} N={target}", target) as advance:
+                _solved[key] = solve_simultaneous(dice, target, progress=advance)
+    return _solved[key]
+
+
+def _compute_strategies(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
+    grid = [tuple(g) for g in spec.params.get("grid", [])]
+    if spec.schema == ONESHOT_SCHEMA:
+        return _oneshot_arrays(spec.params["dice"])
+    if spec.schema == MATCHUPS_SCHEMA:
+        return _matchup_arrays(grid)
+    arrays: dict[str, StoredArray] = {}
+    stats: dict[str, Any] = {}
+    with progress(f"{spec.name}: {len(grid)} games", len(grid)) as advance:
+        for dice, target in grid:
+            key = grid_key(dice, target)
+            if spec.schema == SEQUENTIAL_SCHEMA:
+                sol = solved("sequential", dice, target)
+                arrays.update(_sequential_arrays(key, sol))
+                stats[key] = {"start_value": float(sol.value[0, 0]), "tolerance": sol.tolerance,
+                              "tied_states": int(np.count_nonzero(sol.optimal & (sol.optimal - 1)))}
+            else:
+                sol = solved("simultaneous", dice, target)
+                arrays.update(_simultaneous_arrays(key, sol))
+                stats[key] = {**sol.stats, "tolerance": sol.tolerance}
+            advance()
+    return arrays, stats
+
+
+def _sequential_arrays(key: str, sol: Any) -> dict[str, StoredArray]:
+    return {
+        f"{key}_value": StoredArray(sol.value, "value[i, j]: EG(i, j) = P(win) - P(loss) of the player about "
+                                    "to move with score i against j, optimal play by both"),
+        f"{key}_optimal": StoredArray(sol.optimal, "optimal[i, j]: bit d-1 set for every optimal number of "
+                                      "dice d at (i, j) (all ties, see docs/dicerace.md)"),
+    }
+
+
+def _simultaneous_arrays(key: str, sol: Any) -> dict[str, StoredArray]:
+    view = "at (i, j) for the player with score i against j"
+    # A zero-row array has no chunk to write or check: a game without mixed strategies stores one row
+    # of NaN that no state refers to.
+    mixed = sol.mixed if len(sol.mixed) else np.full((1, sol.dice), np.nan)
+    return {
+        f"{key}_value": StoredArray(sol.value, f"value[i, j]: EG1(i, j) = P(win) - P(loss) {view}, optimal play"),
+        f"{key}_pure": StoredArray(sol.pure, f"pure[i, j]: optimal number of dice {view} when the stored "
+                                   "strategy is pure, else 0", fill=255),
+        f"{key}_mixed_row": StoredArray(sol.mixed_row, f"mixed_row[i, j]: row of mixed holding the strategy "
+                                        f"{view} when it is mixed, else -1"),
+        f"{key}_mixed": StoredArray(mixed, "mixed[r, d - 1]: probability of rolling d dice in mixed strategy r "
+                                    "(one NaN row when no strategy is mixed)", chunks=mixed.shape),
+        f"{key}_flags": StoredArray(sol.flags, f"flags[i, j] {view}: 1 = stored strategy mixed, 2 = optimal "
+                                    "strategy not unique, 4 = no pure saddle point", fill=255),
+    }
+
+
+def _oneshot_arrays(dice_list: list[int]) -> Computed:
+    arrays: dict[str, StoredArray] = {}
+    stats: dict[str, Any] = {}
+    for dice in dice_list:
+        sol = solved("oneshot", dice)
+        arrays[f"d{dice}_matrix"] = StoredArray(sol.matrix, "matrix[d1 - 1, d2 - 1]: EG1(d1, d2) of the one-shot "
+                                                "game (one roll each, higher total wins), exact fraction rounded")
+        arrays[f"d{dice}_strategy"] = StoredArray(sol.strategy, "strategy[d - 1]: an optimal mixed strategy "
+                                                  "(either player; the game is symmetric)")
+        stats[f"d{dice}_value"] = sol.value
+        if dice <= 6:
+            stats[f"d{dice}_exact"] = [[str(x) for x in row] for row in sol.exact]
+    return arrays, stats
+
+
+def _matchup_arrays(grid: list[tuple[int, int]]) -> Computed:
+    from pipeline.dicerace import policies
+    from pipeline.dicerace.matchups import sequential_match, simultaneous_match
+
+    arrays: dict[str, StoredArray] = {}
+    stats: dict[str, Any] = {"sequential_policies": list(SEQUENTIAL_POLICIES),
+                             "simultaneous_policies": list(SIMULTANEOUS_POLICIES)}
+    with progress(f"{MATCHUPS_NAME}: {len(grid)} games", len(grid)) as advance:
+        for dice, target in grid:
+            key = grid_key(dice, target)
+            base = {"blind": policies.blind(dice), "random": policies.uniform(dice)}
+            seq = {**base, "optimal": policies.sequential_optimal(solved("sequential", dice, target))}
+            sim = {**base, "optimal": policies.simultaneous_optimal(solved("simultaneous", dice, target)),
+                   "oneshot": policies.oneshot_optimal(solved("oneshot", dice))}
+            table = np.zeros((len(SEQUENTIAL_POLICIES), len(SEQUENTIAL_POLICIES), 2, 3))
+            for a, name_a in enumerate(SEQUENTIAL_POLICIES):
+                for b, name_b in enumerate(SEQUENTIAL_POLICIES):
+                    res = sequential_match(seq[name_a], seq[name_b], target)
+                    for first, which in enumerate(("a_first", "b_first")):
+                        o = res[which]
+                        table[a, b, first] = (o.win, o.draw, o.loss)
+            arrays[f"{key}_sequential"] = StoredArray(table, "sequential[a, b, first, outcome]: exact probability "
+                                                      "that policy a, against policy b, wins / draws / loses "
+                                                      "(outcome 0 / 1 / 2); first 0 = a moves first, 1 = b does")
+            table = np.zeros((len(SIMULTANEOUS_POLICIES), len(SIMULTANEOUS_POLICIES), 3))
+            for a, name_a in enumerate(SIMULTANEOUS_POLICIES):
+                for b, name_b in enumerate(SIMULTANEOUS_POLICIES):
+                    o = simultaneous_match(sim[name_a], sim[name_b], target)
+                    table[a, b] = (o.win, o.draw, o.loss)
+            arrays[f"{key}_simultaneous"] = StoredArray(table, "simultaneous[a, b, outcome]: exact probability "
+                                                        "that policy a, against policy b, wins / draws / loses")
+            stats[f"{key}_blind_dice"] = policies.blind(dice).choice.item()
+            advance()
+    return arrays, stats
+
+
+def strategies_family() -> Family:
+    return Family(name="dicerace-strategies", section="dicerace", code=STRATEGIES_CODE,
+                  artifacts=_strategy_specs, compute=_compute_strategies)

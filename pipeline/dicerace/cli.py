@@ -1,0 +1,173 @@
+"""`dicetables dicerace ...`: the dice race's tables in the terminal, decisions, match-ups, the report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import numpy as np
+
+from pipeline.cli_options import artifacts_option, artifacts_root, out_option, params_option
+
+dice_option = click.option("--dice", type=int, default=10, show_default=True, help="Most dice a turn may roll (D).")
+target_option = click.option("--target", type=int, default=100, show_default=True, help="Points to reach (N).")
+mode_option = click.option("--mode", type=click.Choice(["sequential", "simultaneous"]), default="sequential",
+                           show_default=True, help="Game variant.")
+POLICY_NAMES = ("optimal", "blind", "random", "oneshot")
+
+
+@click.group()
+def dicerace() -> None:
+    """The dice race: optimal dice counts, values, exact match-ups, the report."""
+
+
+
+@dicerace.command()
+@dice_option
+@target_option
+@click.option("--step", type=int, default=None, help="Score step of the printed d* map (default: N/10).")
+@artifacts_option
+def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -> None:
+    """A readable summary of one game: values, the optimal-dice map, mixed states, exact match-ups."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from lookup.dicerace.tables import MIXED, NO_SADDLE, NOT_UNIQUE, sequential_table, simultaneous_table
+    from pipeline.dicerace.report import read_matchups
+    from pipeline.dicerace.sequential import lowest_bit
+
+    root = artifacts_root(artifacts_dir)
+    seq = sequential_table(dice, target, artifacts_dir=root)
+    sim = simultaneous_table(dice, target, artifacts_dir=root)
+    con = Console()
+    con.print(f"[bold]Dice race, D={dice} dice at most, target N={target}[/]")
+    con.print(f"sequential: EG(0, 0) = {seq.value[0, 0]:+.9f} for the first player "
+              f"(wins with probability {(1 + seq.value[0, 0]) / 2:.9f})")
+    flags = np.asarray(sim.flags)
+    con.print(f"simultaneous: EG1(0, 0) = {sim.value[0, 0]:+.9f}; states without a pure saddle point "
+              f"{int(np.count_nonzero(flags & NO_SADDLE))}, mixed optimal strategies "
+              f"{int(np.count_nonzero(flags & MIXED))}, non-unique {int(np.count_nonzero(flags & NOT_UNIQUE))} "
+              f"of {target * target}")
+    step = step or max(1, target // 10)
+    scores = list(range(0, target, step))
+    best = lowest_bit(np.asarray(seq.optimal))
+    table = Table(title="sequential d*(my score, other's score) (smallest optimal d; * = tied)")
+    table.add_column("my \\ other", justify="right")
+    for j in scores:
+        table.add_column(str(j), justify="right")
+    for i in scores:
+        cells = [f"{best[i, j]}{'*' if bin(int(seq.optimal[i, j])).count('1') > 1 else ''}" for j in scores]
+        table.add_row(str(i), *cells)
+    con.print(table)
+    meta, arrays = read_matchups(root)
+    from lookup.dicerace.tables import grid_key
+
+    key = grid_key(dice, target)
+    for mode, names in (("sequential", meta["stats"]["sequential_policies"]),
+                        ("simultaneous", meta["stats"]["simultaneous_policies"])):
+        data = arrays[f"{key}_{mode}"]
+        out = Table(title=f"exact match-ups, {mode}: P(A wins) / P(draw) / P(A loses)"
+                    + (" (A moves first | B moves first)" if mode == "sequential" else ""))
+        out.add_column("A \\ B")
+        for name in names:
+            out.add_column(name, justify="right")
+        for a, name_a in enumerate(names):
+            if mode == "sequential":
+                row = [f"{data[a, b, 0, 0]:.4f} | {data[a, b, 1, 0]:.4f}" for b in range(len(names))]
+            else:
+                row = [" / ".join(f"{x:.4f}" for x in data[a, b]) for b in range(len(names))]
+            out.add_row(name_a, *row)
+        con.print(out)
+
+
+@dicerace.command()
+@click.argument("my_score", type=int)
+@click.argument("other_score", type=int)
+@dice_option
+@target_option
+@mode_option
+@click.option("--seed", type=int, default=None, help="Seed for sampling a mixed strategy.")
+@artifacts_option
+def decide(my_score: int, other_score: int, dice: int, target: int, mode: str, seed: int | None,
+           artifacts_dir: Path | None) -> None:
+    """How many dice to roll at MY_SCORE against OTHER_SCORE, and what each choice is worth."""
+    from lookup.dicerace import decide as decide_
+    from lookup.dicerace import explain
+
+    root = artifacts_root(artifacts_dir)
+    d = decide_(my_score, other_score, dice=dice, target=target, mode=mode, rng=seed, artifacts_dir=root)
+    info = explain(my_score, other_score, dice=dice, target=target, mode=mode, artifacts_dir=root)
+    click.echo(f"{mode}, D={dice}, N={target}, scores {my_score} vs {other_score}: roll {d} dice "
+               f"(value {info.value:+.9f})")
+    click.echo("optimal strategy: " + ", ".join(f"d={k}: {p:.6f}" for k, p in info.strategy.items()))
+    if mode == "simultaneous":
+        click.echo(f"mixed: {info.mixed}, unique: {info.unique}, pure saddle point: {info.saddle_point}")
+    against = "then optimal play" if mode == "sequential" else "against the opponent's optimal strategy"
+    click.echo(f"expected gain of each d ({against}):")
+    for k, v in info.option_values.items():
+        mark = " <- optimal" if k in info.optimal else ""
+        click.echo(f"  d={k:>2}: {v:+.9f}{mark}")
+
+
+def _policy(spec: str, dice: int, target: int, mode: str, root: Path):
+    """A named policy (optimal, blind, random, oneshot) or a user table from a .npy file."""
+    from pipeline.dicerace import policies
+    from pipeline.dicerace.report import game_policies
+
+    if spec in POLICY_NAMES:
+        if spec in ("blind", "random"):
+            return policies.blind(dice) if spec == "blind" else policies.uniform(dice)
+        found = game_policies(root, dice, target)[mode]
+        if spec not in found:
+            raise click.BadParameter(f"policy {spec!r} is not defined for the {mode} game")
+        return found[spec]
+    path = Path(spec)
+    if path.suffix != ".npy" or not path.is_file():
+        raise click.BadParameter(f"{spec!r}: expected one of {', '.join(POLICY_NAMES)} or a .npy table")
+    return policies.from_table(np.load(path), dice, target, name=path.stem)
+
+
+@dicerace.command()
+@click.argument("policy_a")
+@click.argument("policy_b")
+@dice_option
+@target_option
+@mode_option
+@click.option("--simulate", "games", type=int, default=0, help="Also simulate this many games (seeded).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the simulation.")
+@artifacts_option
+def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games: int, seed: int,
+          artifacts_dir: Path | None) -> None:
+    """Exact outcome of POLICY_A against POLICY_B (optimal, blind, random, oneshot, or a .npy table of
+    shape (N, N) dice counts, (N, N, D) probabilities or (D,) probabilities)."""
+    from pipeline.dicerace.matchups import match as match_
+    from pipeline.dicerace.simulate import simulate
+
+    root = artifacts_root(artifacts_dir)
+    a = _policy(policy_a, dice, target, mode, root)
+    b = _policy(policy_b, dice, target, mode, root)
+    for key, o in match_(a, b, target, mode).items():
+        line = f"{key:>12}: A wins {o.win:.9f}, draw {o.draw:.9f}, A loses {o.loss:.9f} (gain {o.gain:+.9f})"
+        if games:
+            sim = simulate(a, b, target, mode, games, seed, a_first=key != "b_first")
+            got, se = sim.outcome, sim.standard_errors()
+            line += f"\n{'simulated':>12}: A wins {got.win:.6f} +- {se.win:.6f} over {games} games"
+        click.echo(line)
+
+
+@dicerace.command()
+@params_option
+@out_option
+@artifacts_option
+def report(params_path: Path | None, out_dir: Path | None, artifacts_dir: Path | None) -> None:
+    """Write the heatmaps, the match-up tables (JSON + PNG) and their simulation check."""
+    from pipeline import stages
+    from pipeline.dicerace.report import write_report
+    from pipeline.progress import say
+
+    params = stages.load_params(params_path or stages.DEFAULT_PARAMS)
+    settings = params.get("dicerace", {}).get("report", {})
+    games, seed = int(settings.get("simulation_games", 100_000)), int(settings.get("seed", 1))
+    root = artifacts_root(artifacts_dir)
+    path = write_report(root, out_dir or root / "reports" / "dicerace", games, seed)
+    say(f"wrote {path.parent}")

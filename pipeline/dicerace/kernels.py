@@ -1,0 +1,133 @@
+"""Numba building blocks shared by the dice-race solvers, the exact match-ups and the simulator.
+
+Notation (rules in ``lookup.dicerace.rules``): P(d, k) is the probability that d dice score k points;
+s_d = (5/6)^d the probability that no die busts; Q(d, .) the distribution of the sum of d safe dice, so
+Q(d, .) = Q(d-1, .) convolved with the uniform law on the safe faces 2..6. For any table X of values
+over totals, the expectation over one roll of d dice from total m is
+
+    E_d[X](m) = X(m + BUST_SCORE) + s_d * (Qmean_d[X](m) - X(m + BUST_SCORE))
+    Qmean_d[X](m) = sum_k Q(d, k) X(m + k) = mean over safe faces f of Qmean_{d-1}[X](m + f),
+
+so all d cost 5 additions each instead of a sum over the 4d + 1 outcomes of d dice. The form also keeps
+a constant X exactly constant (sums of +-1 or 0 divided by 5 are exact, and ``w + s * (w - w) == w``),
+so the exactly tied options of the many "already decided" states (every d wins, or every d loses) come
+out exactly equal in floating point, not merely close.
+
+Rings: ``Qmean_d[X](m)`` is needed at m + 1 .. m + 6 when m is computed, and totals are visited in
+decreasing order, so each table keeps only RING = 7 consecutive totals (slot m % RING).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from lookup.dicerace import rules as _rules
+
+SAFE_FACES = np.array(_rules.SAFE_FACES, dtype=np.int64)
+N_SAFE = float(len(_rules.SAFE_FACES))
+BUST_SCORE = _rules.BUST_SCORE
+# Slots of a ring: every total a roll can reach from m (m + 1 .. m + 6) plus m itself.
+RING = max(_rules.SAFE_FACES[-1], BUST_SCORE) + 1
+MAX_DICE = 31  # optimal-dice bit masks are uint32 (bit d-1 for d dice)
+
+# One definition of the end of a game, compiled from the lookup module.
+race_won = njit(cache=True, inline="always")(_rules.race_won)
+simultaneous_over = njit(cache=True, inline="always")(_rules.simultaneous_over)
+final_outcome = njit(cache=True, inline="always")(_rules.final_outcome)
+
+
+def safe_powers(dice: int) -> np.ndarray:
+    """s[d] = probability that d dice show no bust face, the exact fraction rounded once (d = 0..dice)."""
+    return np.array([float(_rules.safe_probability(d)) for d in range(dice + 1)], dtype=np.float64)
+
+
+def roll_table(dice: int) -> np.ndarray:
+    """P[d, k] as float64, rows d = 0..dice, columns k = 0..6*dice (exact fractions rounded once)."""
+    from pipeline.dicerace.probabilities import float_tables
+
+    return float_tables(dice)[0]
+
+
+def float_tolerance(dice: int, target: int) -> float:
+    """Tie tolerance: twice a bound on the rounding error of any computed value of the (dice, target) game.
+
+    With u = 2^-53: one level of the Q-mean recursion (four additions of partial sums bounded by 5, one
+    division by 5) adds at most ~3.8 u; an option's value needs at most ``dice`` levels per rolling
+    player and ~6 u for the final combination ``expect_roll``. Averages (weights summing to one) never
+    amplify inherited errors, and max, min and negation add none. A sequential turn (one player rolls)
+    adds at most 3.8 dice + 6 units and there are at most 2 * target turns, since every turn adds at
+    least one point; a simultaneous round (both roll) adds at most 7.6 dice + 12 units and there are at
+    most target rounds. Either way every computed value is within E = target * (7.6 dice + 12) u of the
+    exact one, so two options with equal exact values differ by at most 2E once computed. Options within
+    2E of the best are recorded as tied; tests/dicerace checks on small games, against exact rationals,
+    that this finds exactly the exact ties.
+    """
+    return 2.0 * target * (7.6 * dice + 12) * 2.0**-53
+
+
+@njit(cache=True, inline="always")
+def qmean_level(ring_row, m, level):
+    """Mean over the safe faces f of ring_row[(m + f) % RING, level]: Qmean_{level + 1} at total m."""
+    acc = 0.0
+    for f in SAFE_FACES:
+        acc += ring_row[(m + f) % RING, level]
+    return acc / N_SAFE
+
+
+@njit(cache=True, inline="always")
+def expect_roll(bust_value, safe_mean, safe_pow):
+    """E over one roll: the bust outcome's value plus the no-bust probability times the difference."""
+    return bust_value + safe_pow * (safe_mean - bust_value)
+
+
+@njit(cache=True)
+def advance_rows(ring, a):
+    """ring[a % RING, d, :] = Qmean_d over row totals a, for d = 1..D, from the rows a + f (level d - 1).
+
+    ``ring[slot, 0, :]`` holds the table row itself (set by the caller once row a is known); rows beyond
+    the table read whatever the slot holds, which only feeds entries nobody reads (a + 6 d > top).
+    """
+    n_levels = ring.shape[1]
+    width = ring.shape[2]
+    slot = a % RING
+    for level in range(1, n_levels):
+        out = ring[slot, level]
+        out[:] = 0.0
+        for f in SAFE_FACES:
+            src = ring[(a + f) % RING, level - 1]
+            for b in range(width):
+                out[b] += src[b]
+        for b in range(width):
+            out[b] /= N_SAFE
+
+
+@njit(cache=True)
+def roll_rows(ring, a, bust_row, safe_pow, out):
+    """out[d - 1, b] = E over one roll of d dice from row total a of T(a + k, b), for every column b.
+
+    ``bust_row`` is the table row a + BUST_SCORE; ``ring`` must have been advanced to row a.
+    """
+    slot = a % RING
+    for d in range(1, out.shape[0] + 1):
+        src = ring[slot, d]
+        for b in range(out.shape[1]):
+            out[d - 1, b] = expect_roll(bust_row[b], src[b], safe_pow[d])
+
+
+@njit(cache=True)
+def policy_probs(choice, mixed, mine, other, out):
+    """Write into ``out`` (index d - 1) the probabilities over d of a policy at (my score, other's score).
+
+    Encoding (``pipeline.dicerace.policies.Policy``): choice[mine, other] >= 1 is a pure number of dice;
+    choice <= -1 points to the mixed strategy mixed[-choice - 1]. A (1, 1) choice table is stationary.
+    """
+    if choice.shape[0] == 1:
+        code = choice[0, 0]
+    else:
+        code = choice[mine, other]
+    if code >= 1:
+        out[:] = 0.0
+        out[code - 1] = 1.0
+    else:
+        out[:] = mixed[-code - 1]

@@ -1,0 +1,370 @@
+"""The simultaneous dice race: value and optimal mixed strategies of every state, by backward induction.
+
+State (i, j): player 1 has i, player 2 has j, both < N. Both choose a number of dice at once (d1, d2)
+and roll; with totals (i + k1, j + k2), if at least one total is >= N the higher total wins (+1 for
+player 1), the lower loses (-1), equal totals draw (0); otherwise the game continues from
+(i + k1, j + k2). So each state is the zero-sum matrix game
+
+    M(i, j)[d1, d2] = sum_{k1, k2} P(d1, k1) P(d2, k2) T(i + k1, j + k2),
+    T(a, b) = EG1(a, b) if both a, b < N, else final_outcome(a, b),
+
+and EG1(i, j) is its value, from player 1's view. Both players gain at least one point per turn, so
+every state depends only on states with a larger first score: rows i are solved from N - 1 down to 0.
+
+The game is symmetric, M(j, i) = -M(i, j)^T, so EG1(j, i) = -EG1(i, j), and player 2's optimal
+strategies at (i, j) are player 1's at (j, i): only states j <= i are solved; their column player's
+strategy is stored at (j, i). Every table here is in the view of the player whose score is the first
+index ("me" at (my score, other's score)).
+
+Speed: for row i, the expected T over player 1's roll (``kernels.roll_rows``) and then over player 2's
+roll (the Q-mean recursion along columns) give all D x D entries of every state of the row in
+~6 D^2 operations per state. Then, in order, without any LP:
+
+1. most states have a pure saddle point (max of row minima = min of column maxima, within the tie
+   tolerance), found in D^2 operations;
+2. most of the others have the support of a neighbouring state's solution, or two adjacent numbers
+   of dice around the maximin / minimax ones: solving the equalising equations on a guessed square
+   support and checking that neither player can do better (``matrix_game.certify_support``) proves
+   the pair optimal, exactly as an LP's duality certificate would;
+3. the remaining states are solved by HiGHS (``matrix_game.solve_lp``).
+
+Uniqueness is decided by the same certificates (``_saddle_verdict``, ``matrix_game.mixed_verdicts``)
+and, where they cannot tell, by two HiGHS LPs (``matrix_game.row_strategy_unique``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from lookup.dicerace.tables import MIXED, NO_SADDLE, NOT_UNIQUE, SimultaneousTable
+from pipeline.dicerace.kernels import (
+    BUST_SCORE,
+    MAX_DICE,
+    N_SAFE,
+    RING,
+    SAFE_FACES,
+    advance_rows,
+    expect_roll,
+    final_outcome,
+    float_tolerance,
+    roll_rows,
+    safe_powers,
+    simultaneous_over,
+)
+from pipeline.dicerace.matrix_game import (
+    CERTIFIED_GAP,
+    SEVERAL,
+    SUPPORT_EPS,
+    UNDECIDED,
+    UNIQUE,
+    certify_support,
+    mixed_verdicts,
+    row_strategy_unique,
+    solve_lp,
+)
+
+# flags[i, j] bits (lookup.dicerace.tables), for the strategy of the player with score i at (i, j):
+# MIXED: the stored optimal strategy uses two or more numbers of dice; NOT_UNIQUE: another optimal
+# strategy exists; NO_SADDLE: the state's matrix game has no pure saddle point.
+# How a state of a row was solved.
+SADDLE, CERTIFIED, NEEDS_LP = 0, 1, 2
+MAX_FACE = int(SAFE_FACES.max())
+N_GUESSES = 8
+
+
+@dataclass(frozen=True, eq=False)
+class SimultaneousSolution(SimultaneousTable):
+    """Optimal play of the simultaneous race for (dice, target): the tables as ``lookup`` reads them
+    (value, pure, mixed_row, mixed, flags, all in the view of the first index; see
+    ``lookup.dicerace.tables.SimultaneousTable``), plus the tie tolerance and the work statistics."""
+
+    tolerance: float = 0.0
+    stats: dict[str, float] = field(default_factory=dict)
+
+    def policy_table(self) -> np.ndarray:
+        """The stored strategies as a dense (N, N, D) table of probabilities over d."""
+        return dense_policy(self.pure, self.mixed_row, self.mixed)
+
+
+def dense_policy(pure: np.ndarray, mixed_row: np.ndarray, mixed: np.ndarray) -> np.ndarray:
+    """A (N, N, D) table of probabilities over d from the pure / mixed_row / mixed encoding."""
+    n, dice = pure.shape[0], mixed.shape[1]
+    table = np.zeros((n, n, dice))
+    i, j = np.nonzero(pure)
+    table[i, j, pure[i, j].astype(np.int64) - 1] = 1.0
+    i, j = np.nonzero(mixed_row >= 0)
+    table[i, j] = mixed[mixed_row[i, j]]
+    return table
+
+
+@njit(cache=True)
+def _terminal_table(target, top):
+    """T(a, b) over totals 0..top (+ padding): final_outcome where the game is over, NaN elsewhere."""
+    size = top + 1 + RING
+    table = np.full((size, size), np.nan)
+    for a in range(size):
+        for b in range(size):
+            if simultaneous_over(a, b, target):
+                table[a, b] = final_outcome(a, b)
+    return table
+
+
+@njit(cache=True)
+def row_games(rolls, n_cols, safe_pow, games):
+    """games[j, d1 - 1, d2 - 1] = M(i, j)[d1, d2] for j < n_cols, from rolls[d1 - 1, b] = expected
+    T(i + k1, b) over player 1's roll of d1 dice (``roll_rows``): the Q-mean recursion along columns."""
+    dice, width = rolls.shape
+    cur = np.empty(width)
+    nxt = np.empty(width)
+    for d1 in range(dice):
+        first = rolls[d1]
+        cur[:] = first
+        for d2 in range(1, dice + 1):
+            # Level d2 is needed at columns up to n_cols - 1 + MAX_FACE * (dice - d2) only.
+            last = min(width - RING, n_cols - 1 + MAX_FACE * (dice - d2))
+            for b in range(last + 1):
+                acc = 0.0
+                for f in SAFE_FACES:
+                    acc += cur[b + f]
+                nxt[b] = acc / N_SAFE
+            for j in range(n_cols):
+                games[j, d1, d2 - 1] = expect_roll(first[j + BUST_SCORE], nxt[j], safe_pow[d2])
+            cur, nxt = nxt, cur
+
+
+@njit(cache=True)
+def _saddle_verdict(m, row_min, col_max, v, tol, r):
+    """Uniqueness verdict for the row player's optimal pure strategy r of a saddle-point game.
+
+    Any optimal x lives on the rows that are best replies to every optimal pure column c (x^T M e_c >= v
+    while every entry of column c is <= v): one such row means a unique optimal strategy; a second
+    row that is optimal on its own means several; otherwise UNDECIDED.
+    """
+    dice = m.shape[0]
+    count = 0
+    other_pure_optimal = False
+    for rr in range(dice):
+        candidate = True
+        for c in range(dice):
+            if col_max[c] <= v + tol and m[rr, c] < v - tol:
+                candidate = False
+                break
+        if candidate:
+            count += 1
+            if rr != r and row_min[rr] >= v - tol:
+                other_pure_optimal = True
+    if count <= 1:
+        return UNIQUE
+    return SEVERAL if other_pure_optimal else UNDECIDED
+
+
+@njit(cache=True)
+def _bits(mask):
+    count = 0
+    for d in range(32):
+        count += (mask >> d) & 1
+    out = np.empty(count, dtype=np.int64)
+    k = 0
+    for d in range(32):
+        if (mask >> d) & 1:
+            out[k] = d
+            k += 1
+    return out
+
+
+@njit(cache=True)
+def _guess(g, j, n, r, c, dice, prev_rows, prev_cols, row_sup, col_sup):
+    """The g-th support guess (row mask, column mask) for a state without saddle point: the solutions'
+    supports at (i + 1, j), (i, j - 1), (i + 1, j - 1), (i + 1, j + 1), then the four pairs of adjacent
+    numbers of dice containing the maximin row r and the minimax column c. (0, 0) when unavailable."""
+    if g == 0:
+        return prev_rows[j], prev_cols[j]
+    if g == 1:
+        return (row_sup[j - 1], col_sup[j - 1]) if j > 0 else (0, 0)
+    if g == 2:
+        return (prev_rows[j - 1], prev_cols[j - 1]) if j > 0 else (0, 0)
+    if g == 3:
+        return (prev_rows[j + 1], prev_cols[j + 1]) if j + 1 < prev_rows.shape[0] else (0, 0)
+    rr = r + (g & 1) - 1
+    cc = c + ((g >> 1) & 1) - 1
+    if rr < 0 or cc < 0 or rr + 1 >= dice or cc + 1 >= dice:
+        return 0, 0
+    return (3 << rr), (3 << cc)
+
+
+@njit(cache=True)
+def solve_row(games, n, tol, prev_rows, prev_cols, value, xs, ys, status, verdicts, row_sup, col_sup):
+    """Solve the states j < n of a row without LP where possible (see the module docstring).
+
+    Writes value[j], the strategies xs[j] (row player = the player with score i) and ys[j] (column
+    player), status[j] (SADDLE, CERTIFIED or NEEDS_LP), verdicts[j] (uniqueness for x and y) and the
+    support masks row_sup[j], col_sup[j] (0 when NEEDS_LP). prev_rows / prev_cols: the previous row's.
+    """
+    dice = games.shape[1]
+    row_min = np.empty(dice)
+    col_max = np.empty(dice)
+    x = np.empty(dice)
+    y = np.empty(dice)
+    for j in range(n):
+        m = games[j]
+        for a in range(dice):
+            row_min[a] = m[a].min()
+            col_max[a] = m[:, a].max()
+        r = np.argmax(row_min)
+        c = np.argmin(col_max)
+        xs[j] = 0.0
+        ys[j] = 0.0
+        status[j] = NEEDS_LP
+        row_sup[j] = 0
+        col_sup[j] = 0
+        if col_max[c] - row_min[r] <= tol:
+            v = m[r, c]
+            status[j] = SADDLE
+            value[j] = v
+            xs[j, r] = 1.0
+            ys[j, c] = 1.0
+            verdicts[j, 0] = _saddle_verdict(m, row_min, col_max, v, tol, r)
+            verdicts[j, 1] = _saddle_verdict(-m.T, -col_max, -row_min, -v, tol, c)
+            row_sup[j] = 1 << r
+            col_sup[j] = 1 << c
+            continue
+        for g in range(N_GUESSES):
+            rm, cm = _guess(g, j, n, r, c, dice, prev_rows, prev_cols, row_sup, col_sup)
+            rows = _bits(rm)
+            cols = _bits(cm)
+            if rows.shape[0] < 2 or rows.shape[0] != cols.shape[0]:
+                continue
+            if certify_support(m, rows, cols, x, y) <= CERTIFIED_GAP:
+                v = 0.5 * ((m @ y).max() + (x @ m).min())
+                status[j] = CERTIFIED
+                value[j] = v
+                xs[j] = x
+                ys[j] = y
+                verdicts[j, 0], verdicts[j, 1] = mixed_verdicts(m, x, y, v, tol)
+                row_sup[j] = rm
+                col_sup[j] = cm
+                break
+
+
+def solve_simultaneous(dice: int, target: int, *,
+                       progress: Callable[[int], None] | None = None) -> SimultaneousSolution:
+    """Value and optimal strategies of every state of the (dice, target) simultaneous race."""
+    if not 1 <= dice <= MAX_DICE or target < 1:
+        raise ValueError(f"need 1 <= dice <= {MAX_DICE} and target >= 1, got dice={dice}, target={target}")
+    tol = float_tolerance(dice, target)
+    safe_pow = safe_powers(dice)
+    top = target - 1 + MAX_FACE * dice  # the highest total a roll can reach
+    table = _terminal_table(target, top)
+    width = table.shape[1]
+    ring = np.zeros((RING, dice + 1, width))
+    rolls = np.empty((dice, width - BUST_SCORE))
+    games = np.empty((target, dice, dice))
+    out = _Tables(dice, target, tol)
+    row = _Row(dice, target)
+    for a in range(top, -1, -1):
+        advance_rows(ring, a)
+        if a < target:
+            roll_rows(ring, a, table[a + BUST_SCORE, : width - BUST_SCORE], safe_pow, rolls)
+            n = a + 1  # states (a, j) with j <= a; the others follow by symmetry
+            row_games(rolls, n, safe_pow, games)
+            solve_row(games, n, tol, row.prev_rows, row.prev_cols, row.value, row.xs, row.ys, row.status,
+                      row.verdicts, row.row_sup, row.col_sup)
+            out.finish_row(a, n, games, row)
+            table[a, :n] = out.value[a, :n]
+            table[:n, a] = -out.value[a, :n]
+            if progress is not None:
+                progress(1)
+        ring[a % RING, 0, :] = table[a]
+    return out.solution()
+
+
+class _Row:
+    """Per-row work arrays of ``solve_row``, and the previous row's supports (its guesses)."""
+
+    def __init__(self, dice: int, target: int) -> None:
+        self.value = np.zeros(target)
+        self.xs = np.zeros((target, dice))
+        self.ys = np.zeros((target, dice))
+        self.status = np.zeros(target, dtype=np.int64)
+        self.verdicts = np.zeros((target, 2), dtype=np.int64)
+        self.row_sup = np.zeros(target, dtype=np.int64)
+        self.col_sup = np.zeros(target, dtype=np.int64)
+        self.prev_rows = np.zeros(target, dtype=np.int64)
+        self.prev_cols = np.zeros(target, dtype=np.int64)
+
+
+class _Tables:
+    """The solution's tables, filled row by row; LPs for the states the fast pass left open."""
+
+    def __init__(self, dice: int, target: int, tol: float) -> None:
+        self.dice, self.target, self.tol = dice, target, tol
+        self.value = np.zeros((target, target))
+        self.pure = np.zeros((target, target), dtype=np.uint8)
+        self.mixed_row = np.full((target, target), -1, dtype=np.int32)
+        self.flags = np.zeros((target, target), dtype=np.uint8)
+        self.mixed: list[np.ndarray] = []
+        self.counts = {"saddle_states": 0, "certified_states": 0, "lp_states": 0, "uniqueness_lps": 0}
+        self.max_lp_gap = 0.0
+
+    def finish_row(self, a: int, n: int, games: np.ndarray, row: _Row) -> None:
+        """Solve row a's open states by LP, decide open uniqueness verdicts, store both players."""
+        for j in np.flatnonzero(row.status[:n] == NEEDS_LP):
+            sol = solve_lp(games[j])
+            self.max_lp_gap = max(self.max_lp_gap, sol.gap)
+            row.value[j], row.xs[j], row.ys[j] = sol.value, sol.row, sol.col
+            row.verdicts[j] = mixed_verdicts(games[j], sol.row, sol.col, sol.value, self.tol)
+            row.row_sup[j] = _mask(sol.row)
+            row.col_sup[j] = _mask(sol.col)
+        for j, player in zip(*np.nonzero(row.verdicts[:n] == UNDECIDED), strict=True):
+            if player == 0:
+                unique = row_strategy_unique(games[j], row.xs[j], row.ys[j], row.value[j], self.tol)
+            else:
+                unique = row_strategy_unique(-games[j].T, row.ys[j], row.xs[j], -row.value[j], self.tol)
+            row.verdicts[j, player] = UNIQUE if unique else SEVERAL
+            self.counts["uniqueness_lps"] += 1
+        status = row.status[:n]
+        for name, code in (("saddle_states", SADDLE), ("certified_states", CERTIFIED), ("lp_states", NEEDS_LP)):
+            self.counts[name] += int(np.count_nonzero(status == code))
+        values = row.value[:n]
+        self.value[a, :n] = values
+        self.value[:n, a] = -values
+        self.value[a, a] = 0.0  # a symmetric zero-sum game is worth exactly 0 (and not -0.0)
+        no_saddle = np.where(status == SADDLE, 0, NO_SADDLE)
+        # Player 2 at (a, j) is the player with score j: its strategy goes to (j, a); (a, a) keeps x.
+        self._store(np.arange(n - 1), a, row.ys[: n - 1], row.verdicts[: n - 1, 1], no_saddle[: n - 1])
+        self._store(a, np.arange(n), row.xs[:n], row.verdicts[:n, 0], no_saddle)
+        row.prev_rows[:] = 0
+        row.prev_cols[:] = 0
+        row.prev_rows[:n] = row.row_sup[:n]
+        row.prev_cols[:n] = row.col_sup[:n]
+
+    def _store(self, mine, other, strategies: np.ndarray, verdicts: np.ndarray, no_saddle: np.ndarray) -> None:
+        support = (strategies > SUPPORT_EPS).sum(axis=1)
+        pure = support == 1
+        self.pure[mine, other] = np.where(pure, strategies.argmax(axis=1) + 1, 0)
+        rows = np.full(len(strategies), -1, dtype=np.int32)
+        mixed = np.flatnonzero(~pure)
+        rows[mixed] = np.arange(len(self.mixed), len(self.mixed) + len(mixed))
+        self.mixed.extend(strategies[mixed])
+        self.mixed_row[mine, other] = rows
+        self.flags[mine, other] = (no_saddle | np.where(pure, 0, MIXED)
+                                   | np.where(verdicts == SEVERAL, NOT_UNIQUE, 0)).astype(np.uint8)
+
+    def solution(self) -> SimultaneousSolution:
+        mixed = np.array(self.mixed, dtype=np.float64).reshape(len(self.mixed), self.dice)
+        stats = {**self.counts, "states": self.target * self.target,
+                 "no_saddle_states": int(np.count_nonzero(self.flags & NO_SADDLE)),
+                 "mixed_strategies": int(len(mixed)),
+                 "not_unique": int(np.count_nonzero(self.flags & NOT_UNIQUE)),
+                 "max_lp_gap": self.max_lp_gap}
+        return SimultaneousSolution(dice=self.dice, target=self.target, value=self.value, pure=self.pure,
+                                    mixed_row=self.mixed_row, mixed=mixed, flags=self.flags,
+                                    tolerance=self.tol, stats=stats)
+
+
+def _mask(strategy: np.ndarray) -> int:
+    return int(sum(1 << int(d) for d in np.flatnonzero(strategy > SUPPORT_EPS)))

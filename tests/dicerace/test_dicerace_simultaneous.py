@@ -1,0 +1,77 @@
+"""Simultaneous race: every stored strategy guarantees the stored value against an independently
+recomputed matrix game, for both players; flags and symmetry; agreement with HiGHS at every state."""
+
+import numpy as np
+import pytest
+
+from pipeline.dicerace.matrix_game import solve_lp
+from pipeline.dicerace.simultaneous import MIXED, NO_SADDLE, NOT_UNIQUE, solve_simultaneous
+
+from .exact_reference import roll_law
+
+
+def _roll_matrix(dice: int) -> np.ndarray:
+    """P[d - 1, k] from enumerated dice."""
+    out = np.zeros((dice, 6 * dice + 1))
+    for d in range(1, dice + 1):
+        for k, p in roll_law(d).items():
+            out[d - 1, k] = float(p)
+    return out
+
+
+def _game(value: np.ndarray, rolls: np.ndarray, i: int, j: int) -> np.ndarray:
+    """M(i, j)[d1, d2] written out: both roll, higher total wins once someone reaches N, else continue."""
+    n = value.shape[0]
+    width = rolls.shape[1]
+    after = np.empty((width, width))
+    for k1 in range(width):
+        for k2 in range(width):
+            a, b = i + k1, j + k2
+            after[k1, k2] = ((a > b) - (a < b)) if max(a, b) >= n else value[a, b]
+    return rolls @ after @ rolls.T
+
+
+@pytest.mark.parametrize("dice, target", [(2, 25), (3, 30), (5, 40), (6, 30)])
+def test_stored_strategies_guarantee_the_value(dice, target):
+    sol = solve_simultaneous(dice, target)
+    rolls = _roll_matrix(dice)
+    for i in range(target):
+        for j in range(target):
+            game = _game(sol.value, rolls, i, j)
+            mine, theirs = sol.strategy(i, j), sol.strategy(j, i)  # the opponent's own view is (j, i)
+            v = sol.value[i, j]
+            assert (mine @ game).min() >= v - 1e-9, (i, j)
+            assert (game @ theirs).max() <= v + 1e-9, (i, j)
+
+
+def test_symmetry_flags_and_counts():
+    sol = solve_simultaneous(10, 100)
+    assert np.array_equal(sol.value, -sol.value.T)
+    assert np.all(np.diag(sol.value) == 0.0)
+    mixed = (sol.flags & MIXED) > 0
+    assert np.array_equal(mixed, sol.mixed_row >= 0)
+    assert np.array_equal(mixed, sol.pure == 0)
+    assert np.all(sol.mixed_row[mixed] < len(sol.mixed))
+    np.testing.assert_allclose(sol.mixed.sum(axis=1), 1.0, atol=1e-12)
+    assert np.all((sol.mixed > 0).sum(axis=1) >= 2)
+    # A mixed strategy is only ever needed where the matrix game has no saddle point.
+    assert np.all(sol.flags[mixed] & NO_SADDLE)
+    # NO_SADDLE is a property of the state's game, the same for both players.
+    no_saddle = (sol.flags & NO_SADDLE) > 0
+    assert np.array_equal(no_saddle, no_saddle.T)
+    stats = sol.stats
+    assert stats["saddle_states"] + stats["certified_states"] + stats["lp_states"] == 100 * 101 // 2
+    assert 0 < stats["no_saddle_states"] < 0.1 * 100 * 100
+    # Decided states have many equally good choices: (99, j) wins whatever is rolled.
+    assert sol.value[99, 0] == 1.0 and sol.flags[99, 0] & NOT_UNIQUE
+
+
+def test_agrees_with_highs_at_every_state():
+    # The straightforward method: an LP at every state, matrices written out from the values so far.
+    dice, target = 4, 18
+    rolls = _roll_matrix(dice)
+    value = np.zeros((target, target))
+    for i in range(target - 1, -1, -1):
+        for j in range(target - 1, -1, -1):
+            value[i, j] = solve_lp(_game(value, rolls, i, j)).value
+    np.testing.assert_allclose(solve_simultaneous(dice, target).value, value, rtol=0, atol=1e-9)
