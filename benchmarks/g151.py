@@ -1,0 +1,71 @@
+"""151: time to compute every default table (params.yaml: g151.variants x g151.targets), and decisions.
+
+"All tables" = for every variant and target, the roll law plus the optimal solitaire and two-player
+tables: exactly what the g151-* stages compute. Timed in one process: the first pass includes loading
+the numba kernels from their cache (compiling them if the cache is empty), then REPEATS warm passes; then
+one full build (compute + publish Zarr and HDF5, verified) into a temporary directory, and decide()
+latency over the built tables. The LAST line is ``g151 all_tables_s=<first pass, cache loaded>``.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
+
+from pipeline import stages  # noqa: E402
+from pipeline.progress import set_quiet  # noqa: E402
+
+REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+
+
+def all_tables(section: dict) -> float:
+    """Seconds to compute every table of the section (no writing)."""
+    from pipeline.g151.stage import compute_tables, g151_families
+
+    start = time.perf_counter()
+    for family in g151_families(section):
+        for spec in family.artifacts(section):
+            compute_tables(spec, section)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    set_quiet(True)
+    params = stages.load_params()
+    section = params["g151"]
+    print(f"variants {section['variants']}, targets {section['targets']}")
+    first = all_tables(section)
+    warm = [all_tables(section) for _ in range(REPEATS)]
+    print(f"all tables: first pass {first:.3f} s (kernels loaded from the numba cache), warm median "
+          f"{statistics.median(warm):.4f} s ({' '.join(f'{t:.4f}' for t in warm)})")
+    with tempfile.TemporaryDirectory() as tmp:
+        names = [f"g151-{v}" for v in section["variants"]]
+        start = time.perf_counter()
+        stages.build(names, artifacts_dir=tmp, manifest=False)
+        build_s = time.perf_counter() - start
+        print(f"build (compute + publish zarr and h5, verified) of {len(names)} artifacts: {build_s:.3f} s")
+        from lookup.g151 import decide
+
+        decide(600, 250, 900, artifacts_dir=tmp)  # loads and verifies the tables once
+        rng = __import__("numpy").random.default_rng(0)
+        situations = [(int(a) * 50, int(t) * 50, int(b) * 50) for a, t, b in rng.integers(0, 10, (2000, 3))]
+        times = []
+        for a, t, b in situations:
+            s = time.perf_counter()
+            decide(a, t, b, artifacts_dir=tmp)
+            times.append(time.perf_counter() - s)
+        print(f"decide() with other_banked, target 1000: median {statistics.median(times) * 1e6:.1f} us "
+              f"over {len(situations)} situations")
+    print(f"g151 all_tables_s={first:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""`dicetables g151 ...`: optimal 151 play from the tables, exact roll law, exact strategy evaluation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from lookup.g151.rules import DEFAULT_RULES, RULE_SETS, UNIT
+from pipeline.cli_options import artifacts_option, artifacts_root, out_option, params_option
+
+rules_option = click.option("--rules", "rules_name", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES,
+                            show_default=True, help="Variant.")
+target_option = click.option("--target", type=int, default=1000, show_default=True,
+                             help="Points to reach exactly (a multiple of 50).")
+other_option = click.option("--other", "other_banked", type=int, default=None,
+                            help="Opponent's banked points (two-player policy); omit for solitaire.")
+
+
+@click.group()
+def g151() -> None:
+    """The game of 151: exact roll law, optimal policies, exact match-ups."""
+
+
+@g151.command()
+@click.argument("banked", type=int)
+@click.argument("turn_total", type=int)
+@other_option
+@target_option
+@rules_option
+@artifacts_option
+def decide(banked: int, turn_total: int, other_banked: int | None, target: int, rules_name: str,
+           artifacts_dir: Path | None) -> None:
+    """Roll or bank with BANKED points and TURN_TOTAL points in the turn, and what each is worth."""
+    from lookup.g151.play import action_values
+    from lookup.g151.play import decide as decide_
+
+    action = decide_(banked, turn_total, other_banked, target, rules_name, artifacts_dir=artifacts_dir)
+    values = action_values(banked, turn_total, other_banked, target, rules_name, artifacts_dir=artifacts_dir)
+    unit = "expected turns" if other_banked is None else "win probability"
+    shown = ", ".join(f"{k} {v:.9f}" for k, v in values.items())
+    click.echo(f"{rules_name}, target {target}: {action} ({unit}: {shown})")
+
+
+@g151.command()
+@click.argument("banked", type=int)
+@click.argument("turn_total", type=int, default=0)
+@other_option
+@target_option
+@rules_option
+@artifacts_option
+def value(banked: int, turn_total: int, other_banked: int | None, target: int, rules_name: str,
+          artifacts_dir: Path | None) -> None:
+    """Expected turns (alone) or win probability (with --other) under optimal play."""
+    from lookup.g151.play import value as value_
+
+    click.echo(f"{value_(banked, turn_total, other_banked, target, rules_name, artifacts_dir=artifacts_dir):.12f}")
+
+
+@g151.command()
+@rules_option
+def distribution(rules_name: str) -> None:
+    """Exact law of the points of one roll, with its mean and standard deviation."""
+    from lookup.g151.rules import roll_distribution, roll_moments
+
+    for pts, p in roll_distribution(rules_name).items():
+        click.echo(f"{pts:>4} points  {str(p):>7}  {float(p):.6f}")
+    mean, var = roll_moments(rules_name)
+    click.echo(f"mean {mean} = {float(mean):.6f} points; variance {var}; std {float(var) ** 0.5:.6f} points")
+
+
+@g151.command()
+@click.argument("player")
+@click.option("--against", default=None, help="Opponent strategy (two-player match-up); omit for solitaire.")
+@target_option
+@rules_option
+def evaluate(player: str, against: str | None, target: int, rules_name: str) -> None:
+    """Exact expected turns of strategy PLAYER alone, or its match-up --against another.
+
+    Strategies: unCoup, jusquauBout, auMoins<X>, bernoulli_<p>, optimal, optimalSolitaire.
+    """
+    from lookup.g151.rules import target_units
+    from pipeline.g151.evaluate import matchup, solitaire_turns
+    from pipeline.g151.strategies import strategy
+
+    n = target_units(target)
+    if against is None:
+        ev = solitaire_turns(strategy(player).solitaire(n, rules_name), rules_name, n)
+        click.echo(f"{player}, {rules_name}, target {target}: expected turns {ev.turns[0]:.9f}, "
+                   f"expected scoring turns {ev.scoring_turns[0]:.9f}")
+        return
+    m = matchup(strategy(player).duel(n, rules_name), strategy(against).duel(n, rules_name), rules_name, n)
+    for i, first in enumerate((player, against)):
+        click.echo(f"{player} vs {against}, {first} first: P({player} wins) = {m.p1_wins[i]:.9f}, "
+                   f"P({against} wins) = {m.p2_wins[i]:.9f}; mean final scores {m.p1_final[i]:.3f} / "
+                   f"{m.p2_final[i]:.3f}")
+
+
+@g151.command()
+@click.argument("player")
+@click.option("--against", default=None, help="Opponent strategy; omit for solitaire.")
+@click.option("--games", type=int, default=100_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@target_option
+@rules_option
+def simulate(player: str, against: str | None, games: int, seed: int, target: int, rules_name: str) -> None:
+    """Seeded simulation of PLAYER (alone or --against), beside the exact value."""
+    from pipeline.g151.report import simulation_checks
+
+    for row in simulation_checks(rules_name, target // UNIT, player, against, games, seed):
+        click.echo(f"{row['quantity']}: exact {row['exact']:.6f}, simulated {row['simulated']:.6f} "
+                   f"+- {row['se']:.6f} (z = {row['z']:+.2f})")
+
+
+@g151.command()
+@params_option
+@out_option
+@artifacts_option
+def report(params_path: Path | None, out_dir: Path | None, artifacts_dir: Path | None) -> None:
+    """Write the report: the notebook's comparisons computed exactly, and the optimal policies."""
+    from pipeline import stages
+    from pipeline.g151.report import write_report
+    from pipeline.progress import say
+
+    params = stages.load_params(params_path or stages.DEFAULT_PARAMS)
+    if "g151" not in params:
+        raise ValueError("params has no 'g151' section")
+    root = artifacts_root(artifacts_dir)
+    target = write_report(params["g151"], out_dir or root / "reports" / "g151")
+    say(f"wrote {target}")

@@ -1,0 +1,94 @@
+"""lookup.g151 play API over built artifacts: decide / value / action_values, bad input, the CLI."""
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from lookup.g151 import action_values, decide, value
+from lookup.g151.rules import get_rules
+from lookup.g151.tables import artifact_name, load_tables
+from lookup.store import ArtifactError, open_artifact
+from pipeline.cli import main
+from pipeline.g151.solve import solve_duel, solve_solitaire
+
+
+def test_tables_match_the_solver(g151_tables):
+    tables = load_tables(get_rules("stated"), g151_tables)
+    assert tables.targets == (300, 1000)
+    duel, solo = solve_duel("stated", 20), solve_solitaire("stated", 20)
+    got = tables.tables[("duel", 1000)]
+    assert np.array_equal(got["policy"], duel.policy)
+    assert np.array_equal(got["roll"], duel.roll, equal_nan=True)
+    assert np.array_equal(tables.tables[("solitaire", 1000)]["bank"], solo.bank, equal_nan=True)
+    assert tables.stats["roll_mean"] == "1025/12" and tables.stats["duel_fallbacks_1000"] == 0
+    assert tables.stats["duel_first_mover_win_1000"] == pytest.approx(duel.start[0, 0], abs=0)
+    with open_artifact(g151_tables / f"{artifact_name(get_rules('stated'))}.h5", schema="g151.tables",
+                       versions=[1]) as art:
+        assert np.array_equal(art.read("duel_policy_300"), solve_duel("stated", 6).policy)
+
+
+def test_decide_and_value(g151_tables):
+    duel, solo = solve_duel("stated", 20), solve_solitaire("stated", 20)
+    kw = {"artifacts_dir": g151_tables}
+    for a, b, t in [(0, 0, 0), (12, 18, 5), (0, 19, 8), (10, 3, 10), (19, 19, 1)]:
+        expected = "roll" if duel.policy[a, b, t] == 1 else "bank"
+        assert decide(50 * a, 50 * t, 50 * b, **kw) == expected
+        both = action_values(50 * a, 50 * t, 50 * b, **kw)
+        assert value(50 * a, 50 * t, 50 * b, **kw) == max(both.values())
+        assert both["roll"] == duel.roll[a, b, t]
+    assert value(0, 0, 0, **kw) == duel.start[0, 0]
+    assert value(0, 0, **kw) == pytest.approx(solo.start[0], abs=1e-12)
+    assert decide(950, 50, 0, **kw) == "bank"  # banking reaches the target: a win
+    assert decide(950, 0, **kw) == "roll"  # a turn starts with a roll
+    assert "bank" not in action_values(0, 0, **kw)
+    assert decide(600, 250, **kw) in ("roll", "bank")
+    # Notebook variant and the other target are there too.
+    assert decide(0, 100, 0, target=300, rules="notebook", **kw) in ("roll", "bank")
+    assert value(950, 0, 950, **kw) == pytest.approx(9 / 16, abs=1e-15)
+
+
+@pytest.mark.parametrize(("args", "kwargs", "match"), [
+    ((1050, 0), {}, "below the target"),
+    ((1000, 0), {}, "below the target"),
+    ((75, 0), {}, "multiple of 50"),
+    ((0, 25), {}, "multiple of 50"),
+    ((-50, 0), {}, "multiple of 50"),
+    ((900, 150), {}, "exceeds the target"),
+    ((0, 0, 1000), {}, "below the target"),
+    ((0, 0, 1100), {}, "below the target"),
+    ((0, 0, 30), {}, "multiple of 50"),
+    ((0, 0), {"rules": "house"}, "unknown 151 variant"),
+    ((0, 0), {"target": 1025}, "multiple of 50"),
+    ((0, 0), {"target": 1500}, "no 151 table for target 1500"),
+    ((0, 0), {"rules": "straights"}, "not built"),
+    ((True, 0), {}, "integer"),
+])
+def test_bad_input_is_a_value_error(g151_tables, args, kwargs, match):
+    for fn in (decide, value, action_values):
+        with pytest.raises(ValueError, match=match):
+            fn(*args, artifacts_dir=g151_tables, **kwargs)
+
+
+def test_missing_table_is_an_artifact_error(tmp_path):
+    with pytest.raises(ArtifactError):
+        decide(0, 0, artifacts_dir=tmp_path)
+
+
+def test_cli(g151_tables):
+    runner = CliRunner()
+    art = ["--artifacts", str(g151_tables)]
+    out = runner.invoke(main, ["g151", "decide", "600", "250", "--other", "900", *art])
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith("stated, target 1000: ") and "win probability" in out.output
+    out = runner.invoke(main, ["g151", "value", "950", "0", "--other", "950", *art])
+    assert out.exit_code == 0 and float(out.output) == pytest.approx(0.5625)
+    out = runner.invoke(main, ["g151", "decide", "1100", "0", *art])
+    assert out.exit_code == 1 and "below the target" in out.output
+    out = runner.invoke(main, ["g151", "distribution", "--rules", "straights"])
+    assert out.exit_code == 0 and "3475/36" in out.output
+    out = runner.invoke(main, ["g151", "evaluate", "unCoup", "--against", "jusquauBout", "--rules", "notebook"])
+    assert out.exit_code == 0 and "0.122438779" in out.output
+    out = runner.invoke(main, ["g151", "evaluate", "optimal", "--target", "500"])
+    assert out.exit_code == 0 and "6.702755" in out.output
+    out = runner.invoke(main, ["g151", "simulate", "auMoins200", "--games", "2000", "--target", "500"])
+    assert out.exit_code == 0 and "z =" in out.output
