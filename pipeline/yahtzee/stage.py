@@ -7,6 +7,7 @@ metadata) and the policy tables (Zarr), both from one solve.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from lookup.yahtzee.rules import RULE_SETS, get_rules
@@ -37,7 +38,8 @@ def rule_set_names(section: Mapping[str, Any]) -> list[str]:
     return names
 
 
-def _specs(name: str) -> list[ArtifactSpec]:
+def table_specs(name: str) -> list[ArtifactSpec]:
+    """The (values, policy) specs of rule set ``name``."""
     rules = get_rules(name)
     common = dict(schema_version=max(SCHEMA_VERSIONS), game="yahtzee", rules=rules.to_dict(), code=CODE)
     values = ArtifactSpec(name=values_name(rules), schema=VALUES_SCHEMA, params={}, hdf5=True, **common)
@@ -57,7 +59,7 @@ def _solution(name: str):
     return _last_solution[name]
 
 
-def _compute(spec: ArtifactSpec, section: Mapping[str, Any]) -> Computed:
+def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
     from pipeline.yahtzee.solver import exact_statistics
 
     name = spec.rules["name"]
@@ -87,5 +89,5 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any]) -> Computed:
 def yahtzee_families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.rule_sets``."""
     return [Family(name=f"yahtzee-{name}", section="yahtzee", code=CODE,
-                   artifacts=lambda _section, n=name: _specs(n), compute=_compute)
+                   artifacts=lambda _section, n=name: table_specs(n), compute=_compute)
             for name in rule_set_names(section)]

@@ -1,0 +1,297 @@
+"""The compiled game engine: two-player (or solo) Yahtzee games between compiled players, numba.
+
+A game is 13 rounds; in each round player A plays a whole turn, then player B; both see the opponent's
+sheet as it stood at the start of the round (the order of play within a round changes nothing). A player's sheet state
+is ``me = [filled_mask, upper (capped at the threshold), ybox, total, upper_bonus_earned]``; ``total`` is
+the REAL score (box points, the upper bonus when earned, Yahtzee bonuses) whatever the player's table
+optimises. Dice come from ``streams`` (the destiny list of the player's stream for that game and turn).
+
+Compiled players (``P`` tuples, built by ``pipeline.yahtzee.players``):
+``(ip, state_index, reroll, category, vrow, alpha)`` with ``ip = [kind, joker_code, threshold,
+optimised upper bonus, yahtzee bonus, n_dice]`` (the table's params, for Perturbation's values). The
+game tables ``G`` come from :func:`game_tables`.
+
+Decisions are checked: a box the rules do not allow ends the game with an error flag (the Python layer
+raises). Results per game do not depend on how games are split over threads or workers.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from lookup.yahtzee.rules import N_CATEGORIES, UPPER, Rules, scoring_tables
+from pipeline.yahtzee import kernels
+from pipeline.yahtzee.decision_une import une_category, une_reroll
+from pipeline.yahtzee.perturbation import N_FEATURES, perturb_category, perturb_reroll, turn_values
+from pipeline.yahtzee.solver import _kernel_tables, _padded_subkeeps
+from pipeline.yahtzee.streams import destiny, game_streams, rng_next, rng_start
+
+KIND_NONE, KIND_TABLE, KIND_RANDOM, KIND_UNE, KIND_PERTURB = -1, 0, 1, 2, 3
+ME_SIZE = 5
+_scoring_options = kernels.scoring_options
+_box_outcome = kernels.box_outcome
+
+
+@cache
+def game_tables(rules: Rules) -> tuple:
+    """The read-only tables a game under ``rules`` needs, as the tuple the kernels take.
+
+    (gp, score, joker_score, yface, code_to_roll, roll_counts, keep_of_mask, keep_counts, keep_size,
+    mask_order, score_t, counts_t, yroll, add_die, sub_pad, size_offset) where ``gp = [joker_code,
+    threshold, upper bonus (paid in the game), yahtzee bonus, n_dice, n_faces, roll_offset, full house,
+    small straight, large straight, yahtzee scores]``.
+    """
+    enc = rules.encoding
+    st = scoring_tables(rules)
+    kt = _kernel_tables(rules)
+    code_to_roll = np.full(rules.n_faces ** rules.n_dice, -1, dtype=np.int64)
+    code_to_roll[enc.rolls @ (rules.n_faces ** np.arange(rules.n_dice))] = np.arange(enc.n_rolls)
+    gp = np.array([rules.joker_code, rules.upper_threshold, rules.upper_bonus, rules.yahtzee_bonus, rules.n_dice,
+                   rules.n_faces, enc.roll_offset, rules.full_house_score, rules.small_straight_score,
+                   rules.large_straight_score, rules.yahtzee_score], dtype=np.int64)
+    c = np.ascontiguousarray
+    return (gp, c(st.score), c(st.joker_score), c(st.yahtzee_face), code_to_roll, c(enc.roll_counts),
+            c(enc.keep_of_mask), c(enc.keep_counts), c(enc.keep_size), c(enc.mask_order), kt.score_t,
+            kt.counts_t, kt.yroll, c(enc.add_die), _padded_subkeeps(enc), c(enc.size_offset))
+
+
+@njit(cache=True)
+def new_work(G):
+    """Scratch arrays of one player: (e, m, keep1, keep2, g, w, vals, feats, rng, dice)."""
+    gp, add_die = G[0], G[13]
+    n_keeps = add_die.shape[0]
+    return (np.empty(n_keeps), np.empty(n_keeps + 1), np.empty(n_keeps), np.empty(n_keeps),
+            np.empty((N_CATEGORIES, gp[4] + 1)), np.empty(N_CATEGORIES), np.empty(max(1 << gp[4], N_CATEGORIES)),
+            np.empty(N_FEATURES), np.zeros(2, dtype=np.uint64), np.zeros(gp[4], dtype=np.int64))
+
+
+@njit(cache=True)
+def begin_turn(P, W, G, me):
+    """Per-turn preparation: Perturbation computes its keep values for this turn-start state."""
+    ip = P[0]
+    if ip[0] == KIND_PERTURB:
+        turn_values(me[0], me[1], me[2], P[1], P[4], ip[1:6], G[10], G[2], G[11], G[12], G[13], G[14], G[15],
+                    G[0][6], W[0], W[1], W[4], W[5], W[2], W[3])
+
+
+# The hot path passes arrays one by one, never whole player / game tuples: numba increments and
+# decrements the reference count of every array in a tuple at each call, which cost more than the game.
+
+@njit(cache=True, inline="always")
+def _sort(dice):
+    for i in range(1, dice.shape[0]):
+        x = dice[i]
+        j = i - 1
+        while j >= 0 and dice[j] > x:
+            dice[j + 1] = dice[j]
+            j -= 1
+        dice[j + 1] = x
+
+
+@njit(cache=True)
+def roll_of(code_to_roll, n_faces, dice):
+    """Roll index of the sorted 0-based ``dice``."""
+    code = 0
+    for i in range(dice.shape[0] - 1, -1, -1):
+        code = code * n_faces + dice[i]
+    return code_to_roll[code]
+
+
+@njit(cache=True)
+def _first_roll(dest, dice):
+    for i in range(dice.shape[0]):
+        dice[i] = dest[i]
+    _sort(dice)
+    return dice.shape[0]
+
+
+@njit(cache=True)
+def _reroll(dice, dest, pos, mk):
+    """Replace the dice of mask ``mk`` by the next faces of the destiny list; returns the next position."""
+    for i in range(dice.shape[0]):
+        if (mk >> i) & 1:
+            dice[i] = dest[pos]
+            pos += 1
+    _sort(dice)
+    return pos
+
+
+@njit(cache=True)
+def _random_box(rng, allowed):
+    n = 0
+    for c in range(N_CATEGORIES):
+        n += (allowed >> c) & 1
+    pick = rng_next(rng, n)
+    for c in range(N_CATEGORIES):
+        if (allowed >> c) & 1:
+            if pick == 0:
+                return np.int64(c)
+            pick -= 1
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def fast_reroll(kind, state_index, reroll, rng, me, dice, counts, r, left, gp):
+    """Reroll mask of a table, random or Decision_Une player (``left`` = 1 or 2 rerolls left)."""
+    if kind == KIND_TABLE:
+        return np.int64(reroll[state_index[me[0], me[1], me[2]], left - 1, r])
+    if kind == KIND_RANDOM:
+        return rng_next(rng, 1 << gp[4])
+    return une_reroll(dice, counts, left, me[0], me[1], gp[1], gp[7:11])
+
+
+@njit(cache=True)
+def fast_box(kind, state_index, category, rng, me, r, allowed, points):
+    """Box of a table, random or Decision_Une player for the final roll ``r`` (``points``: its points)."""
+    if kind == KIND_TABLE:
+        return np.int64(category[state_index[me[0], me[1], me[2]], r])
+    if kind == KIND_RANDOM:
+        return _random_box(rng, allowed)
+    return une_category(allowed, points)
+
+
+@njit(cache=True)
+def perturbation_reroll(P, W, G, me, opp_total, r, left):
+    gp = G[0]
+    keep_j = W[2] if left == 1 else W[3]
+    return perturb_reroll(P[5], keep_j, r, gp[4], G[5][r], G[6], G[7], G[8], G[9], me[0], me[1], me[2], gp[1],
+                          me[3] - opp_total, W[6], W[7])
+
+
+@njit(cache=True)
+def perturbation_box(P, W, G, me, opp_total, r, allowed, use_joker):
+    return perturb_category(P[5], r, allowed, use_joker, G[1], G[2], G[3], me[0], me[1], me[2], P[1], P[4],
+                            P[0][1:6], G[0][1], me[3] - opp_total, W[6])
+
+
+@njit(cache=True)
+def score_box(gp, score, joker_score, yface, me, r, c, use_joker):
+    """Score roll ``r`` in box ``c`` on ``me`` (in place) with the game's real bonuses; False if the rules
+    do not allow that box."""
+    allowed, _ = _scoring_options(gp[0], me[0], yface[r])
+    if c < 0 or c >= N_CATEGORIES or (allowed >> c) & 1 == 0:
+        return False
+    pts = joker_score[r, c] if use_joker else score[r, c]
+    upper = me[1]
+    rew, nu, ny = _box_outcome(c, pts, upper, me[2], 1 if yface[r] >= 0 else 0, gp[1], gp[2], gp[3])
+    if c < UPPER and upper < gp[1] <= nu:
+        me[4] = 1
+    me[0] |= 1 << c
+    me[1] = nu
+    me[2] = ny
+    me[3] += rew
+    return True
+
+
+@njit(cache=True)
+def turn_fast(kind, state_index, reroll, category, rng, dice, me, seed, key, stream, turn, dest, gp, score,
+              joker_score, yface, code_to_roll, roll_counts):
+    """One whole turn of a table, random or Decision_Une player; False if it broke the rules."""
+    destiny(seed, key, stream, turn, dest)
+    if kind == KIND_RANDOM:
+        rng_start(seed, key, stream, turn, rng)
+    pos = _first_roll(dest, dice)
+    for left in range(2, 0, -1):
+        r = roll_of(code_to_roll, gp[5], dice)
+        mk = fast_reroll(kind, state_index, reroll, rng, me, dice, roll_counts[r], r, left, gp)
+        pos = _reroll(dice, dest, pos, mk)
+    r = roll_of(code_to_roll, gp[5], dice)
+    allowed, use_joker = _scoring_options(gp[0], me[0], yface[r])
+    c = fast_box(kind, state_index, category, rng, me, r, allowed, joker_score[r] if use_joker else score[r])
+    return score_box(gp, score, joker_score, yface, me, r, c, use_joker)
+
+
+@njit(cache=True)
+def turn_perturbation(P, W, G, me, opp_total, seed, key, stream, turn, dest):
+    """One whole turn of a Perturbation player (the same steps as ``turn_fast``)."""
+    gp = G[0]
+    destiny(seed, key, stream, turn, dest)
+    begin_turn(P, W, G, me)
+    dice = W[9]
+    pos = _first_roll(dest, dice)
+    for left in range(2, 0, -1):
+        r = roll_of(G[4], gp[5], dice)
+        pos = _reroll(dice, dest, pos, perturbation_reroll(P, W, G, me, opp_total, r, left))
+    r = roll_of(G[4], gp[5], dice)
+    allowed, use_joker = _scoring_options(gp[0], me[0], G[3][r])
+    c = perturbation_box(P, W, G, me, opp_total, r, allowed, use_joker)
+    return score_box(gp, G[1], G[2], G[3], me, r, c, use_joker)
+
+
+@njit(cache=True)
+def play_games(lo, hi, first, seed, mode, PA, PB, G, scores, bonus, errors):
+    """Games lo..hi-1 (global indices) into ``scores[g - first, p]`` (real points), ``bonus`` (1 if player p
+    earned the upper bonus) and ``errors[g - first]`` (1 if a player broke the rules)."""
+    gp, score, joker_score, yface, code_to_roll, roll_counts = G[0], G[1], G[2], G[3], G[4], G[5]
+    ka, sia, rra, cata = PA[0][0], PA[1], PA[2], PA[3]
+    kb, sib, rrb, catb = PB[0][0], PB[1], PB[2], PB[3]
+    WA = new_work(G)
+    WB = new_work(G)
+    rnga, dicea, rngb, diceb = WA[8], WA[9], WB[8], WB[9]
+    dest = np.empty(15, dtype=np.int64)
+    a = np.zeros(ME_SIZE, dtype=np.int64)
+    b = np.zeros(ME_SIZE, dtype=np.int64)
+    for g in range(lo, hi):
+        key, sa, sb = game_streams(mode, g)
+        a[:] = 0
+        b[:] = 0
+        ok = True
+        for turn in range(N_CATEGORIES):
+            # Each player sees the opponent's total as it stood at the start of the round, so the order of
+            # play within a round changes nothing (two copies of one player tie every coupled game).
+            total_a, total_b = a[3], b[3]
+            if ka == KIND_PERTURB:
+                ok = turn_perturbation(PA, WA, G, a, total_b, seed, key, sa, turn, dest)
+            else:
+                ok = turn_fast(ka, sia, rra, cata, rnga, dicea, a, seed, key, sa, turn, dest, gp, score, joker_score,
+                               yface, code_to_roll, roll_counts)
+            if ok and kb == KIND_PERTURB:
+                ok = turn_perturbation(PB, WB, G, b, total_a, seed, key, sb, turn, dest)
+            elif ok and kb != KIND_NONE:
+                ok = turn_fast(kb, sib, rrb, catb, rngb, diceb, b, seed, key, sb, turn, dest, gp, score, joker_score,
+                               yface, code_to_roll, roll_counts)
+            if not ok:
+                break
+        i = g - first
+        scores[i, 0] = a[3]
+        scores[i, 1] = b[3]
+        bonus[i, 0] = a[4]
+        bonus[i, 1] = b[4]
+        errors[i] = 0 if ok else 1
+
+
+@njit(cache=True, parallel=True)
+def play_games_parallel(lo, hi, seed, mode, PA, PB, G, scores, bonus, errors, n_chunks):
+    """``play_games`` over lo..hi split into ``n_chunks`` contiguous chunks run in parallel."""
+    step = (hi - lo + n_chunks - 1) // n_chunks
+    for ch in prange(n_chunks):
+        s = lo + ch * step
+        e = min(hi, s + step)
+        if s < e:
+            play_games(s, e, lo, seed, mode, PA, PB, G, scores, bonus, errors)
+
+
+def n_chunks(games: int) -> int:
+    """Chunks for ``games`` games: several per thread so uneven games balance out."""
+    return max(1, min(games, 16 * numba.get_num_threads()))
+
+
+@njit(cache=True)
+def decide(P, W, G, me, opp_total, dice, left):
+    """One decision on the sorted 0-based ``dice``: a reroll mask (left = 1, 2) or a box (left = 0; -1 if
+    the player picked none). ``begin_turn`` must have run for this turn-start state."""
+    gp = G[0]
+    r = roll_of(G[4], gp[5], dice)
+    kind = P[0][0]
+    if left > 0:
+        if kind == KIND_PERTURB:
+            return perturbation_reroll(P, W, G, me, opp_total, r, left)
+        return fast_reroll(kind, P[1], P[2], W[8], me, dice, G[5][r], r, left, gp)
+    allowed, use_joker = _scoring_options(gp[0], me[0], G[3][r])
+    if kind == KIND_PERTURB:
+        return perturbation_box(P, W, G, me, opp_total, r, allowed, use_joker)
+    return fast_box(kind, P[1], P[3], W[8], me, r, allowed, G[2][r] if use_joker else G[1][r])
