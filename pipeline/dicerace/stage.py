@@ -30,7 +30,8 @@ from pipeline.progress import progress
 from pipeline.stages import Computed, Family
 from pipeline.store import ArtifactSpec, StoredArray
 
-PROBABILITIES_CODE = ("lookup/dicerace/rules.py", "pipeline/dicerace/probabilities.py")
+# Each family's code includes this module: it lays out and describes what is stored.
+PROBABILITIES_CODE = ("lookup/dicerace/rules.py", "pipeline/dicerace/probabilities.py", "pipeline/dicerace/stage.py")
 
 
 def _probability_specs(section: Mapping[str, Any]) -> list[ArtifactSpec]:
@@ -63,7 +64,7 @@ def probabilities_family() -> Family:
 
 # --- strategy tables: sequential, one-shot, simultaneous, exact match-ups ------------------------------
 
-_COMMON_CODE = ("lookup/dicerace/rules.py", "pipeline/dicerace/probabilities.py", "pipeline/dicerace/kernels.py")
+_COMMON_CODE = (*PROBABILITIES_CODE, "pipeline/dicerace/kernels.py")
 SEQUENTIAL_CODE = (*_COMMON_CODE, "pipeline/dicerace/sequential.py")
 ONESHOT_CODE = (*_COMMON_CODE, "pipeline/dicerace/matrix_game.py", "pipeline/dicerace/oneshot.py")
 SIMULTANEOUS_CODE = (*_COMMON_CODE, "pipeline/dicerace/matrix_game.py", "pipeline/dicerace/simultaneous.py")
@@ -165,17 +166,15 @@ def _sequential_arrays(key: str, sol: Any) -> dict[str, StoredArray]:
 
 def _simultaneous_arrays(key: str, sol: Any) -> dict[str, StoredArray]:
     view = "at (i, j) for the player with score i against j"
-    # A zero-row array has no chunk to write or check: a game without mixed strategies stores one row
-    # of NaN that no state refers to.
-    mixed = sol.mixed if len(sol.mixed) else np.full((1, sol.dice), np.nan)
+    mixed = sol.mixed  # zero rows when every optimal strategy is pure
     return {
         f"{key}_value": StoredArray(sol.value, f"value[i, j]: EG1(i, j) = P(win) - P(loss) {view}, optimal play"),
         f"{key}_pure": StoredArray(sol.pure, f"pure[i, j]: optimal number of dice {view} when the stored "
                                    "strategy is pure, else 0", fill=255),
         f"{key}_mixed_row": StoredArray(sol.mixed_row, f"mixed_row[i, j]: row of mixed holding the strategy "
                                         f"{view} when it is mixed, else -1"),
-        f"{key}_mixed": StoredArray(mixed, "mixed[r, d - 1]: probability of rolling d dice in mixed strategy r "
-                                    "(one NaN row when no strategy is mixed)", chunks=mixed.shape),
+        f"{key}_mixed": StoredArray(mixed, "mixed[r, d - 1]: probability of rolling d dice in mixed strategy r",
+                                    chunks=mixed.shape),
         f"{key}_flags": StoredArray(sol.flags, f"flags[i, j] {view}: 1 = stored strategy mixed, 2 = optimal "
                                     "strategy not unique, 4 = no pure saddle point", fill=255),
     }

@@ -16,7 +16,7 @@ from lookup.g151.tables import SCHEMA, SCHEMA_VERSIONS, array_name, artifact_nam
 from pipeline.stages import Computed, Family
 from pipeline.store import ArtifactSpec, StoredArray
 
-CODE = ("lookup/g151/rules.py", "pipeline/g151/kernels.py", "pipeline/g151/solve.py")
+CODE = ("lookup/g151/rules.py", "pipeline/g151/kernels.py", "pipeline/g151/solve.py", "pipeline/g151/stage.py")
 # Policy codes are 0, 1, 2; a missing chunk must read as something no entry holds.
 POLICY_FILL = 255
 

@@ -22,6 +22,7 @@ CODE = (
     "lookup/yahtzee/states.py",
     "pipeline/yahtzee/kernels.py",
     "pipeline/yahtzee/solver.py",
+    "pipeline/yahtzee/stage.py",  # lays out and describes what is stored
 )
 # 255 marks the rows of finished games in ``category``; a missing chunk must read as something else.
 CATEGORY_FILL = 254
