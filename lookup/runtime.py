@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import uuid
 from pathlib import Path
 from typing import Any
@@ -92,3 +93,13 @@ def _make_copy(path: Path, copy_dir: Path, names: list[str], **identity: Any) ->
         tmp = copy_dir / f".tmp-{uuid.uuid4().hex[:8]}-{STAMP}"
         tmp.write_text(json.dumps({"fingerprint": art.meta["fingerprint"], "arrays": shas}))
         os.replace(tmp, copy_dir / STAMP)
+    _remove_stale_copies(copy_dir)
+
+
+def _remove_stale_copies(current: Path) -> None:
+    """Delete the runtime copies of earlier versions of the same artifact (processes that still map them
+    keep their data: an unlinked file lives until its last mapping closes)."""
+    stem = current.name.rsplit("-", 1)[0]
+    for other in current.parent.glob(f"{stem}-*"):
+        if other != current and other.name.rsplit("-", 1)[0] == stem and other.is_dir():
+            shutil.rmtree(other, ignore_errors=True)

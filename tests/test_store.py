@@ -224,3 +224,31 @@ def test_manifest_lists_every_artifact(artifacts):
     assert entry["fingerprint"] == _spec().fingerprint()
     assert entry["arrays"]["values"]["sha256"] == sha256_of_array(_arrays()["values"].data)
     assert entry["files"] >= 4 and entry["bytes"] > 0
+
+
+def test_runtime_copy_is_verified_mapped_and_replaced(artifacts):
+    from lookup.runtime import runtime_arrays
+
+    write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+    meta, arrays = runtime_arrays(artifacts / "demo.zarr", ["values", "codes"], schema="test.demo", versions=(2,))
+    np.testing.assert_array_equal(arrays["values"], _arrays()["values"].data)
+    assert isinstance(arrays["codes"], np.memmap)
+    with pytest.raises(ArtifactError, match="schema version"):
+        runtime_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(1,))
+    # A republished artifact (new fingerprint) gets a new copy and the old one is removed.
+    write_artifact(_spec(hdf5=False, params={"n": 4}), _arrays(), artifacts)
+    runtime_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
+    copies = sorted(p.name for p in (artifacts / ".runtime").iterdir())
+    assert len(copies) == 1 and copies[0].startswith("demo-")
+
+
+def test_runtime_copy_refuses_a_corrupted_chunk(artifacts):
+    from lookup.runtime import runtime_arrays
+
+    write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+    (shard,) = _shard_files(artifacts / "demo.zarr", "values")
+    raw = bytearray(shard.read_bytes())
+    raw[len(raw) // 2] ^= 0x08
+    shard.write_bytes(bytes(raw))
+    with pytest.raises(ArtifactError, match="'values'"):
+        runtime_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
