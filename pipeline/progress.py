@@ -17,10 +17,6 @@ def set_quiet(quiet: bool) -> None:
     _state["quiet"] = quiet
 
 
-def is_quiet() -> bool:
-    return _state["quiet"]
-
-
 def say(message: str) -> None:
     """A status line on stderr, unless quiet."""
     if not _state["quiet"]:

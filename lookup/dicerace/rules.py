@@ -41,11 +41,6 @@ def roll_score(dice: Sequence[int]) -> int:
     return BUST_SCORE if BUST_FACE in dice else int(sum(dice))
 
 
-def max_score(d: int) -> int:
-    """Highest points d dice can score."""
-    return FACES * d
-
-
 def safe_probability(d: int) -> Fraction:
     """Exact probability that none of d dice shows BUST_FACE."""
     return Fraction(len(SAFE_FACES), FACES) ** d

@@ -59,10 +59,6 @@ class TurnAnalysis:
         vals = self.reroll_values(rerolls_left, roll)[enc.mask_order]
         return int(enc.mask_order[np.flatnonzero(vals >= vals.max() - TIE_EPS)[0]])
 
-    def category_values(self, roll: int) -> np.ndarray:
-        """Value of scoring the final ``roll`` in each box (NaN where not allowed)."""
-        return self.final[roll]
-
     def best_category(self, roll: int) -> int:
         """The chosen box for the final ``roll`` (tie rule: lowest category index)."""
         vals = self.final[roll]

@@ -12,19 +12,18 @@ from fractions import Fraction
 
 import numpy as np
 
-from lookup.dicerace.rules import BUST_FACE, BUST_SCORE, FACES
+from lookup.dicerace.rules import BUST_SCORE, FACES, SAFE_FACES
 
 
 def safe_sum_counts(max_dice: int) -> list[list[int]]:
     """counts[d][k] = number of ordered outcomes of d dice with no BUST_FACE summing to k (k = 0..FACES*d)."""
-    safe_faces = [f for f in range(1, FACES + 1) if f != BUST_FACE]
     counts = [[1]]
     for _ in range(max_dice):
         prev = counts[-1]
         row = [0] * (len(prev) + FACES)
         for k, c in enumerate(prev):
             if c:
-                for f in safe_faces:
+                for f in SAFE_FACES:
                     row[k + f] += c
         counts.append(row)
     return counts
@@ -35,7 +34,7 @@ def exact_tables(max_dice: int) -> tuple[list[list[Fraction]], list[list[Fractio
     if max_dice < 1:
         raise ValueError(f"max_dice must be at least 1, got {max_dice}")
     width = FACES * max_dice + 1
-    safe = FACES - 1
+    safe = len(SAFE_FACES)
     p_rows, q_rows = [], []
     for d, row in enumerate(safe_sum_counts(max_dice)):
         total, total_safe = FACES**d, safe**d

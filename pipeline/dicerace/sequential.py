@@ -47,10 +47,6 @@ class SequentialSolution:
     optimal: np.ndarray
     tolerance: float
 
-    def best_dice(self) -> np.ndarray:
-        """The smallest optimal d of every state (the deterministic choice of ``decide``)."""
-        return lowest_bit(self.optimal)
-
 
 def lowest_bit(masks: np.ndarray) -> np.ndarray:
     """1-based index of the lowest set bit of each mask (0 for an empty mask), as uint8."""

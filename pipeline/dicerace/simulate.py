@@ -35,10 +35,6 @@ class Simulated:
         return Outcome(win=math.sqrt(o.win * (1 - o.win) / n), draw=math.sqrt(o.draw * (1 - o.draw) / n),
                        loss=math.sqrt(o.loss * (1 - o.loss) / n))
 
-    def gain_standard_error(self) -> float:
-        o = self.outcome
-        return math.sqrt(max(o.win + o.loss - o.gain**2, 0.0) / self.games)
-
 
 def simulate(a: Policy, b: Policy, target: int, mode: str, games: int, seed: int,
              a_first: bool = True) -> Simulated:

@@ -85,10 +85,6 @@ class SimultaneousSolution(SimultaneousTable):
     tolerance: float = 0.0
     stats: dict[str, float] = field(default_factory=dict)
 
-    def policy_table(self) -> np.ndarray:
-        """The stored strategies as a dense (N, N, D) table of probabilities over d."""
-        return dense_policy(self.pure, self.mixed_row, self.mixed)
-
 
 def dense_policy(pure: np.ndarray, mixed_row: np.ndarray, mixed: np.ndarray) -> np.ndarray:
     """A (N, N, D) table of probabilities over d from the pure / mixed_row / mixed encoding."""
