@@ -20,8 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
 
-from pipeline import stages  # noqa: E402
+from pipeline import registry  # noqa: E402
+from pipeline.family import load_params  # noqa: E402
 from pipeline.progress import set_quiet  # noqa: E402
+from pipeline.store import PROJECT_ROOT  # noqa: E402
 
 REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 
@@ -33,13 +35,13 @@ def all_tables(section: dict) -> float:
     start = time.perf_counter()
     for family in g151_families(section):
         for spec in family.artifacts(section):
-            family.compute(spec, section, stages.PROJECT_ROOT / "artifacts")  # reads nothing there
+            family.compute(spec, section, PROJECT_ROOT / "artifacts")  # reads nothing there
     return time.perf_counter() - start
 
 
 def main() -> None:
     set_quiet(True)
-    params = stages.load_params()
+    params = load_params()
     section = params["g151"]
     print(f"variants {section['variants']}, targets {section['targets']}")
     first = all_tables(section)
@@ -49,7 +51,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         names = [f"g151-{v}" for v in section["variants"]]
         start = time.perf_counter()
-        stages.build(names, artifacts_dir=tmp, manifest=False)
+        registry.build(names, artifacts_dir=tmp, manifest=False)
         build_s = time.perf_counter() - start
         print(f"build (compute + publish zarr and h5, verified) of {len(names)} artifacts: {build_s:.3f} s")
         from lookup.g151 import decide

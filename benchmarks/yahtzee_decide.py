@@ -45,7 +45,7 @@ def situations(n: int, seed: int = 0):
 
 def main() -> None:
     if not (default_artifacts_dir() / "yahtzee-hasbro-policy.zarr").exists():
-        from pipeline.stages import build
+        from pipeline.registry import build
 
         build(["yahtzee-hasbro"])
     cases = situations(2000)

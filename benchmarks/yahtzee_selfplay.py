@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lookup.store import default_artifacts_dir  # noqa: E402
-from pipeline.yahtzee.match import play, play_batch  # noqa: E402
-from pipeline.yahtzee.players import game_rules, get_player  # noqa: E402
-from pipeline.yahtzee.pyengine import play_python  # noqa: E402
+from pipeline.yahtzee_lab.match import play, play_batch  # noqa: E402
+from pipeline.yahtzee_lab.players import game_rules, get_player  # noqa: E402
+from pipeline.yahtzee_lab.pyengine import play_python  # noqa: E402
 
 GAMES = {"optimal": 1_000_000, "esperance": 400_000, "decision_une": 400_000, "random": 400_000,
          "perturbation": 100_000}
@@ -32,7 +32,7 @@ def ensure_artifacts() -> None:
     root = default_artifacts_dir()
     wanted = ["yahtzee-hasbro-policy.zarr", "yahtzee-seed-policy.zarr", "yahtzee-perturbation-weights.zarr"]
     if not all((root / w).exists() for w in wanted):
-        from pipeline.stages import build
+        from pipeline.registry import build
 
         build(["yahtzee-hasbro", "yahtzee-seed", "yahtzee-perturbation-weights"], manifest=False)
 

@@ -44,14 +44,15 @@ def main(quiet: bool) -> None:
 def build(family_names: tuple[str, ...], force: bool, params_path: Path | None, no_manifest: bool,
           list_only: bool, artifacts_dir: Path | None) -> None:
     """Build the table FAMILY_NAMES (default: all), reusing artifacts whose fingerprint matches."""
-    from pipeline import stages
+    from pipeline import registry
+    from pipeline.family import DEFAULT_PARAMS, load_params
 
-    params_path = params_path or stages.DEFAULT_PARAMS
+    params_path = params_path or DEFAULT_PARAMS
     if list_only:
-        for name, fam in stages.families(stages.load_params(params_path)).items():
+        for name, fam in registry.families(load_params(params_path)).items():
             click.echo(f"{name}\tparams: {fam.section}\tcode: {', '.join(fam.code)}")
         return
-    stages.build(list(family_names), params_path=params_path, artifacts_dir=artifacts_root(artifacts_dir),
+    registry.build(list(family_names), params_path=params_path, artifacts_dir=artifacts_root(artifacts_dir),
                  force=force, manifest=not no_manifest)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from lookup.dicerace import probabilities
 from lookup.dicerace.rules import roll_score
-from pipeline import stages
+from pipeline import registry
 from pipeline.dicerace.probabilities import exact_tables, float_tables
 
 
@@ -52,7 +52,7 @@ def test_float_tables_are_the_exact_fractions_rounded():
 def _build(artifacts, tmp_path, max_dice=30):
     params = tmp_path / "params.yaml"
     params.write_text(f"dicerace:\n  max_dice: {max_dice}\n")
-    return stages.build(["dicerace-probabilities"], params_path=params, artifacts_dir=artifacts)
+    return registry.build(["dicerace-probabilities"], params_path=params, artifacts_dir=artifacts)
 
 
 def test_lookup_reads_the_verified_artifact(artifacts, tmp_path):
@@ -93,7 +93,7 @@ def test_build_reuses_then_recomputes_on_param_change(artifacts, tmp_path, monke
     assert {s for _, s in _build(artifacts, tmp_path, 13)} == {"built"}
     assert calls == [12, 13]
     assert probabilities(13, artifacts_dir=artifacts).p.shape == (79,)
-    forced = stages.build(["dicerace-probabilities"], params_path=tmp_path / "params.yaml",
+    forced = registry.build(["dicerace-probabilities"], params_path=tmp_path / "params.yaml",
                           artifacts_dir=artifacts, force=True)
     assert {s for _, s in forced} == {"built"} and calls == [12, 13, 13]
 
@@ -102,4 +102,4 @@ def test_bad_params_are_named(artifacts, tmp_path):
     with pytest.raises(ValueError, match="max_dice"):
         _build(artifacts, tmp_path, max_dice="lots")
     with pytest.raises(ValueError, match="unknown table family"):
-        stages.build(["nope"], artifacts_dir=artifacts)
+        registry.build(["nope"], artifacts_dir=artifacts)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pipeline import stages
+from pipeline import registry
+from pipeline.family import load_params
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -22,7 +23,7 @@ def _stage_table() -> dict:
 
 def test_every_family_has_a_stage_whose_deps_are_its_fingerprinted_code():
     table = _stage_table()
-    for name, family in stages.families(stages.load_params()).items():
+    for name, family in registry.families(load_params()).items():
         stage = table[name]
         assert stage["cmd"].endswith(f"build --params params.yaml --artifacts artifacts --no-manifest {name}")
         assert set(stage["deps"]) == set(family.code) | {f"artifacts/{u}" for u in family.upstream}, name

@@ -161,11 +161,11 @@ def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games
 @artifacts_option
 def report(params_path: Path | None, out_dir: Path | None, artifacts_dir: Path | None) -> None:
     """Write the heatmaps, the match-up tables (JSON + PNG) and their simulation check."""
-    from pipeline import stages
     from pipeline.dicerace.report import write_report
+    from pipeline.family import DEFAULT_PARAMS, load_params
     from pipeline.progress import say
 
-    params = stages.load_params(params_path or stages.DEFAULT_PARAMS)
+    params = load_params(params_path or DEFAULT_PARAMS)
     settings = params.get("dicerace", {}).get("report", {})
     games, seed = int(settings.get("simulation_games", 100_000)), int(settings.get("seed", 1))
     root = artifacts_root(artifacts_dir)

@@ -26,8 +26,8 @@ from lookup.dicerace.tables import (
     STRATEGY_VERSIONS,
     grid_key,
 )
+from pipeline.family import Computed, Family
 from pipeline.progress import progress
-from pipeline.stages import Computed, Family
 from pipeline.store import ArtifactSpec, StoredArray
 
 # Each family's code includes this module: it lays out and describes what is stored.

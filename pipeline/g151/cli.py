@@ -118,11 +118,11 @@ def simulate(player: str, against: str | None, games: int, seed: int, target: in
 @artifacts_option
 def report(params_path: Path | None, out_dir: Path | None, artifacts_dir: Path | None) -> None:
     """Write the report: the notebook's comparisons computed exactly, and the optimal policies."""
-    from pipeline import stages
+    from pipeline.family import DEFAULT_PARAMS, load_params
     from pipeline.g151.report import write_report
     from pipeline.progress import say
 
-    params = stages.load_params(params_path or stages.DEFAULT_PARAMS)
+    params = load_params(params_path or DEFAULT_PARAMS)
     if "g151" not in params:
         raise ValueError("params has no 'g151' section")
     root = artifacts_root(artifacts_dir)

@@ -13,7 +13,7 @@ import numpy as np
 
 from lookup.g151.rules import UNIT, get_rules, roll_counts, roll_moments, target_units
 from lookup.g151.tables import SCHEMA, SCHEMA_VERSIONS, array_name, artifact_name
-from pipeline.stages import Computed, Family
+from pipeline.family import Computed, Family
 from pipeline.store import ArtifactSpec, StoredArray
 
 CODE = ("lookup/g151/rules.py", "pipeline/g151/kernels.py", "pipeline/g151/solve.py", "pipeline/g151/stage.py")

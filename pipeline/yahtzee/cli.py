@@ -69,7 +69,7 @@ def value(sheet_path: Path | None, rules_name: str, artifacts_dir: Path | None) 
 
 
 # ---------------------------------------------------------------------------------------------------
-# The strategy lab: simulate, match, tournament (pipeline.yahtzee.match / tournament).
+# The strategy lab: simulate, match, tournament (pipeline.yahtzee_lab.match / tournament).
 
 game_rules_option = click.option("--rules", "rules_name", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES,
                                   show_default=True, help="Rules the games are played and scored by.")
@@ -110,8 +110,8 @@ def simulate(player_name: str, games: int, seed: int, rules_name: str, artifacts
     """Solo games of one player: score statistics with 95% intervals."""
     import time
 
-    from pipeline.yahtzee.match import simulate as simulate_
-    from pipeline.yahtzee.stats import summary
+    from pipeline.yahtzee_lab.match import simulate as simulate_
+    from pipeline.yahtzee_lab.stats import summary
 
     start = time.perf_counter()
     result = _played(games, lambda advance: simulate_(player_name, games, seed=seed, rules=rules_name,
@@ -119,7 +119,7 @@ def simulate(player_name: str, games: int, seed: int, rules_name: str, artifacts
     elapsed = time.perf_counter() - start
     s = summary(result.scores[:, 0], result.upper_bonus[:, 0])
     if hist_path is not None:
-        from pipeline.yahtzee.plots import histogram
+        from pipeline.yahtzee_lab.plots import histogram
 
         histogram(hist_path, {player_name: result.scores[:, 0]}, f"{player_name}, {games:,} games")
     if as_json:
@@ -139,8 +139,8 @@ def simulate(player_name: str, games: int, seed: int, rules_name: str, artifacts
 def match(player_a: str, player_b: str, games: int, mode: str, seed: int, rules_name: str,
           artifacts_dir: Path | None, threads: int | None, hist_path: Path | None, as_json: bool) -> None:
     """PLAYER_A against PLAYER_B: scores, win / draw / loss with intervals, paired difference, set wins."""
-    from pipeline.yahtzee.match import play
-    from pipeline.yahtzee.stats import pair, summary
+    from pipeline.yahtzee_lab.match import play
+    from pipeline.yahtzee_lab.stats import pair, summary
 
     result = _played(games, lambda advance: play(player_a, player_b, games, seed=seed, mode=mode, rules=rules_name,
                                                  artifacts_dir=artifacts_dir, threads=threads, progress=advance))
@@ -148,7 +148,7 @@ def match(player_a: str, player_b: str, games: int, mode: str, seed: int, rules_
     sb = summary(result.scores[:, 1], result.upper_bonus[:, 1])
     p = pair(result.scores, mode)
     if hist_path is not None:
-        from pipeline.yahtzee.plots import histogram
+        from pipeline.yahtzee_lab.plots import histogram
 
         histogram(hist_path, {player_a: result.scores[:, 0], player_b: result.scores[:, 1]},
                   f"{player_a} vs {player_b} ({mode}, {games:,} games)")
@@ -183,13 +183,13 @@ def match(player_a: str, player_b: str, games: int, mode: str, seed: int, rules_
 def tournament(params_path: Path | None, artifacts_dir: Path | None, out_dir: Path | None, scheduler: str | None,
                local_cluster: int | None, games: int | None) -> None:
     """Every pair of players (params: yahtzee_lab.tournament); writes JSON, Markdown and PNG histograms."""
-    from pipeline import stages
+    from pipeline.family import DEFAULT_PARAMS, load_params
     from pipeline.progress import say
-    from pipeline.yahtzee.distributed import runner
-    from pipeline.yahtzee.report import write_report
-    from pipeline.yahtzee.tournament import run_tournament
+    from pipeline.yahtzee_lab.distributed import runner
+    from pipeline.yahtzee_lab.report import write_report
+    from pipeline.yahtzee_lab.tournament import run_tournament
 
-    params = stages.load_params(params_path or stages.DEFAULT_PARAMS)
+    params = load_params(params_path or DEFAULT_PARAMS)
     section = dict((params.get("yahtzee_lab") or {}).get("tournament") or {})
     if games is not None:
         section["games"] = games

@@ -12,8 +12,8 @@ from typing import Any
 
 from lookup.yahtzee.rules import RULE_SETS, get_rules
 from lookup.yahtzee.tables import POLICY_SCHEMA, SCHEMA_VERSIONS, VALUES_SCHEMA, policy_name, values_name
+from pipeline.family import Computed, Family
 from pipeline.progress import progress, say
-from pipeline.stages import Computed, Family
 from pipeline.store import ArtifactSpec, StoredArray
 
 CODE = (

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import stages
+from pipeline import registry
 
 SMALL_GRID = [[3, 20], [5, 30]]
 
@@ -17,5 +17,5 @@ def built(tmp_path_factory) -> Path:
     params.write_text(f"dicerace:\n  max_dice: 10\n  grid: {SMALL_GRID}\n  report:\n"
                       "    simulation_games: 2000\n    seed: 3\n")
     artifacts = root / "artifacts"
-    stages.build(["dicerace-probabilities", "dicerace-strategies"], params_path=params, artifacts_dir=artifacts)
+    registry.build(["dicerace-probabilities", "dicerace-strategies"], params_path=params, artifacts_dir=artifacts)
     return artifacts

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import stages
+from pipeline import registry
 
 
 @pytest.fixture(scope="session")
@@ -11,5 +11,5 @@ def g151_tables(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("g151") / "artifacts"
     params = root.parent / "params.yaml"
     params.write_text("g151:\n  variants: [stated, notebook]\n  targets: [300, 1000]\n")
-    stages.build(["g151-stated", "g151-notebook"], params_path=params, artifacts_dir=root)
+    registry.build(["g151-stated", "g151-notebook"], params_path=params, artifacts_dir=root)
     return root

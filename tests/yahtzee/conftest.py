@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import stages
+from pipeline import registry
 
 
 @pytest.fixture(scope="session")
@@ -12,7 +12,7 @@ def hasbro_tables(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("yahtzee") / "artifacts"
     params = root.parent / "params.yaml"
     params.write_text("dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [hasbro]\n")
-    stages.build(["yahtzee-hasbro"], params_path=params, artifacts_dir=root)
+    registry.build(["yahtzee-hasbro"], params_path=params, artifacts_dir=root)
     return root
 
 

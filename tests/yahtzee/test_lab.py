@@ -11,15 +11,15 @@ from hypothesis import strategies as st
 from lookup.yahtzee.rules import CATEGORIES, N_CATEGORIES, YAHTZEE, get_rules
 from lookup.yahtzee.sheet import Sheet, possible_points
 from lookup.yahtzee.tables import load_tables
-from pipeline import stages
+from pipeline import registry
 from pipeline.cli import main
-from pipeline.yahtzee import stats
-from pipeline.yahtzee.match import play, play_batch, simulate
-from pipeline.yahtzee.perturbation import N_FEATURES
-from pipeline.yahtzee.players import CompiledPlayer, game_rules, get_player
-from pipeline.yahtzee.pyengine import play_python
-from pipeline.yahtzee.streams import destiny_list
-from pipeline.yahtzee.tuning import load_weights, points_rate, random_walk
+from pipeline.yahtzee_lab import stats
+from pipeline.yahtzee_lab.match import play, play_batch, simulate
+from pipeline.yahtzee_lab.perturbation import N_FEATURES
+from pipeline.yahtzee_lab.players import CompiledPlayer, game_rules, get_player
+from pipeline.yahtzee_lab.pyengine import play_python
+from pipeline.yahtzee_lab.streams import destiny_list
+from pipeline.yahtzee_lab.tuning import load_weights, points_rate, random_walk
 
 HASBRO = game_rules("hasbro")
 ALPHA = (0.3, 0.3, 0.3, 0.3, 0.5, 10.0, 1.0, 3.0, 1.0, 1.0, 3.0, 3.0)  # weights that change many decisions
@@ -33,7 +33,7 @@ def lab(hasbro_tables, tmp_path_factory):
     params = tmp_path_factory.mktemp("lab") / "params.yaml"
     params.write_text("dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [hasbro, seed]\nyahtzee_lab:\n"
                       "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
-    stages.build(["yahtzee-seed", "yahtzee-perturbation-weights"], params_path=params, artifacts_dir=hasbro_tables)
+    registry.build(["yahtzee-seed", "yahtzee-perturbation-weights"], params_path=params, artifacts_dir=hasbro_tables)
     return hasbro_tables
 
 
@@ -224,8 +224,8 @@ def test_tuned_weights_are_an_artifact(lab):
 def test_local_cluster_gives_the_local_results(lab):
     from distributed import Client, LocalCluster
 
-    from pipeline.yahtzee.distributed import dask_runner, run_local
-    from pipeline.yahtzee.tournament import Match, _specs, play_match, settings
+    from pipeline.yahtzee_lab.distributed import dask_runner, run_local
+    from pipeline.yahtzee_lab.tournament import Match, _specs, play_match, settings
 
     cfg = settings({"games": 1200, "batch": 300, "seed": 77})
     specs = _specs(["optimal", "perturbation", "decision_une"], lab)
@@ -244,8 +244,8 @@ def test_local_cluster_gives_the_local_results(lab):
 # --- report and CLI ---------------------------------------------------------------------------------
 
 def test_tournament_report(lab, tmp_path):
-    from pipeline.yahtzee.report import write_report
-    from pipeline.yahtzee.tournament import run_tournament
+    from pipeline.yahtzee_lab.report import write_report
+    from pipeline.yahtzee_lab.tournament import run_tournament
 
     results, scores = run_tournament({"games": 400, "batch": 100, "seed": 1}, lab)
     assert len(results["matches"]) == 10 + 2

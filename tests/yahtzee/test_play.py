@@ -169,7 +169,7 @@ def test_cli_decide_and_value(hasbro_tables, tmp_path):
 
 @pytest.mark.slow
 def test_simulated_games_agree_with_the_exact_mean(hasbro_tables):
-    from pipeline.yahtzee.simulate import simulate
+    from pipeline.yahtzee_lab.simulate import simulate
 
     tables = load_tables(HASBRO, hasbro_tables)
     scores = simulate(HASBRO, tables.policy["state_index"], tables.policy["reroll"], tables.policy["category"],

@@ -3,7 +3,7 @@
 Settings come from ``params.yaml`` (``yahtzee_lab.tournament``): the players, games per pair, the mode
 (``antithetic`` like the seed's final matches), the seed and the batch size. Esperance against
 Decision_Une is also played in the ``independent`` and ``coupled`` modes, as in the seed's sections 5.1
-and 5.2. Results are plain dicts (JSON-able); ``pipeline.yahtzee.report`` writes them out.
+and 5.2. Results are plain dicts (JSON-able); ``pipeline.yahtzee_lab.report`` writes them out.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from pipeline.progress import progress
-from pipeline.yahtzee import stats
-from pipeline.yahtzee.distributed import Runner, batches, run_local
-from pipeline.yahtzee.players import PlayerSpec, get_player
+from pipeline.yahtzee_lab import stats
+from pipeline.yahtzee_lab.distributed import Runner, batches, run_local
+from pipeline.yahtzee_lab.players import PlayerSpec, get_player
 
 DEFAULTS: dict[str, Any] = {"rules": "hasbro", "players": ["optimal", "esperance", "decision_une", "perturbation",
                                                            "random"],
@@ -67,7 +67,7 @@ def _specs(names: list[str], artifacts_dir: str | Path | None) -> dict[str, Play
     for name in names:
         spec = get_player(name)
         if spec.kind == "perturbation" and spec.alpha is None:
-            from pipeline.yahtzee.tuning import load_weights
+            from pipeline.yahtzee_lab.tuning import load_weights
 
             spec = get_player(name, alpha=load_weights(artifacts_dir))
         out[name] = spec

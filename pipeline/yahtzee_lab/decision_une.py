@@ -56,7 +56,7 @@ from lookup.yahtzee.rules import (
     UPPER,
     YAHTZEE,
 )
-from pipeline.yahtzee.features import bonus_playable, keep_faces_mask, longest_run, modal_face
+from pipeline.yahtzee_lab.features import bonus_playable, keep_faces_mask, longest_run, modal_face
 
 UPPER_P1_PER_PIP = 2.0  # poids1 of an upper box: 2 * face * count (+ UPPER_P1_BONUS while the bonus is playable)
 UPPER_P1_BONUS = 15.0

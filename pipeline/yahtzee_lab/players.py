@@ -18,9 +18,9 @@ Built-in players (``get_player(name)``):
 * ``esperance`` - the ``seed`` rule set's table (the seed's ESPERANCE: upper bonus ignored by the
   optimisation, paid by the game);
 * ``random`` - uniform reroll masks and uniform allowed boxes;
-* ``decision_une`` - the seed's hand-made strategy (``pipeline.yahtzee.decision_une``);
+* ``decision_une`` - the seed's hand-made strategy (``pipeline.yahtzee_lab.decision_une``);
 * ``perturbation`` - ESPERANCE plus the seed's twelve weighted functions, weights from the tuned artifact
-  (``pipeline.yahtzee.tuning``) unless given (``pipeline.yahtzee.perturbation``);
+  (``pipeline.yahtzee_lab.tuning``) unless given (``pipeline.yahtzee_lab.perturbation``);
 * ``package.module:attribute`` - a Python callable (the slow path).
 """
 
@@ -38,8 +38,8 @@ import numpy as np
 from lookup.yahtzee.rules import N_CATEGORIES, Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, category_index
 from lookup.yahtzee.tables import load_tables
-from pipeline.yahtzee import engine
-from pipeline.yahtzee.perturbation import N_FEATURES
+from pipeline.yahtzee_lab import engine
+from pipeline.yahtzee_lab.perturbation import N_FEATURES
 
 __all__ = ["BUILTIN", "PlayerSpec", "get_player", "game_rules", "compile_player", "CompiledPlayer", "python_player",
            "as_reroll_mask", "as_category", "NO_PLAYER"]
@@ -184,7 +184,7 @@ def compile_player(spec: PlayerSpec, rules: Rules, artifacts_dir: str | None = N
         raise ValueError(f"unknown player kind {spec.kind!r}")
     alpha = spec.alpha
     if alpha is None:
-        from pipeline.yahtzee.tuning import load_weights
+        from pipeline.yahtzee_lab.tuning import load_weights
 
         alpha = load_weights(artifacts_dir)
     vrow = _row_values(tables.value, state_index, pol["reroll"].shape[0])
@@ -226,7 +226,7 @@ class CompiledPlayer:
 
     def start_turn(self, seed: int, key: int, stream: int, turn: int) -> None:
         """Key the player's own random choices to this turn (as the engine does)."""
-        from pipeline.yahtzee.streams import rng_start
+        from pipeline.yahtzee_lab.streams import rng_start
 
         rng_start(seed, key, stream, turn, self.W[8])
 

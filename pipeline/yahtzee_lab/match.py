@@ -3,7 +3,7 @@
 Both pick the engine: numba when both players are compiled (built-in), the plain-Python engine when a
 player is a Python callable. Games are numbered; game ``g`` depends only on (seed, mode, g) and the
 players, so any split of ``first .. first + games`` over batches, threads or Dask workers gives the same
-games (see ``pipeline.yahtzee.streams``).
+games (see ``pipeline.yahtzee_lab.streams``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import numba
 import numpy as np
 
 from lookup.yahtzee.rules import Rules
-from pipeline.yahtzee import engine
-from pipeline.yahtzee.players import NO_PLAYER, PlayerSpec, compile_player, game_rules, get_player
-from pipeline.yahtzee.streams import MODE_CODES, MODES
+from pipeline.yahtzee_lab import engine
+from pipeline.yahtzee_lab.players import NO_PLAYER, PlayerSpec, compile_player, game_rules, get_player
+from pipeline.yahtzee_lab.streams import MODE_CODES, MODES
 
 __all__ = ["Games", "play", "simulate", "play_batch"]
 
@@ -63,7 +63,7 @@ def play_batch(a: PlayerSpec, b: PlayerSpec | None, games: int, *, seed: int, mo
     """
     rules = game_rules(rules)
     if not a.compiled or (b is not None and not b.compiled):
-        from pipeline.yahtzee.pyengine import play_python
+        from pipeline.yahtzee_lab.pyengine import play_python
 
         return play_python(a, b, games, seed=seed, mode=mode, rules=rules, first=first, artifacts_dir=artifacts_dir)
     where = None if artifacts_dir is None else str(artifacts_dir)
@@ -91,7 +91,7 @@ def play(a, b=None, games: int = 1000, *, seed: int = 0, mode: str = "coupled", 
          batch: int = 1 << 16, progress: Callable[[int], None] | None = None) -> Games:
     """Play ``games`` games of ``a`` against ``b`` (None: solo games of ``a``; mode forced to "solo").
 
-    Players are names, specs or plain callables (``pipeline.yahtzee.players.get_player``). ``threads``
+    Players are names, specs or plain callables (``pipeline.yahtzee_lab.players.get_player``). ``threads``
     sets numba's thread count for the run; ``progress(n)`` is called after each batch of n games.
     """
     a = get_player(a)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.yahtzee.plots import histogram
+from pipeline.yahtzee_lab.plots import histogram
 
 # The seed's published figures: (section, what, seed value, how to read ours from the results).
 SEED = [

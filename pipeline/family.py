@@ -1,8 +1,11 @@
-"""The table families the pipeline builds, and the one builder they all go through.
+"""What a table family is, and how one family is built: ``Family``, ``Computed``, ``build_family``.
 
-Each family is one DVC stage (``dvc.yaml``) and one ``dicetables build FAMILY``; both call ``build``.
-A family names its params section and the source files that compute it; the same list makes the
-artifact's fingerprint and the stage's DVC deps (tests/test_dvc.py keeps them equal).
+Each family is one DVC stage (``dvc.yaml``) and one ``dicetables build FAMILY``; both go through
+``build_family``. A family names its params section and the source files that compute it; the same list
+makes the artifact's fingerprint and the stage's DVC deps (tests/test_dvc.py keeps them equal).
+
+Imports no game: every game's ``stage.py`` imports this module, and ``pipeline.registry`` (which lists
+the games' families) imports both.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 import yaml
 
 from pipeline.progress import say
-from pipeline.store import PROJECT_ROOT, ArtifactSpec, StoredArray, reusable, write_artifact, write_manifest
+from pipeline.store import PROJECT_ROOT, ArtifactSpec, StoredArray, reusable, write_artifact
 
 DEFAULT_PARAMS = PROJECT_ROOT / "params.yaml"
 
@@ -55,26 +58,6 @@ def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
     return data
 
 
-def families(params: Mapping[str, Any]) -> dict[str, Family]:
-    """Every family the params define, by name."""
-    from pipeline.dicerace.stage import probabilities_family, strategies_family
-    from pipeline.g151.stage import g151_families
-    from pipeline.yahtzee.stage import yahtzee_families
-
-    found = [probabilities_family()]
-    if params.get("dicerace", {}).get("grid") is not None:
-        found.append(strategies_family())
-    if "yahtzee" in params:
-        found += yahtzee_families(params["yahtzee"])
-    if "g151" in params:
-        found += g151_families(params["g151"])
-    if "yahtzee_lab" in params:
-        from pipeline.yahtzee.tuning import weights_family
-
-        found.append(weights_family(params["yahtzee_lab"]))
-    return {f.name: f for f in found}
-
-
 def build_family(
     family: Family,
     params: Mapping[str, Any],
@@ -101,27 +84,3 @@ def build_family(
         done += [(p, "built") for p in paths]
     return done
 
-
-def build(
-    names: list[str] | None,
-    *,
-    params_path: str | Path = DEFAULT_PARAMS,
-    artifacts_dir: str | Path | None = None,
-    force: bool = False,
-    manifest: bool = True,
-) -> list[tuple[Path, str]]:
-    """Build the named families (all when ``names`` is empty), then regenerate the manifest."""
-    params = load_params(params_path)
-    known = families(params)
-    names = list(names or known)
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise ValueError(f"unknown table famil{'y' if len(unknown) == 1 else 'ies'} {unknown}; "
-                         f"known: {sorted(known)}")
-    root = Path(artifacts_dir) if artifacts_dir is not None else PROJECT_ROOT / "artifacts"
-    done = []
-    for name in names:
-        done += build_family(known[name], params, root, force=force)
-    if manifest:
-        write_manifest(root)
-    return done

@@ -41,7 +41,7 @@ from numba import njit
 
 from lookup.yahtzee.rules import LARGE_STRAIGHT, N_CATEGORIES, SMALL_STRAIGHT, UPPER, YAHTZEE
 from pipeline.yahtzee import kernels
-from pipeline.yahtzee.features import PAR_DICE, bonus_playable, longest_run, modal_face, open_upper
+from pipeline.yahtzee_lab.features import PAR_DICE, bonus_playable, longest_run, modal_face, open_upper
 
 _box_outcome = kernels.box_outcome  # the rules' one definition, compiled
 FEATURES = (

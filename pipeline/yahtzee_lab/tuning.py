@@ -26,15 +26,15 @@ from typing import Any
 import numpy as np
 
 from lookup.store import default_artifacts_dir, open_artifact
-from pipeline.stages import Computed, Family, build_family
+from pipeline.family import Computed, Family, build_family
 from pipeline.store import ArtifactSpec, StoredArray
 from pipeline.yahtzee import stage as tables_stage
-from pipeline.yahtzee.perturbation import FEATURES, N_FEATURES
+from pipeline.yahtzee_lab.perturbation import FEATURES, N_FEATURES
 
 NAME = "yahtzee-perturbation-weights"
 SCHEMA, SCHEMA_VERSIONS = "yahtzee.perturbation_weights", (1,)
 # The tables the games read (their own code), and every module that plays the games.
-CODE = tables_stage.CODE + tuple(f"pipeline/yahtzee/{m}.py" for m in (
+CODE = tables_stage.CODE + tuple(f"pipeline/yahtzee_lab/{m}.py" for m in (
     "streams", "features", "decision_une", "perturbation", "engine", "players", "match", "tuning"))
 # Size of one step of the walk per weight, in the units of its f_i: pips for 0-4, counts for 6, 8, 9,
 # indicators (0/1, +-1) for 5, 7, 10, 11. A step of 1 moves each weight by about one point of E.
@@ -101,7 +101,7 @@ def _settings(section: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _spec(section: Mapping[str, Any]) -> ArtifactSpec:
-    from pipeline.yahtzee.players import game_rules
+    from pipeline.yahtzee_lab.players import game_rules
 
     cfg = _settings(section)
     return ArtifactSpec(name=NAME, schema=SCHEMA, schema_version=max(SCHEMA_VERSIONS), game="yahtzee",
@@ -111,8 +111,8 @@ def _spec(section: Mapping[str, Any]) -> ArtifactSpec:
 
 def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
     from pipeline.progress import progress
-    from pipeline.yahtzee.match import play
-    from pipeline.yahtzee.players import get_player
+    from pipeline.yahtzee_lab.match import play
+    from pipeline.yahtzee_lab.players import get_player
 
     cfg = _settings(section)
     artifacts = artifacts_dir

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.yahtzee.players import PlayerSpec
+from pipeline.yahtzee_lab.players import PlayerSpec
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Batch:
 
 def run_batch(batch: Batch, parallel: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Play one batch: (scores int32 (games, 2), upper bonus uint8 (games, 2))."""
-    from pipeline.yahtzee.match import play_batch
+    from pipeline.yahtzee_lab.match import play_batch
 
     return play_batch(batch.a, batch.b, batch.games, seed=batch.seed, mode=batch.mode, rules=batch.rules,
                       first=batch.first, artifacts_dir=batch.artifacts_dir, parallel=parallel)

@@ -1,8 +1,8 @@
 """The plain-Python engine: the slow path for Python callables, and the reference the numba engine matches.
 
-It plays exactly the games of ``pipeline.yahtzee.engine`` (same streams, same turn order, same dice
+It plays exactly the games of ``pipeline.yahtzee_lab.engine`` (same streams, same turn order, same dice
 bookkeeping) on ``Sheet`` objects, asking each player through the plain interface of
-``pipeline.yahtzee.players``. For compiled players both engines give identical results, which the tests
+``pipeline.yahtzee_lab.players``. For compiled players both engines give identical results, which the tests
 check; the benchmark times both on the same games.
 """
 
@@ -14,8 +14,8 @@ import numpy as np
 
 from lookup.yahtzee.rules import N_CATEGORIES, Rules
 from lookup.yahtzee.sheet import Sheet
-from pipeline.yahtzee.players import PlayerSpec, as_category, as_reroll_mask, game_rules, python_player
-from pipeline.yahtzee.streams import MODE_CODES, destiny_list, game_streams
+from pipeline.yahtzee_lab.players import PlayerSpec, as_category, as_reroll_mask, game_rules, python_player
+from pipeline.yahtzee_lab.streams import MODE_CODES, destiny_list, game_streams
 
 
 def _turn(player, name: str, own: Sheet, opp: Sheet, seed: int, key: int, stream: int, turn: int) -> None:

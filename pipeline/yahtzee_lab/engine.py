@@ -6,7 +6,7 @@ is ``me = [filled_mask, upper (capped at the threshold), ybox, total, upper_bonu
 the REAL score (box points, the upper bonus when earned, Yahtzee bonuses) whatever the player's table
 optimises. Dice come from ``streams`` (the destiny list of the player's stream for that game and turn).
 
-Compiled players (``P`` tuples, built by ``pipeline.yahtzee.players``):
+Compiled players (``P`` tuples, built by ``pipeline.yahtzee_lab.players``):
 ``(ip, state_index, reroll, category, vrow, alpha)`` with ``ip = [kind, joker_code, threshold,
 optimised upper bonus, yahtzee bonus, n_dice]`` (the table's params, for Perturbation's values). The
 game tables ``G`` come from :func:`game_tables`.
@@ -25,10 +25,10 @@ from numba import njit, prange
 
 from lookup.yahtzee.rules import N_CATEGORIES, UPPER, Rules, scoring_tables
 from pipeline.yahtzee import kernels
-from pipeline.yahtzee.decision_une import une_category, une_reroll
-from pipeline.yahtzee.perturbation import N_FEATURES, perturb_category, perturb_reroll, turn_values
 from pipeline.yahtzee.solver import _kernel_tables, _padded_subkeeps
-from pipeline.yahtzee.streams import destiny, game_streams, rng_next, rng_start
+from pipeline.yahtzee_lab.decision_une import une_category, une_reroll
+from pipeline.yahtzee_lab.perturbation import N_FEATURES, perturb_category, perturb_reroll, turn_values
+from pipeline.yahtzee_lab.streams import destiny, game_streams, rng_next, rng_start
 
 KIND_NONE, KIND_TABLE, KIND_RANDOM, KIND_UNE, KIND_PERTURB = -1, 0, 1, 2, 3
 ME_SIZE = 5
