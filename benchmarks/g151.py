@@ -30,10 +30,10 @@ REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 
 def all_tables(section: dict) -> float:
     """Seconds to compute every table of the section (no writing)."""
-    from pipeline.g151.stage import g151_families
+    from pipeline.g151.stage import families
 
     start = time.perf_counter()
-    for family in g151_families(section):
+    for family in families(section):
         for spec in family.artifacts(section):
             family.compute(spec, section, PROJECT_ROOT / "artifacts")  # reads nothing there
     return time.perf_counter() - start

@@ -5,29 +5,30 @@ The one module that imports every game's ``stage.families``; no game imports it 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.dicerace.stage import probabilities_family, strategies_family
+from pipeline.dicerace import stage as dicerace
 from pipeline.family import DEFAULT_PARAMS, Family, build_family, load_params
-from pipeline.g151.stage import g151_families
+from pipeline.g151 import stage as g151
 from pipeline.store import PROJECT_ROOT, write_manifest
-from pipeline.yahtzee.stage import yahtzee_families
-from pipeline.yahtzee_lab.tuning import weights_family
+from pipeline.yahtzee import stage as yahtzee
+from pipeline.yahtzee_lab import stage as yahtzee_lab
+
+# params.yaml section -> the ``families(section)`` of the package that owns it. A new game adds one line.
+# Listed in build order: the lab's weights read Yahtzee's tables (it builds them if they are missing).
+SECTIONS: dict[str, Callable[[Mapping[str, Any]], list[Family]]] = {
+    "dicerace": dicerace.families,
+    "yahtzee": yahtzee.families,
+    "g151": g151.families,
+    "yahtzee_lab": yahtzee_lab.families,
+}
 
 
 def families(params: Mapping[str, Any]) -> dict[str, Family]:
-    """Every family the params define, by name."""
-    found = [probabilities_family()]
-    if params.get("dicerace", {}).get("grid") is not None:
-        found.append(strategies_family())
-    if "yahtzee" in params:
-        found += yahtzee_families(params["yahtzee"])
-    if "g151" in params:
-        found += g151_families(params["g151"])
-    if "yahtzee_lab" in params:
-        found.append(weights_family(params["yahtzee_lab"]))
+    """Every family the params define, by name (a game whose section is absent has none)."""
+    found = [f for section, of in SECTIONS.items() if section in params for f in of(params[section])]
     return {f.name: f for f in found}
 
 

@@ -7,7 +7,15 @@ from pathlib import Path
 import click
 import numpy as np
 
-from pipeline.cli_options import artifacts_option, artifacts_root, out_option, params_option
+from pipeline.cli_options import (
+    artifacts_option,
+    artifacts_root,
+    out_option,
+    params_option,
+    params_section,
+    report_dir,
+    seed_option,
+)
 
 dice_option = click.option("--dice", type=int, default=10, show_default=True, help="Most dice a turn may roll (D).")
 target_option = click.option("--target", type=int, default=100, show_default=True, help="Points to reach (N).")
@@ -16,13 +24,13 @@ mode_option = click.option("--mode", type=click.Choice(["sequential", "simultane
 POLICY_NAMES = ("optimal", "blind", "random", "oneshot")
 
 
-@click.group()
-def dicerace() -> None:
+@click.group(name="dicerace")
+def cli() -> None:
     """The dice race: optimal dice counts, values, exact match-ups, the report."""
 
 
 
-@dicerace.command()
+@cli.command()
 @dice_option
 @target_option
 @click.option("--step", type=int, default=None, help="Score step of the printed d* map (default: N/10).")
@@ -80,13 +88,13 @@ def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -
         con.print(out)
 
 
-@dicerace.command()
+@cli.command()
 @click.argument("my_score", type=int)
 @click.argument("other_score", type=int)
 @dice_option
 @target_option
 @mode_option
-@click.option("--seed", type=int, default=None, help="Seed for sampling a mixed strategy.")
+@seed_option(None, "Seed for sampling a mixed strategy.")
 @artifacts_option
 def decide(my_score: int, other_score: int, dice: int, target: int, mode: str, seed: int | None,
            artifacts_dir: Path | None) -> None:
@@ -127,14 +135,14 @@ def _policy(spec: str, dice: int, target: int, mode: str, root: Path):
     return policies.from_table(np.load(path), dice, target, name=path.stem)
 
 
-@dicerace.command()
+@cli.command()
 @click.argument("policy_a")
 @click.argument("policy_b")
 @dice_option
 @target_option
 @mode_option
 @click.option("--simulate", "games", type=int, default=0, help="Also simulate this many games (seeded).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the simulation.")
+@seed_option(1, "Seed of the simulation.")
 @artifacts_option
 def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games: int, seed: int,
           artifacts_dir: Path | None) -> None:
@@ -155,19 +163,16 @@ def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games
         click.echo(line)
 
 
-@dicerace.command()
+@cli.command()
 @params_option
 @out_option
 @artifacts_option
 def report(params_path: Path | None, out_dir: Path | None, artifacts_dir: Path | None) -> None:
     """Write the heatmaps, the match-up tables (JSON + PNG) and their simulation check."""
     from pipeline.dicerace.report import write_report
-    from pipeline.family import DEFAULT_PARAMS, load_params
     from pipeline.progress import say
 
-    params = load_params(params_path or DEFAULT_PARAMS)
-    settings = params.get("dicerace", {}).get("report", {})
+    settings = params_section(params_path, "dicerace").get("report", {})
     games, seed = int(settings.get("simulation_games", 100_000)), int(settings.get("seed", 1))
-    root = artifacts_root(artifacts_dir)
-    path = write_report(root, out_dir or root / "reports" / "dicerace", games, seed)
-    say(f"wrote {path.parent}")
+    root, out = report_dir(out_dir, artifacts_dir, "dicerace")
+    say(f"wrote {write_report(root, out, games, seed).parent}")

@@ -234,3 +234,8 @@ def _matchup_arrays(grid: list[tuple[int, int]]) -> Computed:
 def strategies_family() -> Family:
     return Family(name="dicerace-strategies", section="dicerace", code=STRATEGIES_CODE,
                   artifacts=_strategy_specs, compute=_compute_strategies)
+
+
+def families(section: Mapping[str, Any]) -> list[Family]:
+    """The roll probabilities, and the strategy tables when ``dicerace.grid`` is given."""
+    return [probabilities_family()] + ([strategies_family()] if section.get("grid") is not None else [])

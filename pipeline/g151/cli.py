@@ -7,27 +7,34 @@ from pathlib import Path
 import click
 
 from lookup.g151.rules import DEFAULT_RULES, RULE_SETS, UNIT
-from pipeline.cli_options import artifacts_option, artifacts_root, out_option, params_option
+from pipeline.cli_options import (
+    artifacts_option,
+    games_option,
+    out_option,
+    params_option,
+    params_section,
+    report_dir,
+    rules_option,
+    seed_option,
+)
 
-rules_option = click.option("--rules", "rules_name", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES,
-                            show_default=True, help="Variant.")
 target_option = click.option("--target", type=int, default=1000, show_default=True,
                              help="Points to reach exactly (a multiple of 50).")
 other_option = click.option("--other", "other_banked", type=int, default=None,
                             help="Opponent's banked points (two-player policy); omit for solitaire.")
 
 
-@click.group()
-def g151() -> None:
+@click.group(name="g151")
+def cli() -> None:
     """The game of 151: exact roll law, optimal policies, exact match-ups."""
 
 
-@g151.command()
+@cli.command()
 @click.argument("banked", type=int)
 @click.argument("turn_total", type=int)
 @other_option
 @target_option
-@rules_option
+@rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
 @artifacts_option
 def decide(banked: int, turn_total: int, other_banked: int | None, target: int, rules_name: str,
            artifacts_dir: Path | None) -> None:
@@ -42,12 +49,12 @@ def decide(banked: int, turn_total: int, other_banked: int | None, target: int, 
     click.echo(f"{rules_name}, target {target}: {action} ({unit}: {shown})")
 
 
-@g151.command()
+@cli.command()
 @click.argument("banked", type=int)
 @click.argument("turn_total", type=int, default=0)
 @other_option
 @target_option
-@rules_option
+@rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
 @artifacts_option
 def value(banked: int, turn_total: int, other_banked: int | None, target: int, rules_name: str,
           artifacts_dir: Path | None) -> None:
@@ -57,8 +64,8 @@ def value(banked: int, turn_total: int, other_banked: int | None, target: int, r
     click.echo(f"{value_(banked, turn_total, other_banked, target, rules_name, artifacts_dir=artifacts_dir):.12f}")
 
 
-@g151.command()
-@rules_option
+@cli.command()
+@rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
 def distribution(rules_name: str) -> None:
     """Exact law of the points of one roll, with its mean and standard deviation."""
     from lookup.g151.rules import roll_distribution, roll_moments
@@ -69,11 +76,11 @@ def distribution(rules_name: str) -> None:
     click.echo(f"mean {mean} = {float(mean):.6f} points; variance {var}; std {float(var) ** 0.5:.6f} points")
 
 
-@g151.command()
+@cli.command()
 @click.argument("player")
 @click.option("--against", default=None, help="Opponent strategy (two-player match-up); omit for solitaire.")
 @target_option
-@rules_option
+@rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
 def evaluate(player: str, against: str | None, target: int, rules_name: str) -> None:
     """Exact expected turns of strategy PLAYER alone, or its match-up --against another.
 
@@ -96,13 +103,13 @@ def evaluate(player: str, against: str | None, target: int, rules_name: str) -> 
                    f"{m.p2_final[i]:.3f}")
 
 
-@g151.command()
+@cli.command()
 @click.argument("player")
 @click.option("--against", default=None, help="Opponent strategy; omit for solitaire.")
-@click.option("--games", type=int, default=100_000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@games_option()
+@seed_option()
 @target_option
-@rules_option
+@rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
 def simulate(player: str, against: str | None, games: int, seed: int, target: int, rules_name: str) -> None:
     """Seeded simulation of PLAYER (alone or --against), beside the exact value."""
     from pipeline.g151.report import simulation_checks
@@ -112,19 +119,14 @@ def simulate(player: str, against: str | None, games: int, seed: int, target: in
                    f"+- {row['se']:.6f} (z = {row['z']:+.2f})")
 
 
-@g151.command()
+@cli.command()
 @params_option
 @out_option
 @artifacts_option
 def report(params_path: Path | None, out_dir: Path | None, artifacts_dir: Path | None) -> None:
     """Write the report: the notebook's comparisons computed exactly, and the optimal policies."""
-    from pipeline.family import DEFAULT_PARAMS, load_params
     from pipeline.g151.report import write_report
     from pipeline.progress import say
 
-    params = load_params(params_path or DEFAULT_PARAMS)
-    if "g151" not in params:
-        raise ValueError("params has no 'g151' section")
-    root = artifacts_root(artifacts_dir)
-    target = write_report(params["g151"], out_dir or root / "reports" / "g151")
-    say(f"wrote {target}")
+    _, out = report_dir(out_dir, artifacts_dir, "g151")
+    say(f"wrote {write_report(params_section(params_path, 'g151'), out)}")

@@ -101,7 +101,7 @@ def compute_tables(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir
     return arrays, stats
 
 
-def g151_families(section: Mapping[str, Any]) -> list[Family]:
+def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per variant in ``g151.variants``."""
     return [Family(name=f"g151-{variant}", section="g151", code=CODE,
                    artifacts=lambda sec, v=variant: [_spec(v, sec)], compute=compute_tables)

@@ -87,7 +87,7 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
     }, {"rows": rows}
 
 
-def yahtzee_families(section: Mapping[str, Any]) -> list[Family]:
+def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.rule_sets``."""
     return [Family(name=f"yahtzee-{name}", section="yahtzee", code=CODE,
                    artifacts=lambda _section, n=name: table_specs(n), compute=_compute)

@@ -13,7 +13,8 @@ every game is a draw. The tournament then measures the tuned weights on other ga
 
 Artifact ``yahtzee-perturbation-weights.zarr`` (schema ``yahtzee.perturbation_weights`` v1): ``alpha``
 (the weights, ``perturbation.FEATURES`` order) and the walk (``walk_alpha``, ``walk_rate``,
-``walk_accepted``); rules = the game's rules; params = the ``yahtzee_lab.perturbation`` section.
+``walk_accepted``); rules = the game's rules; params = the ``yahtzee_lab.perturbation`` section. Its
+family (what it publishes, how it is computed) is in ``pipeline.yahtzee_lab.stage``.
 """
 
 from __future__ import annotations
@@ -26,16 +27,10 @@ from typing import Any
 import numpy as np
 
 from lookup.store import default_artifacts_dir, open_artifact
-from pipeline.family import Computed, Family, build_family
-from pipeline.store import ArtifactSpec, StoredArray
-from pipeline.yahtzee import stage as tables_stage
 from pipeline.yahtzee_lab.perturbation import FEATURES, N_FEATURES
 
 NAME = "yahtzee-perturbation-weights"
 SCHEMA, SCHEMA_VERSIONS = "yahtzee.perturbation_weights", (1,)
-# The tables the games read (their own code), and every module that plays the games.
-CODE = tables_stage.CODE + tuple(f"pipeline/yahtzee_lab/{m}.py" for m in (
-    "streams", "features", "decision_une", "perturbation", "engine", "players", "match", "tuning"))
 # Size of one step of the walk per weight, in the units of its f_i: pips for 0-4, counts for 6, 8, 9,
 # indicators (0/1, +-1) for 5, 7, 10, 11. A step of 1 moves each weight by about one point of E.
 SCALE = np.array([0.3, 0.3, 0.3, 0.3, 0.3, 3.0, 1.0, 3.0, 1.0, 1.0, 3.0, 3.0])
@@ -92,67 +87,12 @@ def points_rate(scores: np.ndarray) -> float:
     return float(((a > b).sum() + 0.5 * (a == b).sum()) / len(a))
 
 
-def _settings(section: Mapping[str, Any]) -> dict[str, Any]:
+def settings(section: Mapping[str, Any]) -> dict[str, Any]:
     cfg = {**DEFAULTS, **dict(section.get("perturbation") or {})}
     unknown = set(cfg) - set(DEFAULTS)
     if unknown:
         raise ValueError(f"yahtzee_lab.perturbation: unknown keys {sorted(unknown)}")
     return cfg
-
-
-def _spec(section: Mapping[str, Any]) -> ArtifactSpec:
-    from pipeline.yahtzee_lab.players import game_rules
-
-    cfg = _settings(section)
-    return ArtifactSpec(name=NAME, schema=SCHEMA, schema_version=max(SCHEMA_VERSIONS), game="yahtzee",
-                        rules=game_rules(cfg["rules"]).to_dict(), params={**cfg, "features": list(FEATURES)},
-                        code=CODE)
-
-
-def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
-    from pipeline.progress import progress
-    from pipeline.yahtzee_lab.match import play
-    from pipeline.yahtzee_lab.players import get_player
-
-    cfg = _settings(section)
-    artifacts = artifacts_dir
-    ensure_tables(["seed"], artifacts)
-
-    def objective(alpha: np.ndarray) -> float:
-        games = play(get_player("perturbation", alpha=alpha), "esperance", int(cfg["games"]), seed=int(cfg["seed"]),
-                     mode="coupled", rules=cfg["rules"], artifacts_dir=artifacts)
-        return points_rate(games.scores)
-
-    with progress("tuning Perturbation's weights (random walk)", int(cfg["iterations"])) as advance:
-        walk = random_walk(objective, cfg, progress=advance)
-    described = ", ".join(f"{i}: {n}" for i, n in enumerate(FEATURES))
-    arrays = {
-        "alpha": StoredArray(walk.best, f"alpha[i]: weight of Perturbation's function f_i ({described})"),
-        "walk_alpha": StoredArray(walk.alpha, "walk_alpha[k, i]: the k-th weights evaluated (row 0: initial)"),
-        "walk_rate": StoredArray(walk.rate, "walk_rate[k]: points rate ((wins + draws/2) / games) of walk_alpha[k] "
-                                 "against esperance, coupled games"),
-        "walk_accepted": StoredArray(walk.accepted, "walk_accepted[k]: 1 if walk_alpha[k] became the current point"),
-    }
-    stats = {"best_rate": walk.best_rate, "initial_rate": float(walk.rate[0]), "evaluations": int(len(walk.rate)),
-             "games_per_evaluation": int(cfg["games"])}  # no timing: equal inputs give identical artifacts
-    return arrays, stats
-
-
-def ensure_tables(rule_sets: list[str], artifacts_dir: str | Path) -> None:
-    """Build (or reuse, by fingerprint) the value and policy tables of ``rule_sets`` in ``artifacts_dir``.
-
-    Under DVC the tables' stage has run first (they are this stage's upstream deps) and they are reused by
-    fingerprint; ``dicetables build`` of this family alone builds them.
-    """
-    for family in tables_stage.yahtzee_families({"rule_sets": list(rule_sets)}):
-        build_family(family, {"yahtzee": {"rule_sets": list(rule_sets)}}, artifacts_dir)
-
-
-def weights_family(section: Mapping[str, Any]) -> Family:
-    """The family that tunes and publishes Perturbation's weights (params: ``yahtzee_lab.perturbation``)."""
-    upstream = tuple(f"{spec.name}.zarr" for spec in tables_stage.table_specs("seed"))
-    return Family(name=NAME, section="yahtzee_lab", code=CODE, artifacts=lambda sec: [_spec(sec)], compute=_compute,
-                  upstream=upstream)
 
 
 def load_weights(artifacts_dir: str | Path | None = None) -> tuple[float, ...]:

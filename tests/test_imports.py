@@ -1,0 +1,191 @@
+"""Imports flow one way: no circles in ``lookup`` and ``pipeline``, and the layering holds.
+
+The import graph is read from the source (``ast``), not by importing it, so that every import counts,
+also those inside functions, and nothing runs. Why not grimp / import-linter: they do not tell an import
+at module level from one inside a function, and the two rules below need that distinction.
+
+What is checked (docs/adding_a_game.md, "Layering"):
+
+1. **Module level**: no circle among the modules when only the imports that run at import time count
+   (module and class bodies, including ``if`` / ``try`` blocks there). Importing ``a.b.c`` also runs
+   ``a/__init__`` and ``a/b/__init__``, so those count as imported too, except the importer's own
+   packages (already running when it is imported).
+2. **Rooms, every import**: with imports inside functions counted too, no circle between *rooms*: a room
+   is a game package (``lookup.<game>``, ``pipeline.<game>``, ``pipeline.yahtzee_lab``) or a top-level
+   module (``pipeline.family``, ``pipeline.registry``, ``lookup.store``, ...). A lazy import inside a room
+   (``players`` -> ``tuning`` in the lab, to load Perturbation's weights only when asked) is allowed.
+3. ``pipeline.family`` imports no game; no game module imports ``pipeline.registry`` or ``pipeline.cli``
+   (they list the games); ``lookup`` never imports ``pipeline`` (tests/test_layering.py checks its
+   third-party imports at run time).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("lookup", "pipeline")
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the packages, by dotted name (a package by its own name)."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _targets(node: ast.Import | ast.ImportFrom, name: str, is_package: bool, known: set[str]) -> set[str]:
+    """The known modules an import statement in module ``name`` loads (the deepest known prefix)."""
+    if isinstance(node, ast.Import):
+        wanted = [alias.name for alias in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            here = name.split(".") if is_package else name.split(".")[:-1]
+            here = here[: len(here) - (node.level - 1)]
+            base = ".".join([*here, *([base] if base else [])])
+        # ``from pkg import mod`` loads pkg.mod when it is a module, else a name defined in pkg.
+        wanted = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
+    out = set()
+    for full in wanted:
+        parts = full.split(".")
+        for i in range(len(parts), 0, -1):
+            if ".".join(parts[:i]) in known:
+                out.add(".".join(parts[:i]))
+                break
+    return out
+
+
+def imports(root: Path = ROOT) -> list[tuple[str, str, bool, int]]:
+    """Every import edge (importer, imported, at_module_level, line) between modules of the packages."""
+    mods = modules(root)
+    known = set(mods)
+    edges = []
+    for name, path in mods.items():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        is_package = path.name == "__init__.py"
+
+        def visit(node: ast.AST, top: bool, name: str = name, is_package: bool = is_package) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.Import | ast.ImportFrom):
+                    for target in _targets(child, name, is_package, known):
+                        edges.append((name, target, top, child.lineno))
+                visit(child, top and not isinstance(child, FUNCTIONS))
+
+        visit(tree, True)
+    return edges
+
+
+def _with_packages(edges: list[tuple[str, str, bool, int]], known: set[str]) -> list[tuple[str, str, bool, int]]:
+    """Add the packages an import runs (a.b for a.b.c), except the importer's own (already running)."""
+    out = []
+    for a, b, top, line in edges:
+        own = {".".join(a.split(".")[:i]) for i in range(1, a.count(".") + 2)}
+        parts = b.split(".")
+        for i in range(1, len(parts) + 1):
+            target = ".".join(parts[:i])
+            if target in known and target not in own and target != a:
+                out.append((a, target, top, line))
+    return out
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one node, or a node importing itself (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in graph.get(v, ()):
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    return found
+
+
+def room(module: str) -> str:
+    """The room of a module: its game package (``pipeline.yahtzee``), else the module itself."""
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def graphs(root: Path = ROOT) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(module-level graph of modules, every-import graph of rooms)."""
+    known = set(modules(root))
+    edges = _with_packages(imports(root), known)
+    module_level: dict[str, set[str]] = {m: set() for m in known}
+    rooms: dict[str, set[str]] = {room(m): set() for m in known}
+    for a, b, top, _ in edges:
+        if top:
+            module_level[a].add(b)
+        if room(a) != room(b):
+            rooms[room(a)].add(room(b))
+    return module_level, rooms
+
+
+def test_no_circle_between_modules_at_import_time():
+    module_level, _ = graphs()
+    assert circles(module_level) == []
+
+
+def test_no_circle_between_rooms_counting_imports_inside_functions():
+    _, rooms = graphs()
+    assert circles(rooms) == []
+
+
+def _game_packages() -> set[str]:
+    return {m for m in modules() if m.startswith("pipeline.") and (ROOT / m.replace(".", "/")).is_dir()}
+
+
+def test_layering():
+    games = _game_packages()
+    assert {"pipeline.yahtzee", "pipeline.yahtzee_lab", "pipeline.dicerace", "pipeline.g151"} <= games
+    wrong = []
+    for a, b, _, line in imports():
+        where = f"{a} (line {line}) imports {b}"
+        if a == "pipeline.family" and room(b) in games:
+            wrong.append(f"{where}: the family types import no game")
+        if room(a) in games and b in ("pipeline.registry", "pipeline.cli"):
+            wrong.append(f"{where}: games never import the registry or the top-level CLI")
+        if a.split(".")[0] == "lookup" and b.split(".")[0] == "pipeline":
+            wrong.append(f"{where}: lookup never imports pipeline")
+    assert wrong == []
+
+
+def test_the_checks_find_a_circle():
+    """The graph code itself: a lazy import back into the registry from a game is a circle between rooms."""
+    graph = {"pipeline.registry": {"pipeline.g151"}, "pipeline.g151": {"pipeline.family", "pipeline.registry"},
+             "pipeline.family": set()}
+    assert circles(graph) == [["pipeline.g151", "pipeline.registry"]]
+    assert circles({"a": {"a"}}) == [["a"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+    tree = ast.parse("from . import x\nfrom .y import z\nimport p.q.r\ndef f():\n    from ..w import v\n")
+    known = {"p.a", "p.a.x", "p.a.y", "p.w", "p.q"}
+    found = [(_targets(n, "p.a.m", False, known)) for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert found == [{"p.a.x"}, {"p.a.y"}, {"p.q"}, {"p.w"}]
