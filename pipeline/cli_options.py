@@ -1,12 +1,13 @@
 """Options and helpers shared by every `dicetables` command group (one definition each).
 
 Every game's ``cli.py`` takes its ``--artifacts``, ``--params``, ``--out``, ``--rules``, ``--seed``,
-``--games`` and ``--json`` options from here, and its ``report`` command reads its params section and
-picks its output directory through ``params_section`` and ``report_dir``.
+``--games`` and ``--json`` options from here, and its ``report`` command (the command of its DVC report
+stage) from ``report_command``.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -59,7 +60,24 @@ def params_section(params_path: Path | None, section: str) -> Mapping[str, Any]:
     return params[section]
 
 
-def report_dir(out_dir: Path | None, artifacts_dir: Path | None, game: str) -> tuple[Path, Path]:
-    """(artifacts root, output directory) of a game's report: ``--out``, else ``ARTIFACTS/reports/GAME``."""
-    root = artifacts_root(artifacts_dir)
-    return root, out_dir if out_dir is not None else root / "reports" / game
+def report_command(game: str, module: str, help: str, *, section: str | None = None,
+                   options: Iterable[Callable[[Any], Any]] = ()) -> click.Command:
+    """The ``report`` command of a game: ``write_report(params[section], ARTIFACTS, OUT, **options)`` of
+    ``module`` (imported when the command runs), OUT defaulting to ``ARTIFACTS/reports/GAME``.
+
+    ``section`` is the params section (default: ``game``); ``options`` are extra click options, passed to
+    ``write_report`` as keyword arguments.
+    """
+
+    def report(params_path: Path | None, artifacts_dir: Path | None, out_dir: Path | None, **extra: Any) -> None:
+        from pipeline.progress import say
+
+        root = artifacts_root(artifacts_dir)
+        out = out_dir if out_dir is not None else root / "reports" / game
+        write_report = importlib.import_module(module).write_report
+        say(f"wrote {write_report(params_section(params_path, section or game), root, out, **extra)}")
+
+    report.__doc__ = help
+    for option in (*options, out_option, artifacts_option, params_option):
+        report = option(report)
+    return click.command("report")(report)

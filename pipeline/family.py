@@ -58,6 +58,15 @@ def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
     return data
 
 
+def nonempty_list(section: Mapping[str, Any], key: str, where: str, expected: str) -> list[Any]:
+    """``section[key]``, which params must give as a non-empty list; otherwise a ValueError naming ``where``
+    (the params key, e.g. ``g151.variants``) and what the list holds (``expected``)."""
+    value = section.get(key)
+    if not isinstance(value, list) or not value:
+        raise ValueError(f"{where} must be a non-empty list of {expected}")
+    return value
+
+
 def build_family(
     family: Family,
     params: Mapping[str, Any],

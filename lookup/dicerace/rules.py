@@ -15,7 +15,10 @@ play-time API all read the constants and functions below.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+
+from lookup.naming import by_name
 
 FACES = 6
 # A roll showing this face anywhere scores BUST_SCORE instead of its sum.
@@ -29,6 +32,27 @@ MODES = ("sequential", "simultaneous")
 def rules_dict() -> dict[str, int]:
     """The rules as stored in the artifacts' attributes."""
     return {"faces": FACES, "bust_face": BUST_FACE, "bust_score": BUST_SCORE}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The dice race's one rule set (the constants above), in the shape every game's rules take
+    (docs/adding_a_game.md): a name, and ``to_dict()`` for the artifacts' attributes."""
+
+    name: str = "standard"
+
+    def to_dict(self) -> dict[str, int]:
+        """The rules as stored in the artifacts' attributes: ``rules_dict()`` (one rule set, no name)."""
+        return rules_dict()
+
+
+RULE_SETS: dict[str, Rules] = {"standard": Rules()}
+DEFAULT_RULES = "standard"
+
+
+def get_rules(name: str | Rules = DEFAULT_RULES) -> Rules:
+    """The rule set called ``name`` (a Rules passes through); ValueError for an unknown one."""
+    return name if isinstance(name, Rules) else by_name(RULE_SETS, name, "dice-race rule set")
 
 
 def roll_score(dice: Sequence[int]) -> int:

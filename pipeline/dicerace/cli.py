@@ -7,15 +7,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from pipeline.cli_options import (
-    artifacts_option,
-    artifacts_root,
-    out_option,
-    params_option,
-    params_section,
-    report_dir,
-    seed_option,
-)
+from pipeline import cli_options as opt
 
 dice_option = click.option("--dice", type=int, default=10, show_default=True, help="Most dice a turn may roll (D).")
 target_option = click.option("--target", type=int, default=100, show_default=True, help="Points to reach (N).")
@@ -34,7 +26,7 @@ def cli() -> None:
 @dice_option
 @target_option
 @click.option("--step", type=int, default=None, help="Score step of the printed d* map (default: N/10).")
-@artifacts_option
+@opt.artifacts_option
 def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -> None:
     """A readable summary of one game: values, the optimal-dice map, mixed states, exact match-ups."""
     from rich.console import Console
@@ -44,7 +36,7 @@ def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -
     from pipeline.dicerace.report import read_matchups
     from pipeline.dicerace.sequential import lowest_bit
 
-    root = artifacts_root(artifacts_dir)
+    root = opt.artifacts_root(artifacts_dir)
     seq = sequential_table(dice, target, artifacts_dir=root)
     sim = simultaneous_table(dice, target, artifacts_dir=root)
     con = Console()
@@ -94,15 +86,15 @@ def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -
 @dice_option
 @target_option
 @mode_option
-@seed_option(None, "Seed for sampling a mixed strategy.")
-@artifacts_option
+@opt.seed_option(None, "Seed for sampling a mixed strategy.")
+@opt.artifacts_option
 def decide(my_score: int, other_score: int, dice: int, target: int, mode: str, seed: int | None,
            artifacts_dir: Path | None) -> None:
     """How many dice to roll at MY_SCORE against OTHER_SCORE, and what each choice is worth."""
     from lookup.dicerace import decide as decide_
     from lookup.dicerace import explain
 
-    root = artifacts_root(artifacts_dir)
+    root = opt.artifacts_root(artifacts_dir)
     d = decide_(my_score, other_score, dice=dice, target=target, mode=mode, rng=seed, artifacts_dir=root)
     info = explain(my_score, other_score, dice=dice, target=target, mode=mode, artifacts_dir=root)
     click.echo(f"{mode}, D={dice}, N={target}, scores {my_score} vs {other_score}: roll {d} dice "
@@ -142,8 +134,8 @@ def _policy(spec: str, dice: int, target: int, mode: str, root: Path):
 @target_option
 @mode_option
 @click.option("--simulate", "games", type=int, default=0, help="Also simulate this many games (seeded).")
-@seed_option(1, "Seed of the simulation.")
-@artifacts_option
+@opt.seed_option(1, "Seed of the simulation.")
+@opt.artifacts_option
 def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games: int, seed: int,
           artifacts_dir: Path | None) -> None:
     """Exact outcome of POLICY_A against POLICY_B (optimal, blind, random, oneshot, or a .npy table of
@@ -151,7 +143,7 @@ def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games
     from pipeline.dicerace.matchups import match as match_
     from pipeline.dicerace.simulate import simulate
 
-    root = artifacts_root(artifacts_dir)
+    root = opt.artifacts_root(artifacts_dir)
     a = _policy(policy_a, dice, target, mode, root)
     b = _policy(policy_b, dice, target, mode, root)
     for key, o in match_(a, b, target, mode).items():
@@ -163,16 +155,6 @@ def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games
         click.echo(line)
 
 
-@cli.command()
-@params_option
-@out_option
-@artifacts_option
-def report(params_path: Path | None, out_dir: Path | None, artifacts_dir: Path | None) -> None:
-    """Write the heatmaps, the match-up tables (JSON + PNG) and their simulation check."""
-    from pipeline.dicerace.report import write_report
-    from pipeline.progress import say
-
-    settings = params_section(params_path, "dicerace").get("report", {})
-    games, seed = int(settings.get("simulation_games", 100_000)), int(settings.get("seed", 1))
-    root, out = report_dir(out_dir, artifacts_dir, "dicerace")
-    say(f"wrote {write_report(root, out, games, seed).parent}")
+cli.add_command(opt.report_command(
+    "dicerace", "pipeline.dicerace.report",
+    "Write the heatmaps, the match-up tables (JSON + PNG) and their simulation check."))

@@ -13,7 +13,7 @@ For every game of ``dicerace.grid``, from the verified artifacts:
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -40,6 +40,7 @@ from pipeline.dicerace.matchups import Outcome
 from pipeline.dicerace.sequential import lowest_bit
 from pipeline.dicerace.simulate import simulate
 from pipeline.progress import progress
+from pipeline.reports import publish_report, pyplot, save_figure, write_json
 
 OUTCOMES = ("win", "draw", "loss")
 
@@ -118,13 +119,17 @@ def matchup_entries(meta: dict[str, Any], arrays: dict[str, np.ndarray], pols: d
     return out
 
 
-def write_report(artifacts: str | Path, out_dir: str | Path, games: int, seed: int) -> Path:
-    """Write every picture and matchups.json for the games built in the artifacts; returns the JSON path."""
-    import matplotlib
+def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir: str | Path) -> Path:
+    """Write every picture and matchups.json for the games built in the artifacts into ``out_dir`` (the
+    directory at once; simulation settings: ``section["report"]``); returns ``out_dir``."""
+    settings = section.get("report") or {}
+    games, seed = int(settings.get("simulation_games", 100_000)), int(settings.get("seed", 1))
+    artifacts, out_dir = Path(artifacts_dir), Path(out_dir)
+    publish_report(out_dir, lambda tmp: _write(artifacts, tmp, games, seed))
+    return out_dir
 
-    matplotlib.use("Agg")
-    artifacts, out_dir = Path(artifacts), Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+
+def _write(artifacts: Path, out_dir: Path, games: int, seed: int) -> None:
     meta, arrays = read_matchups(artifacts)
     grid = built_grid(meta)
     report: dict[str, Any] = {"simulation": {"games": games, "seed": seed}, "games": {}}
@@ -144,9 +149,7 @@ def write_report(artifacts: str | Path, out_dir: str | Path, games: int, seed: i
             _matchups_figure(meta, arrays, dice, target, out_dir / f"matchups_{key}.png")
             advance()
     report["max_abs_z"] = worst
-    path = out_dir / "matchups.json"
-    path.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n")
-    return path
+    write_json(out_dir / "matchups.json", report, indent=1)
 
 
 def _heatmap(ax: Any, data: np.ndarray, title: str, cmap: str, label: str, **kwargs: Any) -> None:
@@ -158,8 +161,7 @@ def _heatmap(ax: Any, data: np.ndarray, title: str, cmap: str, label: str, **kwa
 
 
 def _sequential_figure(artifacts: Path, dice: int, target: int, path: Path) -> None:
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     table = sequential_table(dice, target, artifacts_dir=artifacts)
     optimal = np.asarray(table.optimal)
     ties = np.bitwise_count(optimal)
@@ -169,16 +171,13 @@ def _sequential_figure(artifacts: Path, dice: int, target: int, path: Path) -> N
     _heatmap(axes[1], ties, "number of tied optimal d", "magma", "ties", vmin=1)
     _heatmap(axes[2], np.asarray(table.value), "EG(i, j), player to move", "RdBu", "EG", vmin=-1, vmax=1)
     fig.suptitle(f"Sequential dice race, D={dice}, N={target}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def _simultaneous_figure(artifacts: Path, dice: int, target: int, path: Path) -> None:
-    import matplotlib.pyplot as plt
-
     from pipeline.dicerace.simultaneous import dense_policy
 
+    plt = pyplot()
     table = simultaneous_table(dice, target, artifacts_dir=artifacts)
     flags = np.asarray(table.flags)
     mixed = np.asarray(table.mixed)
@@ -196,15 +195,12 @@ def _simultaneous_figure(artifacts: Path, dice: int, target: int, path: Path) ->
     axes[2].set_xlim(-0.5, target - 0.5)
     axes[2].set_ylim(-0.5, target - 0.5)
     fig.suptitle(f"Simultaneous dice race, D={dice}, N={target}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def _matchups_figure(meta: dict[str, Any], arrays: dict[str, np.ndarray], dice: int, target: int,
                      path: Path) -> None:
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     key = grid_key(dice, target)
     seq = arrays[f"{key}_sequential"]
     sim = arrays[f"{key}_simultaneous"]
@@ -224,6 +220,4 @@ def _matchups_figure(meta: dict[str, Any], arrays: dict[str, np.ndarray], dice: 
         ax.set_yticks(range(len(names)), [f"A={n}" for n in names], fontsize=8)
         ax.set_title(f"P(A wins), {title}", fontsize=9)
     fig.suptitle(f"Exact match-ups, D={dice}, N={target}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path)

@@ -26,7 +26,7 @@ from lookup.dicerace.tables import (
     STRATEGY_VERSIONS,
     grid_key,
 )
-from pipeline.family import Computed, Family
+from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import progress
 from pipeline.store import ArtifactSpec, StoredArray
 
@@ -81,9 +81,7 @@ def strategy_grid(section: Mapping[str, Any]) -> list[tuple[int, int]]:
     """The (dice, target) games of ``dicerace.grid``; ValueError naming a bad entry."""
     from pipeline.dicerace.kernels import MAX_DICE
 
-    grid = section.get("grid")
-    if not isinstance(grid, list) or not grid:
-        raise ValueError("dicerace.grid must be a non-empty list of [dice, target] pairs")
+    grid = nonempty_list(section, "grid", "dicerace.grid", "[dice, target] pairs")
     out = []
     for entry in grid:
         if (not isinstance(entry, list | tuple) or len(entry) != 2

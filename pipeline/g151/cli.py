@@ -7,16 +7,7 @@ from pathlib import Path
 import click
 
 from lookup.g151.rules import DEFAULT_RULES, RULE_SETS, UNIT
-from pipeline.cli_options import (
-    artifacts_option,
-    games_option,
-    out_option,
-    params_option,
-    params_section,
-    report_dir,
-    rules_option,
-    seed_option,
-)
+from pipeline import cli_options as opt
 
 target_option = click.option("--target", type=int, default=1000, show_default=True,
                              help="Points to reach exactly (a multiple of 50).")
@@ -34,8 +25,8 @@ def cli() -> None:
 @click.argument("turn_total", type=int)
 @other_option
 @target_option
-@rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
-@artifacts_option
+@opt.rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
+@opt.artifacts_option
 def decide(banked: int, turn_total: int, other_banked: int | None, target: int, rules_name: str,
            artifacts_dir: Path | None) -> None:
     """Roll or bank with BANKED points and TURN_TOTAL points in the turn, and what each is worth."""
@@ -54,8 +45,8 @@ def decide(banked: int, turn_total: int, other_banked: int | None, target: int, 
 @click.argument("turn_total", type=int, default=0)
 @other_option
 @target_option
-@rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
-@artifacts_option
+@opt.rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
+@opt.artifacts_option
 def value(banked: int, turn_total: int, other_banked: int | None, target: int, rules_name: str,
           artifacts_dir: Path | None) -> None:
     """Expected turns (alone) or win probability (with --other) under optimal play."""
@@ -65,7 +56,7 @@ def value(banked: int, turn_total: int, other_banked: int | None, target: int, r
 
 
 @cli.command()
-@rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
+@opt.rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
 def distribution(rules_name: str) -> None:
     """Exact law of the points of one roll, with its mean and standard deviation."""
     from lookup.g151.rules import roll_distribution, roll_moments
@@ -80,7 +71,7 @@ def distribution(rules_name: str) -> None:
 @click.argument("player")
 @click.option("--against", default=None, help="Opponent strategy (two-player match-up); omit for solitaire.")
 @target_option
-@rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
+@opt.rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
 def evaluate(player: str, against: str | None, target: int, rules_name: str) -> None:
     """Exact expected turns of strategy PLAYER alone, or its match-up --against another.
 
@@ -106,10 +97,10 @@ def evaluate(player: str, against: str | None, target: int, rules_name: str) -> 
 @cli.command()
 @click.argument("player")
 @click.option("--against", default=None, help="Opponent strategy; omit for solitaire.")
-@games_option()
-@seed_option()
+@opt.games_option()
+@opt.seed_option()
 @target_option
-@rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
+@opt.rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
 def simulate(player: str, against: str | None, games: int, seed: int, target: int, rules_name: str) -> None:
     """Seeded simulation of PLAYER (alone or --against), beside the exact value."""
     from pipeline.g151.report import simulation_checks
@@ -119,14 +110,6 @@ def simulate(player: str, against: str | None, games: int, seed: int, target: in
                    f"+- {row['se']:.6f} (z = {row['z']:+.2f})")
 
 
-@cli.command()
-@params_option
-@out_option
-@artifacts_option
-def report(params_path: Path | None, out_dir: Path | None, artifacts_dir: Path | None) -> None:
-    """Write the report: the notebook's comparisons computed exactly, and the optimal policies."""
-    from pipeline.g151.report import write_report
-    from pipeline.progress import say
-
-    _, out = report_dir(out_dir, artifacts_dir, "g151")
-    say(f"wrote {write_report(params_section(params_path, 'g151'), out)}")
+cli.add_command(opt.report_command(
+    "g151", "pipeline.g151.report",
+    "Write the report: the notebook's comparisons computed exactly, and the optimal policies."))

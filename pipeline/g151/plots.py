@@ -1,4 +1,4 @@
-"""Figures of the 151 report (matplotlib, Agg backend: no display needed)."""
+"""Figures of the 151 report (drawn through ``pipeline.reports``: one style for every game)."""
 
 from __future__ import annotations
 
@@ -7,23 +7,15 @@ from pathlib import Path
 import numpy as np
 
 from lookup.g151.rules import UNIT
+from pipeline.reports import pyplot, save_figure
 
 NOTEBOOK = "notebook"
-
-
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def write_plots(out: Path, roll_rows: list[dict], winrates: list[dict], solitaire: list[dict],
                 solutions: dict) -> list[str]:
     """Write every figure into ``out``; returns the file names."""
-    plt = _pyplot()
+    plt = pyplot()
     names = []
 
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -98,9 +90,5 @@ def _policy_plots(plt, out: Path, solutions: dict) -> list[str]:
 
 
 def _save(fig, out: Path, name: str) -> str:
-    fig.tight_layout()
-    fig.savefig(out / name, dpi=90)
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
+    save_figure(fig, out / name)
     return name

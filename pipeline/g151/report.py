@@ -9,9 +9,6 @@ Every number written is exact (floats from exact linear fixed points) except the
 
 from __future__ import annotations
 
-import json
-import os
-import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,7 +21,7 @@ from pipeline.g151.simulate import mean_and_se, simulate_duel, simulate_solitair
 from pipeline.g151.solve import solve_duel, solve_solitaire
 from pipeline.g151.strategies import Strategy, au_moins, bernoulli, jusquau_bout, optimal, strategy, un_coup
 from pipeline.progress import progress
-from pipeline.store import _remove, _replace
+from pipeline.reports import publish_report, write_json
 
 NOTEBOOK = "notebook"
 STEP_TARGETS = list(range(50, 2050, 50))
@@ -161,8 +158,9 @@ def _write_csv(path: Path, rows: list[dict]) -> None:
             writer.writerow({k: (f"{v:.12g}" if isinstance(v, float) else v) for k, v in r.items()})
 
 
-def write_report(section: Mapping[str, Any], out_dir: str | Path) -> Path:
-    """Compute everything and publish ``out_dir`` atomically (temporary sibling, then rename)."""
+def write_report(section: Mapping[str, Any], artifacts_dir: str | Path | None, out_dir: str | Path) -> Path:
+    """Compute everything (from the rules: the report reads no artifact) and publish ``out_dir`` at once;
+    returns ``out_dir``."""
     from pipeline.g151.plots import write_plots
     from pipeline.g151.stage import targets_of, variants_of
 
@@ -188,22 +186,18 @@ def write_report(section: Mapping[str, Any], out_dir: str | Path) -> Path:
                "optimal": {f"{r}/{t}": {"solitaire_turns": float(so.start[0]),
                                         "duel_first_mover_win": float(du.start[0, 0])}
                            for (r, t), (so, du) in solutions.items()}}
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tag = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    tmp = out_dir.with_name(f".tmp-{tag}-{out_dir.name}")
-    try:
-        tmp.mkdir()
+
+    def write(tmp: Path) -> None:
         for name, rows in (("rolls", roll_rows), ("matchups", matchups), ("winrates", winrates),
                            ("solitaire", solitaire), ("optimal_vs_strategies", duel_rows),
                            ("optimal_solitaire_vs_strategies", solo_rows), ("simulation_check", checks)):
             _write_csv(tmp / f"{name}.csv", rows)
-        (tmp / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+        write_json(tmp / "summary.json", summary)
         plots = write_plots(tmp, roll_rows, winrates, solitaire, solutions)
         (tmp / "report.md").write_text(_markdown(moments, matchups, winrates, solitaire, duel_rows, solo_rows,
                                                  solutions, checks, plots))
-        _replace(tmp, out_dir, tag)
-    finally:
-        _remove(tmp)
+
+    publish_report(out_dir, write)
     return out_dir
 
 

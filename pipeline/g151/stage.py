@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from lookup.g151.rules import UNIT, get_rules, roll_counts, roll_moments, target_units
+from lookup.g151.rules import RULE_SETS, UNIT, get_rules, roll_counts, roll_moments, target_units
 from lookup.g151.tables import SCHEMA, SCHEMA_VERSIONS, array_name, artifact_name
-from pipeline.family import Computed, Family
+from pipeline.family import Computed, Family, nonempty_list
 from pipeline.store import ArtifactSpec, StoredArray
 
 CODE = ("lookup/g151/rules.py", "pipeline/g151/kernels.py", "pipeline/g151/solve.py", "pipeline/g151/stage.py")
@@ -34,9 +34,7 @@ _DESCRIPTIONS = {
 
 def targets_of(section: Mapping[str, Any]) -> list[int]:
     """The targets (points) params ask for; ValueError unless a non-empty list of multiples of 50."""
-    targets = section.get("targets")
-    if not isinstance(targets, list) or not targets:
-        raise ValueError(f"g151.targets must be a non-empty list of targets in points (multiples of {UNIT})")
+    targets = nonempty_list(section, "targets", "g151.targets", f"targets in points (multiples of {UNIT})")
     for target in targets:
         target_units(target)
     if len(set(targets)) != len(targets):
@@ -46,9 +44,7 @@ def targets_of(section: Mapping[str, Any]) -> list[int]:
 
 def variants_of(section: Mapping[str, Any]) -> list[str]:
     """The variants params ask for; ValueError naming an unknown one."""
-    names = section.get("variants")
-    if not isinstance(names, list) or not names:
-        raise ValueError("g151.variants must be a non-empty list of variants (stated, straights, notebook)")
+    names = nonempty_list(section, "variants", "g151.variants", f"variants ({', '.join(RULE_SETS)})")
     for name in names:
         get_rules(name)
     return names

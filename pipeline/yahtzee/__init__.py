@@ -1,6 +1,7 @@
 """The Yahtzee solver: numba kernels, the exact solve (values, policy, exact statistics of optimal play),
-its table families (``stage.families``) and the ``dicetables yahtzee`` advice commands.
+its table families (``stage.families``) and the ``dicetables yahtzee`` advice commands. The game's report
+(the strategy tournament) belongs to the strategy lab, ``pipeline.yahtzee_lab``.
 
 May import ``lookup``, ``pipeline.family``, ``pipeline.progress``, ``pipeline.store`` and
-``pipeline.cli_options``; never the strategy lab (``pipeline.yahtzee_lab``) nor ``pipeline.registry``.
+``pipeline.cli_options``; never the strategy lab, another game, nor ``pipeline.registry``.
 """

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS
-from pipeline.cli_options import artifacts_option, rules_option
+from pipeline import cli_options as opt
 
 
 def _read_sheet(path: Path | None) -> Any:
@@ -31,8 +31,8 @@ def cli() -> None:
 @click.argument("dice", nargs=-1, type=int, required=True)
 @click.option("--rerolls", type=int, default=2, show_default=True, help="Rerolls left (2, 1 or 0).")
 @sheet_option
-@rules_option(RULE_SETS, DEFAULT_RULES)
-@artifacts_option
+@opt.rules_option(RULE_SETS, DEFAULT_RULES)
+@opt.artifacts_option
 @click.option("--top", type=int, default=10, show_default=True, help="How many ranked options to show.")
 def decide(dice: tuple[int, ...], rerolls: int, sheet_path: Path | None, rules_name: str,
            artifacts_dir: Path | None, top: int) -> None:
@@ -48,16 +48,16 @@ def decide(dice: tuple[int, ...], rerolls: int, sheet_path: Path | None, rules_n
         click.echo(f"dice (* = reroll): {marks}")
     options = explain(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
     click.echo(f"{'rank':>4}  {'option':<28} {'expected final':>14} {'regret':>9}")
-    for rank, opt in enumerate(options[:top], start=1):
-        click.echo(f"{rank:>4}  {opt.action:<28} {opt.expected_final:>14.4f} {opt.regret:>9.4f}")
+    for rank, option in enumerate(options[:top], start=1):
+        click.echo(f"{rank:>4}  {option.action:<28} {option.expected_final:>14.4f} {option.regret:>9.4f}")
     if len(options) > top:
         click.echo(f"      ... {len(options) - top} more (--top)")
 
 
 @cli.command()
 @sheet_option
-@rules_option(RULE_SETS, DEFAULT_RULES)
-@artifacts_option
+@opt.rules_option(RULE_SETS, DEFAULT_RULES)
+@opt.artifacts_option
 def value(sheet_path: Path | None, rules_name: str, artifacts_dir: Path | None) -> None:
     """Expected final score under optimal play from the next turn on --sheet."""
     from lookup.yahtzee.play import value as value_

@@ -12,7 +12,7 @@ from typing import Any
 
 from lookup.yahtzee.rules import RULE_SETS, get_rules
 from lookup.yahtzee.tables import POLICY_SCHEMA, SCHEMA_VERSIONS, VALUES_SCHEMA, policy_name, values_name
-from pipeline.family import Computed, Family
+from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray
 
@@ -31,9 +31,7 @@ _last_solution: dict[str, Any] = {}
 
 def rule_set_names(section: Mapping[str, Any]) -> list[str]:
     """The rule sets params ask for; ValueError naming an unknown one."""
-    names = section.get("rule_sets")
-    if not isinstance(names, list) or not names:
-        raise ValueError(f"yahtzee.rule_sets must be a non-empty list of rule sets ({', '.join(RULE_SETS)})")
+    names = nonempty_list(section, "rule_sets", "yahtzee.rule_sets", f"rule sets ({', '.join(RULE_SETS)})")
     for name in names:
         get_rules(name)
     return names

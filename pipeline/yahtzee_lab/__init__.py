@@ -1,7 +1,9 @@
 """The Yahtzee strategy lab: players (tables, esperance, decision_une, perturbation, your own), the compiled
-game engine and its seeded dice streams, matches, tournaments (local or Dask), statistics, Perturbation's
-tuned weights, and the tournament report.
+game engine and its seeded dice streams, matches, tournaments (local or Dask), statistics of simulated games,
+Perturbation's tuned weights (``stage.families``), the game's report (the tournament) and the lab's commands
+(``cli``, standing in ``dicetables yahtzee``).
 
-May import ``lookup``, ``pipeline.family``, ``pipeline.progress``, ``pipeline.store`` and the solver
-``pipeline.yahtzee``; the solver never imports the lab, and nothing here imports ``pipeline.registry``.
+May import ``lookup``, the solver ``pipeline.yahtzee``, ``pipeline.family``, ``pipeline.progress``,
+``pipeline.store``, ``pipeline.reports`` and ``pipeline.cli_options``; the solver never imports the lab,
+and nothing here imports ``pipeline.registry``.
 """

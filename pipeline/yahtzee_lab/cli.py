@@ -13,17 +13,7 @@ from typing import Any
 import click
 
 from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS
-from pipeline.cli_options import (
-    artifacts_option,
-    games_option,
-    json_option,
-    out_option,
-    params_option,
-    params_section,
-    report_dir,
-    rules_option,
-    seed_option,
-)
+from pipeline import cli_options as opt
 
 
 @click.group(name="yahtzee")
@@ -38,9 +28,9 @@ hist_option = click.option("--hist", "hist_path", type=click.Path(dir_okay=False
 
 def lab_options(command):
     """The options every game-playing command takes: seed, rules, artifacts, threads, histogram, JSON."""
-    for option in (json_option, hist_option, threads_option, artifacts_option,
-                   rules_option(RULE_SETS, DEFAULT_RULES, "Rules the games are played and scored by."),
-                   seed_option(0, "Seed of the dice streams.")):
+    for option in (opt.json_option, hist_option, threads_option, opt.artifacts_option,
+                   opt.rules_option(RULE_SETS, DEFAULT_RULES, "Rules the games are played and scored by."),
+                   opt.seed_option(0, "Seed of the dice streams.")):
         command = option(command)
     return command
 
@@ -61,7 +51,7 @@ def _show_summary(label: str, s: dict[str, Any]) -> None:
 @cli.command()
 @click.option("--player", "player_name", default="optimal", show_default=True,
               help="optimal, optimal:RULES, esperance, random, decision_une, perturbation or module:callable.")
-@games_option()
+@opt.games_option()
 @lab_options
 def simulate(player_name: str, games: int, seed: int, rules_name: str, artifacts_dir: Path | None,
              threads: int | None, hist_path: Path | None, as_json: bool) -> None:
@@ -90,7 +80,7 @@ def simulate(player_name: str, games: int, seed: int, rules_name: str, artifacts
 @cli.command()
 @click.argument("player_a")
 @click.argument("player_b")
-@games_option(help="Games (antithetic: even, 2 per set).")
+@opt.games_option(help="Games (antithetic: even, 2 per set).")
 @click.option("--mode", type=click.Choice(["coupled", "antithetic", "independent"]), default="coupled",
               show_default=True, help="Same dice for both, swapped dice in a second game, or independent dice.")
 @lab_options
@@ -130,30 +120,13 @@ def match(player_a: str, player_b: str, games: int, mode: str, seed: int, rules_
                    f"partial = {s['b']['points']:,.1f}")
 
 
-@cli.command()
-@params_option
-@artifacts_option
-@out_option
-@click.option("--scheduler", default=None, help="Address of a Dask scheduler to run the game batches on.")
-@click.option("--local-cluster", "local_cluster", type=int, default=None,
-              help="Start a local Dask cluster of N worker processes for the game batches.")
-@click.option("--games", type=int, default=None, help="Override the games per match.")
-def report(params_path: Path | None, artifacts_dir: Path | None, out_dir: Path | None, scheduler: str | None,
-           local_cluster: int | None, games: int | None) -> None:
-    """The tournament: every pair of players (params: yahtzee_lab.tournament); writes JSON, Markdown and PNG."""
-    from pipeline.progress import say
-    from pipeline.yahtzee_lab.distributed import runner
-    from pipeline.yahtzee_lab.report import write_report
-    from pipeline.yahtzee_lab.tournament import run_tournament
-
-    section = dict(params_section(params_path, "yahtzee_lab").get("tournament") or {})
-    if games is not None:
-        section["games"] = games
-    root, out = report_dir(out_dir, artifacts_dir, "yahtzee")
-    with runner(scheduler, local_cluster) as run:
-        results, scores = run_tournament(section, root, run)
-    paths = write_report(results, scores, out)
-    say(f"wrote {paths[1]} and {len(paths) - 1} other files")
-
-
-cli.add_command(report, "tournament")  # its name before the report stages had one name
+report = opt.report_command(
+    "yahtzee", "pipeline.yahtzee_lab.report",
+    "The tournament: every pair of players (params: yahtzee_lab.tournament); writes JSON, Markdown and PNG.",
+    section="yahtzee_lab", options=(
+        click.option("--scheduler", default=None, help="Address of a Dask scheduler to run the game batches on."),
+        click.option("--local-cluster", "local_cluster", type=int, default=None,
+                     help="Start a local Dask cluster of N worker processes for the game batches."),
+        click.option("--games", type=int, default=None, help="Override the games per match.")))
+cli.add_command(report)
+cli.add_command(report, "tournament")  # its name before every game's report stage ran `GAME report`

@@ -7,21 +7,19 @@ from pathlib import Path
 
 import numpy as np
 
+from pipeline.reports import pyplot, save_figure
+
 BIN = 5  # points per bin
 
 
 def histogram(path: str | Path, scores: Mapping[str, np.ndarray], title: str) -> Path:
     """Write a histogram of each player's final scores (points) to ``path`` (PNG); returns the path."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     top = max(int(np.max(s)) for s in scores.values())
     bins = np.arange(0, top + 2 * BIN, BIN)
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
     for label, s in scores.items():
         ax.hist(s, bins=bins, histtype="step", linewidth=1.4, density=True,
                 label=f"{label} (mean {np.mean(s):.1f}, n = {len(s):,})")
@@ -30,8 +28,4 @@ def histogram(path: str | Path, scores: Mapping[str, np.ndarray], title: str) ->
     ax.set_title(title)
     ax.legend()
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    # No timestamp in the PNG metadata: equal games give byte-identical figures.
-    fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=100)

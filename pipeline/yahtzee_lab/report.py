@@ -7,7 +7,6 @@ they differ.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.reports import publish_report, write_json
 from pipeline.yahtzee_lab.plots import histogram
 
 # The seed's published figures: (section, what, seed value, how to read ours from the results).
@@ -173,10 +173,32 @@ def markdown(results: Mapping[str, Any], figures: Mapping[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_report(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], out_dir: str | Path) -> list[Path]:
-    """Write tournament.json, tournament.md and one PNG per match (plus players.png) into ``out_dir``."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir: str | Path, *,
+                 scheduler: str | None = None, local_cluster: int | None = None, games: int | None = None) -> Path:
+    """Play the tournament of ``section["tournament"]`` (``games`` per match if given; game batches on a Dask
+    ``scheduler`` or a ``local_cluster`` of that many workers if given) and write its report; returns
+    ``out_dir``."""
+    from pipeline.yahtzee_lab.distributed import runner
+    from pipeline.yahtzee_lab.tournament import run_tournament
+
+    cfg = dict(section.get("tournament") or {})
+    if games is not None:
+        cfg["games"] = games
+    with runner(scheduler, local_cluster) as run:
+        results, scores = run_tournament(cfg, artifacts_dir, run)
+    write_files(results, scores, out_dir)
+    return Path(out_dir)
+
+
+def write_files(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], out_dir: str | Path) -> list[Path]:
+    """Write tournament.json, tournament.md and one PNG per match (plus players.png) into ``out_dir`` (the
+    directory at once); returns their paths, the JSON and Markdown first."""
+    out_dir = Path(out_dir)
+    names = publish_report(out_dir, lambda tmp: _write(results, scores, tmp))
+    return [out_dir / name for name in names]
+
+
+def _write(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], out: Path) -> list[str]:
     figures: dict[str, str] = {}
     for m in results["matches"]:
         label = f"{m['a']} vs {m['b']} ({m['mode']})"
@@ -188,6 +210,6 @@ def write_report(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], o
     if pooled:
         histogram(out / "players.png", pooled, "all players (round-robin games)")
         figures["all players"] = "players.png"
-    (out / "tournament.json").write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    write_json(out / "tournament.json", results)
     (out / "tournament.md").write_text(markdown(results, figures))
-    return [out / "tournament.json", out / "tournament.md", *(out / f for f in figures.values())]
+    return ["tournament.json", "tournament.md", *figures.values()]

@@ -11,7 +11,7 @@ from pipeline.g151.report import write_report
 def test_report(tmp_path):
     section = {"variants": ["stated", "notebook"], "targets": [500, 1000],
                "report": {"simulation_games": 20_000, "seed": 3}}
-    out = write_report(section, tmp_path / "reports" / "g151")
+    out = write_report(section, None, tmp_path / "reports" / "g151")
     names = {p.name for p in out.iterdir()}
     assert {"report.md", "summary.json", "rolls.csv", "winrates.csv", "policy_solitaire.png",
             "policy_duel_stated_1000.png", "winrate_unCoup_vs_jusquauBout.png"} <= names
@@ -21,5 +21,5 @@ def test_report(tmp_path):
     assert nb1000["p_unCoup_wins"] == pytest.approx(0.1224387787, abs=1e-9)
     assert all(abs(c["z"]) < 4 for c in summary["simulation_checks"])
     # Republishing replaces the directory atomically and leaves no temporary behind.
-    write_report(section, out)
+    write_report(section, None, out)
     assert [p.name for p in out.parent.iterdir()] == ["g151"]

@@ -244,12 +244,12 @@ def test_local_cluster_gives_the_local_results(lab):
 # --- report and CLI ---------------------------------------------------------------------------------
 
 def test_tournament_report(lab, tmp_path):
-    from pipeline.yahtzee_lab.report import write_report
+    from pipeline.yahtzee_lab.report import write_files
     from pipeline.yahtzee_lab.tournament import run_tournament
 
     results, scores = run_tournament({"games": 400, "batch": 100, "seed": 1}, lab)
     assert len(results["matches"]) == 10 + 2
-    paths = write_report(results, scores, tmp_path / "report")
+    paths = write_files(results, scores, tmp_path / "report")
     md = (tmp_path / "report" / "tournament.md").read_text()
     assert "236.84" in md and "| esperance | decision_une | independent |" in md
     assert json.loads((tmp_path / "report" / "tournament.json").read_text())["settings"]["games"] == 400
@@ -269,3 +269,22 @@ def test_cli_simulate_and_match(lab, tmp_path):
     assert "total +" in done.output and hist.stat().st_size > 1000
     done = runner.invoke(main, ["--quiet", "yahtzee", "match", "optimal", "nobody", "--artifacts", str(lab)])
     assert done.exit_code != 0 and "unknown player" in done.output
+
+
+def test_cli_report_and_its_old_name(lab, tmp_path):
+    """`dicetables yahtzee report` (the DVC stage's command) and `tournament` run the same report stage."""
+    params = tmp_path / "params.yaml"
+    params.write_text("yahtzee_lab:\n  tournament:\n    players: [optimal, random]\n    games: 200\n    batch: 100\n"
+                      "    comparison_modes: []\n")
+    runner = CliRunner()
+    for command in ("report", "tournament"):
+        out = tmp_path / command
+        done = runner.invoke(main, ["--quiet", "yahtzee", command, "--params", str(params), "--artifacts", str(lab),
+                                    "--out", str(out), "--games", "100"])
+        assert done.exit_code == 0, done.output
+        results = json.loads((out / "tournament.json").read_text())
+        assert results["settings"]["games"] == 100 and len(results["matches"]) == 1
+    same = [(tmp_path / command / "tournament.json").read_bytes() for command in ("report", "tournament")]
+    assert same[0] == same[1]
+    done = runner.invoke(main, ["yahtzee", "report", "--params", str(tmp_path / "none.yaml"), "--artifacts", str(lab)])
+    assert done.exit_code == 1 and "params file not found" in done.output

@@ -1,0 +1,66 @@
+"""What every game's report stage shares: publishing ``artifacts/reports/<game>/`` all at once, writing its
+JSON, and drawing its figures in one style (matplotlib, Agg backend, no display needed).
+
+A report is a DVC output, so equal inputs must give byte-identical files: JSON keys are sorted and PNG
+files carry no software or time stamp.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pipeline.store import _remove, _replace
+
+T = TypeVar("T")
+DPI = 90  # dots per inch of every report figure unless a figure asks for another
+
+
+def publish_report(out_dir: str | Path, write: Callable[[Path], T]) -> T:
+    """Run ``write(tmp)`` on a temporary sibling of ``out_dir``, then rename it into place; returns what
+    ``write`` returns (names inside the directory, say). A reader sees the old report or the new one, never
+    half of one; if ``write`` fails, ``out_dir`` is left as it was."""
+    out_dir = Path(out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tag = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    tmp = out_dir.with_name(f".tmp-{tag}-{out_dir.name}")
+    try:
+        tmp.mkdir()
+        result = write(tmp)
+        _replace(tmp, out_dir, tag)
+    finally:
+        _remove(tmp)
+    return result
+
+
+def write_json(path: Path, data: Any, indent: int = 2) -> Path:
+    """``data`` as JSON with sorted keys and a final newline."""
+    path.write_text(json.dumps(data, indent=indent, sort_keys=True) + "\n")
+    return path
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` on the Agg backend with matplotlib's default style (a user's matplotlibrc
+    must not change what a report draws)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.style.use("default")
+    return plt
+
+
+def save_figure(fig: Any, path: str | Path, dpi: float = DPI) -> Path:
+    """Lay out, write (PNG, no metadata: equal figures give equal bytes) and close ``fig``."""
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi, metadata={"Software": None})
+    plt.close(fig)
+    return path

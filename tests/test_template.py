@@ -1,0 +1,79 @@
+"""Every game follows the template of docs/adding_a_game.md: the same modules, the same exported names, its
+families in the registry, its CLI group, its report stage, its docs and tests."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from pathlib import Path
+
+import click
+import pytest
+import yaml
+
+from pipeline import registry
+from pipeline.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(p.parent.name for p in (ROOT / "lookup").glob("*/__init__.py"))
+# A game whose strategy lab is a package of its own: the lab holds the game's report (docs/adding_a_game.md).
+LABS = {"yahtzee": "yahtzee_lab"}
+
+
+def _docstring(path: Path) -> str:
+    return ast.get_docstring(ast.parse(path.read_text())) or ""
+
+
+def test_the_games_are_found():
+    assert GAMES == ["dicerace", "g151", "yahtzee"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_lookup_modules_and_exports(game):
+    for name in ("__init__", "rules", "tables", "play"):
+        assert (ROOT / "lookup" / game / f"{name}.py").is_file(), name
+    package = importlib.import_module(f"lookup.{game}")
+    assert _docstring(ROOT / "lookup" / game / "__init__.py")
+    assert {"decide", "value"} <= set(package.__all__)
+    rules = importlib.import_module(f"lookup.{game}.rules")
+    assert rules.DEFAULT_RULES in rules.RULE_SETS
+    assert isinstance(rules.get_rules(rules.DEFAULT_RULES).to_dict(), dict)
+    assert all(rules.get_rules(name).name == name for name in rules.RULE_SETS)
+    with pytest.raises(ValueError, match="unknown"):
+        rules.get_rules("no-such-rules")
+    tables = vars(importlib.import_module(f"lookup.{game}.tables"))
+    assert any(k.endswith("SCHEMA") and isinstance(v, str) for k, v in tables.items())
+    assert any(k.endswith("VERSIONS") and isinstance(v, tuple) for k, v in tables.items())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pipeline_modules_and_exports(game):
+    packages = [game, *([LABS[game]] if game in LABS else [])]
+    for name in ("__init__", "kernels", "stage", "cli"):
+        assert (ROOT / "pipeline" / game / f"{name}.py").is_file(), name
+    assert any((ROOT / "pipeline" / p / "report.py").is_file() for p in packages)
+    for package in packages:
+        doc = _docstring(ROOT / "pipeline" / package / "__init__.py")
+        assert "May import" in doc, package
+        stage = importlib.import_module(f"pipeline.{package}.stage")
+        assert list(inspect.signature(stage.families).parameters) == ["section"]
+        assert registry.SECTIONS[package] is stage.families
+        group = importlib.import_module(f"pipeline.{package}.cli").cli
+        assert isinstance(group, click.Group) and group.name == game
+        assert all(main.commands[game].commands.get(name) is cmd for name, cmd in group.commands.items())
+    report = next(importlib.import_module(f"pipeline.{p}.report") for p in packages
+                  if (ROOT / "pipeline" / p / "report.py").is_file())
+    assert list(inspect.signature(report.write_report).parameters)[:3] == ["section", "artifacts_dir", "out_dir"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_report_stage_docs_and_tests(game):
+    stage = yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"][f"{game}-report"]
+    assert stage["cmd"] == f"dicetables --quiet {game} report --params params.yaml --artifacts artifacts"
+    assert stage["outs"] == [f"artifacts/reports/{game}"]
+    assert "pipeline/reports.py" in stage["deps"]
+    assert "report" in main.commands[game].commands
+    assert (ROOT / "docs" / f"{game}.md").is_file()
+    assert any((ROOT / "tests" / game).glob("test_*.py"))
+    assert game in yaml.safe_load((ROOT / "params.yaml").read_text())
