@@ -57,7 +57,9 @@ class Solution:
 
 
 @dataclass(frozen=True, eq=False)
-class _KernelTables:
+class KernelTables:
+    """The rules' scoring and dice tables laid out for the numba kernels (also the strategy lab's engine)."""
+
     score_t: np.ndarray
     joker_score: np.ndarray
     counts_t: np.ndarray
@@ -72,7 +74,7 @@ class _KernelTables:
     mask_order: np.ndarray
 
 
-def _padded_subkeeps(enc) -> np.ndarray:
+def padded_subkeeps(enc) -> np.ndarray:
     """``[K, n_dice]``: the distinct one-die-smaller sub-keeps of each keep, padded with K (-inf slot)."""
     pad = np.full((enc.n_keeps, enc.n_dice), enc.n_keeps, dtype=np.int64)
     for k in range(enc.n_keeps):
@@ -81,19 +83,20 @@ def _padded_subkeeps(enc) -> np.ndarray:
     return pad
 
 
-def _kernel_tables(rules: Rules) -> _KernelTables:
+def kernel_tables(rules: Rules) -> KernelTables:
+    """The kernel tables of ``rules`` (contiguous arrays, ready for the kernels)."""
     enc = rules.encoding
     st = scoring_tables(rules)
     yface = np.ascontiguousarray(st.yahtzee_face)
     yroll = np.array([int(np.flatnonzero(yface == f)[0]) for f in range(enc.n_faces)], dtype=np.int64)
-    return _KernelTables(
+    return KernelTables(
         score_t=np.ascontiguousarray(st.score.T, dtype=np.float64),
         joker_score=np.ascontiguousarray(st.joker_score),
         counts_t=np.ascontiguousarray(enc.roll_counts.T),
         yroll=yroll,
         yface=yface,
         add_die=np.ascontiguousarray(enc.add_die),
-        sub_pad=_padded_subkeeps(enc),
+        sub_pad=padded_subkeeps(enc),
         size_offset=np.ascontiguousarray(enc.size_offset),
         roll_offset=int(enc.roll_offset),
         roll_prob=np.ascontiguousarray(enc.roll_prob),
@@ -117,7 +120,7 @@ def solve(rules: Rules | str = "hasbro", *, policy: bool = False, progress: Prog
     rules = get_rules(rules)
     t0 = time.perf_counter()
     space = state_space(rules)
-    kt = _kernel_tables(rules)
+    kt = kernel_tables(rules)
     params = _params(rules)
     state_index = np.ascontiguousarray(space.state_index)
     vrow = np.zeros(space.n_rows, dtype=np.float64)  # the finished-game layer stays 0
@@ -183,7 +186,7 @@ def exact_statistics(rules: Rules | str, solution: Solution | None = None) -> di
     if solution is None or solution.reroll is None:
         solution = solve(rules, policy=True)
     full = state_space(rules, merge=False)
-    kt = _kernel_tables(rules)
+    kt = kernel_tables(rules)
     params = _params(rules, real_bonus=True)
     full_index = np.ascontiguousarray(full.state_index)
     policy_row = np.ascontiguousarray(

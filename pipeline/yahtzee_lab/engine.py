@@ -25,7 +25,7 @@ from numba import njit, prange
 
 from lookup.yahtzee.rules import N_CATEGORIES, UPPER, Rules, scoring_tables
 from pipeline.yahtzee import kernels
-from pipeline.yahtzee.solver import _kernel_tables, _padded_subkeeps
+from pipeline.yahtzee.solver import kernel_tables, padded_subkeeps
 from pipeline.yahtzee_lab.decision_une import une_category, une_reroll
 from pipeline.yahtzee_lab.perturbation import N_FEATURES, perturb_category, perturb_reroll, turn_values
 from pipeline.yahtzee_lab.streams import destiny, game_streams, rng_next, rng_start
@@ -47,7 +47,7 @@ def game_tables(rules: Rules) -> tuple:
     """
     enc = rules.encoding
     st = scoring_tables(rules)
-    kt = _kernel_tables(rules)
+    kt = kernel_tables(rules)
     code_to_roll = np.full(rules.n_faces ** rules.n_dice, -1, dtype=np.int64)
     code_to_roll[enc.rolls @ (rules.n_faces ** np.arange(rules.n_dice))] = np.arange(enc.n_rolls)
     gp = np.array([rules.joker_code, rules.upper_threshold, rules.upper_bonus, rules.yahtzee_bonus, rules.n_dice,
@@ -56,7 +56,7 @@ def game_tables(rules: Rules) -> tuple:
     c = np.ascontiguousarray
     return (gp, c(st.score), c(st.joker_score), c(st.yahtzee_face), code_to_roll, c(enc.roll_counts),
             c(enc.keep_of_mask), c(enc.keep_counts), c(enc.keep_size), c(enc.mask_order), kt.score_t,
-            kt.counts_t, kt.yroll, c(enc.add_die), _padded_subkeeps(enc), c(enc.size_offset))
+            kt.counts_t, kt.yroll, c(enc.add_die), padded_subkeeps(enc), c(enc.size_offset))
 
 
 @njit(cache=True)
