@@ -75,5 +75,7 @@ def test_report_stage_docs_and_tests(game):
     assert "pipeline/reports.py" in stage["deps"]
     assert "report" in main.commands[game].commands
     assert (ROOT / "docs" / f"{game}.md").is_file()
-    assert any((ROOT / "tests" / game).glob("test_*.py"))
+    for part in ("rules", "play", "report"):  # rules vs brute force; lookup answers and bad input; the report
+        assert (ROOT / "tests" / game / f"test_{game}_{part}.py").is_file(), part
+    assert all(p.name.startswith(f"test_{game}_") for p in (ROOT / "tests" / game).glob("test_*.py"))
     assert game in yaml.safe_load((ROOT / "params.yaml").read_text())

@@ -23,3 +23,13 @@ def hasbro_values_only(hasbro_tables, tmp_path_factory) -> Path:
     root.mkdir()
     shutil.copytree(hasbro_tables / "yahtzee-hasbro-values.zarr", root / "yahtzee-hasbro-values.zarr")
     return root
+
+
+@pytest.fixture(scope="session")
+def lab(hasbro_tables, tmp_path_factory):
+    """hasbro and seed tables plus small tuned Perturbation weights, in one artifacts directory."""
+    params = tmp_path_factory.mktemp("lab") / "params.yaml"
+    params.write_text("dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [hasbro, seed]\nyahtzee_lab:\n"
+                      "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
+    registry.build(["yahtzee-seed", "yahtzee-perturbation-weights"], params_path=params, artifacts_dir=hasbro_tables)
+    return hasbro_tables

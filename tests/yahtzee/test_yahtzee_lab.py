@@ -1,4 +1,4 @@
-"""The strategy lab: engines, dice streams and modes, players' legality, statistics, tuning, Dask, report, CLI."""
+"""The strategy lab: engines, dice streams and modes, players' legality, statistics, tuning, Dask, CLI."""
 
 import json
 
@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from lookup.yahtzee.rules import CATEGORIES, N_CATEGORIES, YAHTZEE, get_rules
 from lookup.yahtzee.sheet import Sheet, possible_points
 from lookup.yahtzee.tables import load_tables
-from pipeline import registry
 from pipeline.cli import main
 from pipeline.yahtzee_lab import stats
 from pipeline.yahtzee_lab.match import play, play_batch, simulate
@@ -25,16 +24,6 @@ HASBRO = game_rules("hasbro")
 ALPHA = (0.3, 0.3, 0.3, 0.3, 0.5, 10.0, 1.0, 3.0, 1.0, 1.0, 3.0, 3.0)  # weights that change many decisions
 PERTURBATION = get_player("perturbation", alpha=ALPHA)
 COMPILED = ["optimal", "esperance", "random", "decision_une", PERTURBATION]
-
-
-@pytest.fixture(scope="session")
-def lab(hasbro_tables, tmp_path_factory):
-    """hasbro and seed tables plus small tuned Perturbation weights, in one artifacts directory."""
-    params = tmp_path_factory.mktemp("lab") / "params.yaml"
-    params.write_text("dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [hasbro, seed]\nyahtzee_lab:\n"
-                      "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
-    registry.build(["yahtzee-seed", "yahtzee-perturbation-weights"], params_path=params, artifacts_dir=hasbro_tables)
-    return hasbro_tables
 
 
 def _name(p):
@@ -241,20 +230,7 @@ def test_local_cluster_gives_the_local_results(lab):
         assert np.array_equal(s1, s2) and np.array_equal(b1, b2)
 
 
-# --- report and CLI ---------------------------------------------------------------------------------
-
-def test_tournament_report(lab, tmp_path):
-    from pipeline.yahtzee_lab.report import write_files
-    from pipeline.yahtzee_lab.tournament import run_tournament
-
-    results, scores = run_tournament({"games": 400, "batch": 100, "seed": 1}, lab)
-    assert len(results["matches"]) == 10 + 2
-    paths = write_files(results, scores, tmp_path / "report")
-    md = (tmp_path / "report" / "tournament.md").read_text()
-    assert "236.84" in md and "| esperance | decision_une | independent |" in md
-    assert json.loads((tmp_path / "report" / "tournament.json").read_text())["settings"]["games"] == 400
-    assert all(p.exists() for p in paths) and len([p for p in paths if p.suffix == ".png"]) == 13
-
+# --- CLI --------------------------------------------------------------------------------------------
 
 def test_cli_simulate_and_match(lab, tmp_path):
     runner = CliRunner()
@@ -269,22 +245,3 @@ def test_cli_simulate_and_match(lab, tmp_path):
     assert "total +" in done.output and hist.stat().st_size > 1000
     done = runner.invoke(main, ["--quiet", "yahtzee", "match", "optimal", "nobody", "--artifacts", str(lab)])
     assert done.exit_code != 0 and "unknown player" in done.output
-
-
-def test_cli_report_and_its_old_name(lab, tmp_path):
-    """`dicetables yahtzee report` (the DVC stage's command) and `tournament` run the same report stage."""
-    params = tmp_path / "params.yaml"
-    params.write_text("yahtzee_lab:\n  tournament:\n    players: [optimal, random]\n    games: 200\n    batch: 100\n"
-                      "    comparison_modes: []\n")
-    runner = CliRunner()
-    for command in ("report", "tournament"):
-        out = tmp_path / command
-        done = runner.invoke(main, ["--quiet", "yahtzee", command, "--params", str(params), "--artifacts", str(lab),
-                                    "--out", str(out), "--games", "100"])
-        assert done.exit_code == 0, done.output
-        results = json.loads((out / "tournament.json").read_text())
-        assert results["settings"]["games"] == 100 and len(results["matches"]) == 1
-    same = [(tmp_path / command / "tournament.json").read_bytes() for command in ("report", "tournament")]
-    assert same[0] == same[1]
-    done = runner.invoke(main, ["yahtzee", "report", "--params", str(tmp_path / "none.yaml"), "--artifacts", str(lab)])
-    assert done.exit_code == 1 and "params file not found" in done.output
