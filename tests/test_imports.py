@@ -15,8 +15,8 @@ What is checked (docs/adding_a_game.md, "Layering"):
    module (``pipeline.family``, ``pipeline.registry``, ``lookup.store``, ...). A lazy import inside a room
    (``players`` -> ``tuning`` in the lab, to load Perturbation's weights only when asked) is allowed.
 3. ``pipeline.family`` imports no game; no game module imports ``pipeline.registry`` or ``pipeline.cli``
-   (they list the games); ``lookup`` never imports ``pipeline`` (tests/test_layering.py checks its
-   third-party imports at run time).
+   (they list the games); one game never imports another (a lab is part of its game); ``lookup`` never
+   imports ``pipeline`` (tests/test_layering.py checks its third-party imports at run time).
 """
 
 from __future__ import annotations
@@ -163,6 +163,14 @@ def _game_packages() -> set[str]:
     return {m for m in modules() if m.startswith("pipeline.") and (ROOT / m.replace(".", "/")).is_dir()}
 
 
+def _game(module: str) -> str | None:
+    """The game a module belongs to (a lab belongs to its game), or None for shared modules."""
+    parts = module.split(".")
+    if len(parts) < 2 or not (ROOT / parts[0] / parts[1]).is_dir():
+        return None
+    return parts[1].removesuffix("_lab")
+
+
 def test_layering():
     games = _game_packages()
     assert {"pipeline.yahtzee", "pipeline.yahtzee_lab", "pipeline.dicerace", "pipeline.g151"} <= games
@@ -175,6 +183,8 @@ def test_layering():
             wrong.append(f"{where}: games never import the registry or the top-level CLI")
         if a.split(".")[0] == "lookup" and b.split(".")[0] == "pipeline":
             wrong.append(f"{where}: lookup never imports pipeline")
+        if _game(a) and _game(b) and _game(a) != _game(b):
+            wrong.append(f"{where}: one game never imports another")
     assert wrong == []
 
 
