@@ -58,12 +58,16 @@ def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
     return data
 
 
-def nonempty_list(section: Mapping[str, Any], key: str, where: str, expected: str) -> list[Any]:
+def nonempty_list(section: Mapping[str, Any], key: str, where: str, expected: str,
+                  each: Callable[[Any], Any] | None = None) -> list[Any]:
     """``section[key]``, which params must give as a non-empty list; otherwise a ValueError naming ``where``
-    (the params key, e.g. ``g151.variants``) and what the list holds (``expected``)."""
+    (the params key, e.g. ``g151.variants``) and what the list holds (``expected``). ``each`` is called on
+    every entry to validate it (``get_rules``: a ValueError naming an unknown rule set)."""
     value = section.get(key)
     if not isinstance(value, list) or not value:
         raise ValueError(f"{where} must be a non-empty list of {expected}")
+    for entry in value if each is not None else ():
+        each(entry)
     return value
 
 

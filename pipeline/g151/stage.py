@@ -34,9 +34,8 @@ _DESCRIPTIONS = {
 
 def targets_of(section: Mapping[str, Any]) -> list[int]:
     """The targets (points) params ask for; ValueError unless a non-empty list of multiples of 50."""
-    targets = nonempty_list(section, "targets", "g151.targets", f"targets in points (multiples of {UNIT})")
-    for target in targets:
-        target_units(target)
+    targets = nonempty_list(section, "targets", "g151.targets", f"targets in points (multiples of {UNIT})",
+                            target_units)
     if len(set(targets)) != len(targets):
         raise ValueError(f"g151.targets lists a target twice: {targets}")
     return sorted(targets)
@@ -44,10 +43,7 @@ def targets_of(section: Mapping[str, Any]) -> list[int]:
 
 def variants_of(section: Mapping[str, Any]) -> list[str]:
     """The variants params ask for; ValueError naming an unknown one."""
-    names = nonempty_list(section, "variants", "g151.variants", f"variants ({', '.join(RULE_SETS)})")
-    for name in names:
-        get_rules(name)
-    return names
+    return nonempty_list(section, "variants", "g151.variants", f"variants ({', '.join(RULE_SETS)})", get_rules)
 
 
 def _spec(variant: str, section: Mapping[str, Any]) -> ArtifactSpec:

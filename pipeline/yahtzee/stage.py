@@ -31,10 +31,8 @@ _last_solution: dict[str, Any] = {}
 
 def rule_set_names(section: Mapping[str, Any]) -> list[str]:
     """The rule sets params ask for; ValueError naming an unknown one."""
-    names = nonempty_list(section, "rule_sets", "yahtzee.rule_sets", f"rule sets ({', '.join(RULE_SETS)})")
-    for name in names:
-        get_rules(name)
-    return names
+    return nonempty_list(section, "rule_sets", "yahtzee.rule_sets", f"rule sets ({', '.join(RULE_SETS)})",
+                         get_rules)
 
 
 def table_specs(name: str) -> list[ArtifactSpec]:
