@@ -26,7 +26,7 @@ def _docstring(path: Path) -> str:
 
 
 def test_the_games_are_found():
-    assert GAMES == ["dicerace", "g151", "yahtzee"]
+    assert {"dicerace", "g151", "yahtzee"} <= set(GAMES)  # a new game is found, and checked, by its lookup package
 
 
 @pytest.mark.parametrize("game", GAMES)
