@@ -71,7 +71,9 @@ SIMULTANEOUS_NAME, SIMULTANEOUS_SCHEMA = "dicerace-simultaneous", "dicerace.simu
 ONESHOT_NAME, ONESHOT_SCHEMA = "dicerace-oneshot", "dicerace.oneshot"
 MATCHUPS_NAME, MATCHUPS_SCHEMA = "dicerace-matchups", "dicerace.matchups"
 STRATEGY_VERSIONS = (1,)
-SEQUENTIAL_ARRAYS = ("value", "optimal")
+# Version 2 of the sequential schema: P(win) and P(lose) stored, optimal sets exact (docs/dicerace.md).
+SEQUENTIAL_VERSIONS = (2,)
+SEQUENTIAL_ARRAYS = ("value", "win", "lose", "optimal")
 SIMULTANEOUS_ARRAYS = ("value", "pure", "mixed_row", "mixed", "flags")
 # flags bits of the simultaneous table, for the player whose score is the first index.
 MIXED, NOT_UNIQUE, NO_SADDLE = 1, 2, 4
@@ -87,12 +89,15 @@ class SequentialTable:
     """Sequential race (dice, target), read-only memory maps indexed [my score, other's score]:
 
     value: EG(i, j) = P(win) - P(loss) of the player about to move with i against j.
-    optimal: bit d-1 set for every optimal d (all ties within the documented float tolerance).
+    win, lose: P(win) and P(loss) of that player, each with a small relative error (precise near 0).
+    optimal: bit d-1 set for every optimal d: exactly the d whose exact value is the best.
     """
 
     dice: int
     target: int
     value: np.ndarray
+    win: np.ndarray
+    lose: np.ndarray
     optimal: np.ndarray
 
 
@@ -151,8 +156,9 @@ def _load_strategy(path: Path, stamp: int, schema: str, arrays: tuple[str, ...],
             "params.yaml and rebuild"
         )
     key = grid_key(dice, target)
-    _, found = runtime_arrays(path, [f"{key}_{a}" for a in arrays], schema=schema,
-                              versions=STRATEGY_VERSIONS, rules=rules_dict())
+    versions = SEQUENTIAL_VERSIONS if schema == SEQUENTIAL_SCHEMA else STRATEGY_VERSIONS
+    _, found = runtime_arrays(path, [f"{key}_{a}" for a in arrays], schema=schema, versions=versions,
+                              rules=rules_dict())
     return {a: found[f"{key}_{a}"] for a in arrays}
 
 

@@ -9,6 +9,19 @@ opponent with score j (both < N); there are no draws. Rolling d dice scores k wi
 and the sum i + j strictly increases: the states are solved by anti-diagonals s = i + j, from 2N - 2
 down to 0, with the Q-mean recursion of ``pipeline.dicerace.kernels`` (5 D operations per state).
 
+**Exact order of the options.** EG is close to +-1 in nearly decided states, where its float64 rounding
+(absolute, ~1e-16 per operation) swamps differences of 1e-13 between options. The optimal solve
+therefore carries P(win) and P(lose) of the mover separately (no draws: they sum to 1 exactly, not in
+floating point), each computed only from sums and products of non-negative numbers,
+
+    W_d(i, j) = b_d W(i + 1) + s_d Qmean_d[W](i),   W(m) = 1 if m >= N else L(j, m)   (likewise L with 0, W)
+
+(b_d = 1 - s_d the bust probability, both exact fractions rounded once), so each carries a *relative*
+error bound (``relative_bound``): tiny probabilities stay exactly as precise as large ones, and an exact
+zero (an option that cannot win) stays exactly zero. Two options are tied when both their P(win)
+intervals and their P(lose) intervals overlap; tests/dicerace checks state by state against exact
+integer arithmetic on four full grids that this finds exactly the exact optimal sets.
+
 The same sweep evaluates two fixed policies against each other (``evaluate``): each player's table of
 P(win) - P(loss) when it is to move, the max replaced by the policy's mixture.
 """
@@ -25,7 +38,6 @@ from pipeline.dicerace.kernels import (
     MAX_DICE,
     RING,
     expect_roll,
-    float_tolerance,
     policy_probs,
     qmean_level,
     race_won,
@@ -37,13 +49,17 @@ from pipeline.dicerace.kernels import (
 class SequentialSolution:
     """Optimal play of the sequential race for (dice, target).
 
-    value[i, j]: EG(i, j) for the player to move with score i against j (float64, in [-1, 1]).
-    optimal[i, j]: bit d-1 set for every d whose value is within ``tolerance`` of the best (all ties).
+    value[i, j]: EG(i, j) = win - lose for the player to move with score i against j (float64, in [-1, 1]).
+    win[i, j], lose[i, j]: P(win) and P(lose) of that player, each within a relative error ``tolerance``
+        of the exact probability (so values near 0 are as precise as any).
+    optimal[i, j]: bit d-1 set for every optimal d (exactly the d whose exact value is the best).
     """
 
     dice: int
     target: int
     value: np.ndarray
+    win: np.ndarray
+    lose: np.ndarray
     optimal: np.ndarray
     tolerance: float
 
@@ -70,10 +86,9 @@ def _option_values(ring, j, i, target, safe_pow, out):
 
 
 @njit(cache=True)
-def _sweep(target, safe_pow, optimize, tol, choice_a, mixed_a, choice_b, mixed_b, values, optimal):
-    """Anti-diagonal sweep. values[p, i, j]: gain of player p to move at (i, j). With ``optimize`` one
-    player (both sides optimal) and ``optimal`` receives the tie masks; otherwise two players, each
-    mixing its options with its policy (``kernels.policy_probs``)."""
+def _sweep(target, safe_pow, choice_a, mixed_a, choice_b, mixed_b, values):
+    """Anti-diagonal sweep of policy evaluation. values[p, i, j]: gain of player p to move at (i, j), each
+    player mixing its options with its policy (``kernels.policy_probs``)."""
     n_players = values.shape[0]
     dice = safe_pow.shape[0] - 1
     # rings[q, j, m % RING, 0]: value to the player facing q (q has j and is next to move) of reaching
@@ -89,36 +104,106 @@ def _sweep(target, safe_pow, optimize, tol, choice_a, mixed_a, choice_b, mixed_b
             for p in range(n_players):
                 q = n_players - 1 - p
                 _option_values(rings[q], j, i, target, safe_pow, opts)
-                if optimize:
-                    best = opts.max()
-                    mask = 0
-                    for d in range(dice):
-                        if opts[d] >= best - tol:
-                            mask |= 1 << d
-                    optimal[i, j] = mask
+                if p == 0:
+                    policy_probs(choice_a, mixed_a, i, j, probs)
                 else:
-                    if p == 0:
-                        policy_probs(choice_a, mixed_a, i, j, probs)
-                    else:
-                        policy_probs(choice_b, mixed_b, i, j, probs)
-                    best = 0.0
-                    for d in range(dice):
-                        best += probs[d] * opts[d]
+                    policy_probs(choice_b, mixed_b, i, j, probs)
+                best = 0.0
+                for d in range(dice):
+                    best += probs[d] * opts[d]
                 values[p, i, j] = best
                 rings[p, i, j % RING, 0] = -best
     return values
 
 
+def relative_bound(dice: int, target: int) -> float:
+    """Bound on the relative rounding error of every P(win) and P(lose) the optimal solve computes.
+
+    With u = 2^-53: one Q-mean level (four additions of non-negative partial sums and a division by 5)
+    adds at most 5 u of relative error, so an option's Qmean_d at most 5 dice u; the final b W + s Q
+    (b and s rounded once, two products, one sum) adds 3 u. Sums and averages of non-negative numbers
+    never amplify relative errors, so one turn adds at most (5 dice + 3) u, and every turn adds at least
+    one point to the mover's score: at most 2 * target turns separate a state from the end. The factor
+    1.01 covers the second-order terms.
+    """
+    return 1.01 * 2 * target * (5 * dice + 3) * 2.0**-53
+
+
+def bust_powers(dice: int) -> np.ndarray:
+    """b[d] = probability that d dice show at least one bust face (1 - s_d), the exact fraction rounded once."""
+    from lookup.dicerace import rules
+
+    return np.array([float(1 - rules.safe_probability(d)) for d in range(dice + 1)], dtype=np.float64)
+
+
+@njit(cache=True, inline="always")
+def _overlap(a, b, rho):
+    """True when a and b (non-negative, each within relative error rho of its exact value) may be equal."""
+    return abs(a - b) <= rho * (a + b)
+
+
+@njit(cache=True)
+def _sweep_optimal(target, bust_pow, safe_pow, rho, win, lose, optimal):
+    """Anti-diagonal sweep of the optimal solve in (P(win), P(lose)) form (see the module docstring).
+
+    rw[j, m % RING, 0]: P(the mover wins) once it reaches total m against j (1 when m >= target, else
+    P(the opponent, then to move at (j, m), loses)); rl likewise for P(the mover loses). Levels 1..D hold
+    their Q-means, as in ``_option_values``.
+    """
+    dice = safe_pow.shape[0] - 1
+    rw = np.ones((target, RING, dice + 1))
+    rl = np.zeros((target, RING, dice + 1))
+    assert race_won(target, target)
+    w_opt = np.empty(dice)
+    l_opt = np.empty(dice)
+    for s in range(2 * target - 2, -1, -1):
+        for i in range(max(0, s - target + 1), min(s, target - 1) + 1):
+            j = s - i
+            bust_w = rw[j, (i + BUST_SCORE) % RING, 0]
+            bust_l = rl[j, (i + BUST_SCORE) % RING, 0]
+            slot = i % RING
+            best = 0
+            for d in range(1, dice + 1):
+                qw = qmean_level(rw[j], i, d - 1)
+                ql = qmean_level(rl[j], i, d - 1)
+                rw[j, slot, d] = qw
+                rl[j, slot, d] = ql
+                w_opt[d - 1] = bust_pow[d] * bust_w + safe_pow[d] * qw
+                l_opt[d - 1] = bust_pow[d] * bust_l + safe_pow[d] * ql
+                if w_opt[d - 1] - l_opt[d - 1] > w_opt[best] - l_opt[best]:
+                    best = d - 1
+            mask = 0
+            for d in range(dice):
+                if _overlap(w_opt[d], w_opt[best], rho) and _overlap(l_opt[d], l_opt[best], rho):
+                    mask |= 1 << d
+            optimal[i, j] = mask
+            win[i, j] = w_opt[best]
+            lose[i, j] = l_opt[best]
+            # The opponent, reaching total j against i, wins when this mover loses.
+            rw[i, j % RING, 0] = l_opt[best]
+            rl[i, j % RING, 0] = w_opt[best]
+
+
+# Every stored non-zero probability must be at least this: then no intermediate (a Q-mean divides by 5 at
+# most 31 times, < 2^-75, and b_d, s_d >= 2^-9) comes near the subnormal range, where relative error bounds
+# fail, and no positive probability can have been rounded to an exact 0 (the zeros that make exact ties).
+_SMALLEST_TRUSTED = 2.0**-900
+
+
 def solve_sequential(dice: int, target: int) -> SequentialSolution:
-    """EG and the tie masks of every state of the (dice, target) sequential race."""
+    """EG, P(win), P(lose) and the exact optimal sets of every state of the (dice, target) sequential race."""
     _check_size(dice, target)
-    tol = float_tolerance(dice, target)
-    values = np.empty((1, target, target))
+    rho = relative_bound(dice, target)
+    win = np.empty((target, target))
+    lose = np.empty((target, target))
     optimal = np.zeros((target, target), dtype=np.uint32)
-    none = np.ones((1, 1), dtype=np.int32)
-    _sweep(target, safe_powers(dice), True, tol, none, np.zeros((0, dice)), none, np.zeros((0, dice)),
-           values, optimal)
-    return SequentialSolution(dice=dice, target=target, value=values[0], optimal=optimal, tolerance=tol)
+    _sweep_optimal(target, bust_powers(dice), safe_powers(dice), rho, win, lose, optimal)
+    tiny = np.concatenate([win[(win > 0) & (win < _SMALLEST_TRUSTED)], lose[(lose > 0) & (lose < _SMALLEST_TRUSTED)]])
+    if tiny.size:
+        raise ValueError(f"(dice={dice}, target={target}): {tiny.size} probabilities below 2^-900, where the "
+                         "relative error bound of the tie test no longer holds")
+    return SequentialSolution(dice=dice, target=target, value=win - lose, win=win, lose=lose, optimal=optimal,
+                              tolerance=rho)
 
 
 def evaluate_sequential(choice_a: np.ndarray, mixed_a: np.ndarray, choice_b: np.ndarray, mixed_b: np.ndarray,
@@ -128,8 +213,7 @@ def evaluate_sequential(choice_a: np.ndarray, mixed_a: np.ndarray, choice_b: np.
     dice = mixed_a.shape[1]
     _check_size(dice, target)
     values = np.empty((2, target, target))
-    _sweep(target, safe_powers(dice), False, 0.0, choice_a, mixed_a, choice_b, mixed_b, values,
-           np.zeros((1, 1), dtype=np.uint32))
+    _sweep(target, safe_powers(dice), choice_a, mixed_a, choice_b, mixed_b, values)
     return values[0], values[1]
 
 

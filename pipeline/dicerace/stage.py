@@ -21,6 +21,7 @@ from lookup.dicerace.tables import (
     PROBABILITIES_VERSIONS,
     SEQUENTIAL_NAME,
     SEQUENTIAL_SCHEMA,
+    SEQUENTIAL_VERSIONS,
     SIMULTANEOUS_NAME,
     SIMULTANEOUS_SCHEMA,
     STRATEGY_VERSIONS,
@@ -99,7 +100,7 @@ def _strategy_specs(section: Mapping[str, Any]) -> list[ArtifactSpec]:
     common = dict(schema_version=max(STRATEGY_VERSIONS), game="dicerace", rules=rules_dict())
     grid_params = {"grid": [list(g) for g in grid]}
     sequential = ArtifactSpec(name=SEQUENTIAL_NAME, schema=SEQUENTIAL_SCHEMA, params=grid_params,
-                              code=SEQUENTIAL_CODE, hdf5=True, **common)
+                              code=SEQUENTIAL_CODE, hdf5=True, **{**common, "schema_version": max(SEQUENTIAL_VERSIONS)})
     oneshot = ArtifactSpec(name=ONESHOT_NAME, schema=ONESHOT_SCHEMA,
                            params={"dice": sorted({d for d, _ in grid})}, code=ONESHOT_CODE, **common)
     simultaneous = ArtifactSpec(name=SIMULTANEOUS_NAME, schema=SIMULTANEOUS_SCHEMA, params=grid_params,
@@ -143,7 +144,7 @@ def _compute_strategies(spec: ArtifactSpec, section: Mapping[str, Any], artifact
             if spec.schema == SEQUENTIAL_SCHEMA:
                 sol = solved("sequential", dice, target)
                 arrays.update(_sequential_arrays(key, sol))
-                stats[key] = {"start_value": float(sol.value[0, 0]), "tolerance": sol.tolerance,
+                stats[key] = {"start_value": float(sol.value[0, 0]), "relative_tolerance": sol.tolerance,
                               "tied_states": int(np.count_nonzero(sol.optimal & (sol.optimal - 1)))}
             else:
                 sol = solved("simultaneous", dice, target)
@@ -157,8 +158,12 @@ def _sequential_arrays(key: str, sol: Any) -> dict[str, StoredArray]:
     return {
         f"{key}_value": StoredArray(sol.value, "value[i, j]: EG(i, j) = P(win) - P(loss) of the player about "
                                     "to move with score i against j, optimal play by both"),
+        f"{key}_win": StoredArray(sol.win, "win[i, j]: P(win) of the player about to move with score i "
+                                  "against j, optimal play by both; relative error below stats' tolerance"),
+        f"{key}_lose": StoredArray(sol.lose, "lose[i, j]: P(loss) of that player (1 - win exactly, but precise "
+                                   "near 0); relative error below stats' tolerance"),
         f"{key}_optimal": StoredArray(sol.optimal, "optimal[i, j]: bit d-1 set for every optimal number of "
-                                      "dice d at (i, j) (all ties, see docs/dicerace.md)"),
+                                      "dice d at (i, j): exactly the exact optimal set (docs/dicerace.md)"),
     }
 
 

@@ -37,3 +37,43 @@ def sequential_game(dice: int, target: int) -> tuple[dict, dict]:
         for i in range(max(0, s - target + 1), min(s, target - 1) + 1):
             eg(i, s - i)
     return value, ties
+
+
+def sequential_optimal_sets(dice: int, target: int) -> tuple[list[list[int]], list[list[int]]]:
+    """(value, optimal): exact EG numerators over G = 6**(2 * dice * target) and the exact optimal sets as
+    bit masks (bit d - 1 for d dice), for every state [i][j] of the sequential race.
+
+    Exact integer arithmetic, fast enough for full grids: every value is an integer numerator over the
+    one denominator G (a turn's value has a denominator dividing 6**(dice * turns left), and fewer than
+    2 * target turns remain from any state). The sum over the 5**d safe outcomes of d dice is kept as
+    S_d(m) = sum over safe faces f of S_{d-1}(m + f) (unnormalised: integer), so rolling d dice from
+    total m is worth ((6**d - 5**d) X(m + 1) + S_d(m)) / 6**d, X(m) being the value of reaching m.
+    """
+    g = FACES ** (2 * dice * target)
+    safe_faces = range(2, FACES + 1)
+    ring_size = FACES + 1
+    won = [5**d * g for d in range(dice + 1)]  # S_d of totals >= target: every outcome wins
+    # rings[j][m % 7][d] = S_d(m) against j (level 0: the value X(m) itself).
+    rings = [[list(won) for _ in range(ring_size)] for _ in range(target)]
+    bust = [FACES**d - 5**d for d in range(dice + 1)]
+    scale = [FACES ** (dice - d) for d in range(dice + 1)]
+    top = FACES**dice
+    value = [[0] * target for _ in range(target)]
+    optimal = [[0] * target for _ in range(target)]
+    for s in range(2 * target - 2, -1, -1):
+        for i in range(max(0, s - target + 1), min(s, target - 1) + 1):
+            j = s - i
+            ring = rings[j]
+            x_bust = ring[(i + 1) % ring_size][0]
+            here = ring[i % ring_size]
+            options = []
+            for d in range(1, dice + 1):
+                here[d] = sum(ring[(i + f) % ring_size][d - 1] for f in safe_faces)
+                options.append(scale[d] * (bust[d] * x_bust + here[d]))
+            best = max(options)
+            eg, rest = divmod(best, top)
+            assert rest == 0, "denominator bound violated"
+            value[i][j] = eg
+            optimal[i][j] = sum(1 << d for d, v in enumerate(options) if v == best)
+            rings[i][j % ring_size][0] = -eg
+    return value, optimal

@@ -1,12 +1,13 @@
 """Sequential race: the solver against exact rational arithmetic, ties included."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
-from pipeline.dicerace.kernels import float_tolerance
-from pipeline.dicerace.sequential import lowest_bit, solve_sequential
+from pipeline.dicerace.sequential import lowest_bit, relative_bound, solve_sequential
 
-from .exact_reference import sequential_game
+from .exact_reference import sequential_game, sequential_optimal_sets
 
 
 @pytest.mark.parametrize("dice, target", [(1, 15), (2, 30), (3, 25), (4, 30), (5, 20), (6, 24)])
@@ -32,7 +33,7 @@ def test_shapes_ranges_and_first_player_advantage():
     assert np.all(np.abs(sol.value) <= 1.0)
     assert np.all(sol.optimal > 0) and np.all(sol.optimal < 1 << 10)
     assert 0 < sol.value[0, 0] < 0.2
-    assert sol.tolerance == float_tolerance(10, 100) < 1e-11
+    assert sol.tolerance == relative_bound(10, 100) < 1e-11
     best = lowest_bit(sol.optimal)
     assert best.min() >= 1 and best.max() <= 10
     # Two points short: rolling one die risks the least (the seed's Q3 remark).
@@ -41,3 +42,30 @@ def test_shapes_ranges_and_first_player_advantage():
 
 def test_lowest_bit():
     assert list(lowest_bit(np.array([1, 2, 6, 0b1000000000000000000000000000000, 0]))) == [1, 2, 2, 31, 0]
+
+
+@pytest.mark.parametrize("dice, target", [(5, 100), (10, 100), (20, 50), (20, 100)])
+def test_optimal_sets_equal_exact_sets_on_every_state(dice, target):
+    """Every state of four full grids against exact integer arithmetic (issue 11: no false ties)."""
+    exact_value, exact_optimal = sequential_optimal_sets(dice, target)
+    sol = solve_sequential(dice, target)
+    assert np.array_equal(sol.optimal, np.array(exact_optimal, dtype=np.uint32))
+    denominator = 6 ** (2 * dice * target)  # the exact values are numerators over this
+    for i in range(0, target, 7):
+        for j in range(target):
+            assert abs(sol.value[i, j] - float(Fraction(exact_value[i][j], denominator))) <= 1e-15, (i, j)
+
+
+def test_nearly_decided_state_is_not_a_false_tie():
+    # 10 against 97, five dice, target 100: rolling 5 dice is strictly best (P(win) ~ 5.9e-14, the other
+    # options cannot win at all), though EG differs from -1 by only 1.2e-13.
+    sol = solve_sequential(5, 100)
+    assert sol.optimal[10, 97] == 1 << 4
+    assert 0 < sol.win[10, 97] < 1e-13 and sol.value[10, 97] > -1.0
+
+
+def test_win_and_lose_are_precise_probabilities():
+    sol = solve_sequential(10, 100)
+    assert np.all((sol.win >= 0) & (sol.lose >= 0))
+    assert np.abs(sol.win + sol.lose - 1).max() <= sol.tolerance  # each within its relative bound
+    assert np.array_equal(sol.value, sol.win - sol.lose)
