@@ -50,7 +50,7 @@ def roll_table(dice: int) -> np.ndarray:
 
 
 def float_tolerance(dice: int, target: int) -> float:
-    """Tie tolerance: twice a bound on the rounding error of any computed value of the (dice, target) game.
+    """Tie tolerance of the simultaneous game: twice a bound on the rounding error of any of its EG1 values.
 
     With u = 2^-53: one level of the Q-mean recursion (four additions of partial sums bounded by 5, one
     division by 5) adds at most ~3.8 u; an option's value needs at most ``dice`` levels per rolling
