@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +49,17 @@ def main() -> None:
         rates[name] = games / elapsed
         print(f"{name:<13} {games:>9,} self-play games in {elapsed:6.2f} s: {rates[name]:>9,.0f} games/s "
               f"(mean {result.scores[:, 0].mean():.2f})")
+    # One-player games, as public solvers count them ("games/s" of optimal play of one sheet).
+    play("optimal", None, 2000, seed=SEED)
+    solo = []
+    for _ in range(3):
+        start = time.perf_counter()
+        play("optimal", None, GAMES["optimal"], seed=SEED)
+        solo.append(GAMES["optimal"] / (time.perf_counter() - start))
+    solo_rate = float(np.median(solo))
+    cores = numba.get_num_threads()
+    print(f"optimal solo games (one sheet each): {solo_rate:,.0f} games/s, median of 3, on {cores} threads "
+          f"({solo_rate / cores:,.0f} per thread)")
     spec, rules = get_player("optimal"), game_rules("hasbro")
     start = time.perf_counter()
     slow = play_python(spec, spec, PYTHON_GAMES, seed=SEED, mode="coupled", rules=rules)
@@ -56,7 +68,8 @@ def main() -> None:
     assert np.array_equal(slow[0], fast[0]), "the two engines must play the same games"
     print(f"plain-Python engine, optimal self-play: {python_rate:,.0f} games/s "
           f"(the same games as the compiled engine); speed-up x{rates['optimal'] / python_rate:,.0f}")
-    print(f"yahtzee_selfplay optimal_games_per_s={rates['optimal']:.0f} python_engine_games_per_s={python_rate:.0f}")
+    print(f"yahtzee_selfplay optimal_games_per_s={rates['optimal']:.0f} optimal_solo_games_per_s={solo_rate:.0f} "
+          f"solo_per_thread={solo_rate / cores:.0f} python_engine_games_per_s={python_rate:.0f}")
 
 
 if __name__ == "__main__":

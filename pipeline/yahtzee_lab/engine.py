@@ -222,13 +222,89 @@ def turn_perturbation(P, W, G, me, opp_total, seed, key, stream, turn, dest):
     return score_box(gp, G[1], G[2], G[3], me, r, c, use_joker)
 
 
+# Games played side by side by ``play_table_games``: enough independent table reads in flight to hide
+# memory latency, few enough that the lanes' state stays in L1.
+LANES = 32
+
+
+@njit(cache=True, inline="always")
+def _lane_turn_begin(seed, key, stream, turn, dest, dice, state_index, me):
+    """Destiny and first roll of one lane's turn; returns the policy row of its turn-start state."""
+    destiny(seed, key, stream, turn, dest)
+    _first_roll(dest, dice)
+    return state_index[me[0], me[1], me[2]]
+
+
+@njit(cache=True)
+def play_table_games(lo, hi, first, seed, mode, PA, PB, G, scores, bonus, errors):
+    """``play_games`` for table players (and solo games of one): the same games, the same results, played
+    LANES games at a time, each step of a turn done for every lane before the next step.
+
+    A table player's turn is a chain of four dependent reads from tables far larger than the caches
+    (state -> policy row -> reroll mask -> reroll mask -> box): one game at a time waits for memory at
+    each. The lanes' reads are independent, so the processor overlaps them (measured in
+    benchmarks/yahtzee_selfplay.py). Table players never look at the opponent, so playing a turn of A
+    for every lane, then of B, changes nothing.
+    """
+    gp, score, joker_score, yface, code_to_roll = G[0], G[1], G[2], G[3], G[4]
+    n_dice = gp[4]
+    players = 1 if PB[0][0] == KIND_NONE else 2
+    dest = np.empty((LANES, 15), dtype=np.int64)
+    dice = np.empty((LANES, n_dice), dtype=np.int64)
+    pos = np.empty(LANES, dtype=np.int64)
+    row = np.empty(LANES, dtype=np.int64)
+    me = np.zeros((LANES, 2, ME_SIZE), dtype=np.int64)
+    streams = np.empty((LANES, 2), dtype=np.int64)
+    game_key = np.empty(LANES, dtype=np.int64)
+    alive = np.empty(LANES, dtype=np.bool_)
+    for base in range(lo, hi, LANES):
+        n = min(LANES, hi - base)
+        for lane in range(n):
+            game_key[lane], streams[lane, 0], streams[lane, 1] = game_streams(mode, base + lane)
+            me[lane] = 0
+            alive[lane] = True
+        for turn in range(N_CATEGORIES):
+            for p in range(players):
+                P = PA if p == 0 else PB
+                state_index, reroll, category = P[1], P[2], P[3]
+                for lane in range(n):
+                    if alive[lane]:
+                        row[lane] = _lane_turn_begin(seed, game_key[lane], streams[lane, p], turn, dest[lane],
+                                                     dice[lane], state_index, me[lane, p])
+                        pos[lane] = n_dice
+                for left in range(2, 0, -1):
+                    for lane in range(n):
+                        if alive[lane]:
+                            r = roll_of(code_to_roll, gp[5], dice[lane])
+                            mk = np.int64(reroll[row[lane], left - 1, r])
+                            pos[lane] = _reroll(dice[lane], dest[lane], pos[lane], mk)
+                for lane in range(n):
+                    if alive[lane]:
+                        r = roll_of(code_to_roll, gp[5], dice[lane])
+                        use_joker = _scoring_options(gp[0], me[lane, p, 0], yface[r])[1]
+                        c = np.int64(category[row[lane], r])
+                        if not score_box(gp, score, joker_score, yface, me[lane, p], r, c, use_joker):
+                            alive[lane] = False
+        for lane in range(n):
+            i = base + lane - first
+            scores[i, 0] = me[lane, 0, 3]
+            scores[i, 1] = me[lane, 1, 3]
+            bonus[i, 0] = me[lane, 0, 4]
+            bonus[i, 1] = me[lane, 1, 4]
+            errors[i] = 0 if alive[lane] else 1
+
+
 @njit(cache=True)
 def play_games(lo, hi, first, seed, mode, PA, PB, G, scores, bonus, errors):
     """Games lo..hi-1 (global indices) into ``scores[g - first, p]`` (real points), ``bonus`` (1 if player p
     earned the upper bonus) and ``errors[g - first]`` (1 if a player broke the rules)."""
+    ka, kb = PA[0][0], PB[0][0]
+    if ka == KIND_TABLE and (kb == KIND_TABLE or kb == KIND_NONE):
+        play_table_games(lo, hi, first, seed, mode, PA, PB, G, scores, bonus, errors)
+        return
     gp, score, joker_score, yface, code_to_roll, roll_counts = G[0], G[1], G[2], G[3], G[4], G[5]
-    ka, sia, rra, cata = PA[0][0], PA[1], PA[2], PA[3]
-    kb, sib, rrb, catb = PB[0][0], PB[1], PB[2], PB[3]
+    sia, rra, cata = PA[1], PA[2], PA[3]
+    sib, rrb, catb = PB[1], PB[2], PB[3]
     WA = new_work(G)
     WB = new_work(G)
     rnga, dicea, rngb, diceb = WA[8], WA[9], WB[8], WB[9]

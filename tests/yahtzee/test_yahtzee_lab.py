@@ -93,7 +93,11 @@ def test_antithetic_and_coupled_players_see_the_announced_dice(lab):
 
 @pytest.mark.parametrize("a, b, mode", [("optimal", "decision_une", "independent"),
                                         (PERTURBATION, "random", "antithetic"),
-                                        ("esperance", PERTURBATION, "coupled")], ids=str)
+                                        ("esperance", PERTURBATION, "coupled"),
+                                        # two table players: the lane-interleaved engine (40 games = one full
+                                        # batch of LANES and a partial one)
+                                        ("optimal", "esperance", "independent"),
+                                        ("esperance", "optimal", "antithetic")], ids=str)
 def test_compiled_and_python_engines_play_the_same_games(lab, a, b, mode):
     a, b = get_player(a), get_player(b)
     fast = play_batch(a, b, 40, seed=3, mode=mode, rules=HASBRO, first=10, artifacts_dir=lab)
