@@ -29,21 +29,29 @@ def integer(value: Any, name: str, low: int | None = None, high: int | None = No
                          f"got {value!r} ({type(value).__name__})")
     out = int(value)
     if (low is not None and out < low) or (high is not None and out > high):
-        span = f"{'' if low is None else low}..{'' if high is None else high}"
-        raise ValueError(f"{name}={out} outside {span}")
+        if high is None:
+            raise ValueError(f"{name} must be an integer >= {low}, got {out}")
+        if low is None:
+            raise ValueError(f"{name} must be an integer <= {high}, got {out}")
+        raise ValueError(f"{name}={out} outside {low}..{high}")
     return out
 
 
-def integer_sequence(values: Any, name: str, length: int, low: int, high: int) -> tuple[int, ...]:
+def integer_sequence(values: Any, name: str, length: int, low: int, high: int,
+                     item: str = "die face") -> tuple[int, ...]:
     """``values`` (a list, tuple or 1-d integer array) as a tuple of ``length`` ints in ``low..high``;
-    ValueError naming ``name`` otherwise."""
+    ValueError naming ``name`` (and ``item`` for a value out of range) otherwise."""
     if isinstance(values, np.ndarray):
         values = integer_array(values, name, (length,)).tolist()
     elif not isinstance(values, list | tuple):
         raise ValueError(f"{name} must be a list or tuple of {length} integers, got {type(values).__name__}")
     if len(values) != length:
-        raise ValueError(f"{name} must hold {length} integers, got {len(values)}: {list(values)!r}")
-    return tuple(integer(v, f"{name}[{i}]", low, high) for i, v in enumerate(values))
+        raise ValueError(f"expected {length} {name}, got {len(values)}: {list(values)!r}")
+    out = tuple(integer(v, f"{name}[{i}]") for i, v in enumerate(values))
+    bad = [v for v in out if not low <= v <= high]
+    if bad:
+        raise ValueError(f"{item} {bad[0]} outside {low}..{high} in {name} {list(out)}")
+    return out
 
 
 def integer_array(values: Any, name: str, shape: tuple[int | None, ...] | None = None) -> np.ndarray:
