@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from lookup.store import (
     ArtifactError,
@@ -240,7 +241,7 @@ def runtime_copies(artifacts_dir: Path) -> list[Path]:
     return sorted(p for p in root.iterdir() if _COPY_DIR.fullmatch(p.name) and p.is_dir() and not p.is_symlink())
 
 
-class CheckedArray:
+class CheckedArray(NDArrayOperatorsMixin):
     """One array of a runtime copy, read only through block checksums.
 
     ``a[i, j, ...]`` with one int per axis reads that element's BLOCK-byte block with ``os.pread`` and
@@ -350,6 +351,18 @@ class CheckedArray:
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         whole = self.array()
         return whole if dtype is None else whole.astype(dtype)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        # Operators and ufuncs (``a >= 0``, ``np.isnan(a)``) act on the whole checked array.
+        inputs = tuple(x.array() if isinstance(x, CheckedArray) else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        # ndarray methods and attributes (astype, max, T, ...) of the whole checked array. Private names
+        # are not forwarded (they are this object's own, possibly not yet set in __init__).
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.array(), name)
 
     def __len__(self) -> int:
         return self.shape[0]

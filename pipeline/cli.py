@@ -173,6 +173,8 @@ def summary(artifacts_dir: Path | None) -> None:
     copies, copy_bytes = runtime_bytes(root)
     click.echo(f"runtime copies ({root / '.runtime'}, made on first use, `dicetables clean` removes them): "
                f"{copies}, {_size(copy_bytes)}")
+    if not (root / "dicerace-probabilities.zarr").exists():
+        return
     from lookup.dicerace import probabilities
 
     dist = probabilities(3, artifacts_dir=root)
