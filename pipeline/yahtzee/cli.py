@@ -36,7 +36,8 @@ def yahtzee() -> None:
 @sheet_option
 @rules_option
 @artifacts_option
-@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True, help="How many ranked options to show.")
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many ranked options to show.")
 def decide(dice: tuple[int, ...], rerolls: int, sheet_path: Path | None, rules_name: str,
            artifacts_dir: Path | None, top: int) -> None:
     """Advice for DICE (the five faces) with --rerolls left on --sheet, and the ranked options."""
