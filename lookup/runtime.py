@@ -10,8 +10,8 @@ is renamed into place.
 The copies are then NOT trusted: ``CheckedArray`` reads one element with ``os.pread`` of its block and
 compares the block's crc32 before using it (about a microsecond; no memory map, so a copy truncated or
 rewritten under a running process is an error, never a SIGBUS or a stale page), and reads a whole array
-once per process, checked against the crc32 of the whole data. A mismatch removes the copy's stamp (the
-next call rebuilds the copy from the verified artifact) and raises ``ArtifactError`` naming the file.
+once per process, checked against the crc32 of the whole data. A mismatch removes that array's copy (the
+next call rebuilds it from the verified artifact) and raises ``ArtifactError`` naming the file.
 
 Everything that becomes a path is checked first: the artifact's name and array names match ``NAME``, its
 fingerprint is 64 hex digits, and the copy directory must resolve inside ``.runtime``. Only directories
@@ -122,11 +122,15 @@ def runtime_arrays(
         check_name(name, "array name")
     copy_dir = copy_dir_of(path, meta)
     stamp = _read_stamp(copy_dir)
-    if stamp is None or stamp.get("fingerprint") != meta["fingerprint"] or any(
-        not isinstance(stamp.get("arrays", {}).get(n), dict)
-        or stamp["arrays"][n].get("sha256") != meta["arrays"].get(n, {}).get("sha256") for n in names
-    ):
-        stamp = _make_copy(path, copy_dir, names, schema=schema, versions=versions, rules=rules, params=params)
+    if stamp is None or stamp.get("fingerprint") != meta["fingerprint"] or not isinstance(
+            stamp.get("arrays"), dict):
+        stamp = {"arrays": {}}
+    # Arrays to (re)make: never copied, copied from other data, or removed after failing a check.
+    stale = [n for n in names if not isinstance(stamp["arrays"].get(n), dict)
+             or stamp["arrays"][n].get("sha256") != meta["arrays"].get(n, {}).get("sha256")
+             or not (copy_dir / f"{n}.npy").is_file()]
+    if stale:
+        stamp = _make_copy(path, copy_dir, stale, schema=schema, versions=versions, rules=rules, params=params)
     else:
         check_identity(path, meta, schema=schema, versions=versions, rules=rules, params=params)
     arrays = {}
@@ -247,8 +251,8 @@ class CheckedArray(NDArrayOperatorsMixin):
     ``a[i, j, ...]`` with one int per axis reads that element's BLOCK-byte block with ``os.pread`` and
     checks its crc32 first. Any other index, ``np.asarray(a)`` and ``array()`` use the whole array, read
     once per process and checked against the crc32 of the whole data (the bytes then live in this
-    process). A failed check raises ArtifactError naming the copy (and removes its stamp, so the next
-    call rebuilds it from the verified artifact).
+    process). A failed check raises ArtifactError naming the copy (and removes it, so the next call
+    rebuilds it from the verified artifact).
     """
 
     def __init__(self, copy_dir: Path, name: str, entry: dict[str, Any], stamp_entry: dict[str, Any],
@@ -308,8 +312,8 @@ class CheckedArray(NDArrayOperatorsMixin):
     def _fail(self, problem: str, cause: BaseException | None = None) -> None:
         global _generation
         _generation += 1
-        try:  # the next call remakes the copy from the verified artifact
-            (self._copy_dir / STAMP).unlink(missing_ok=True)
+        try:  # the next call remakes this array's copy from the verified artifact
+            self.path.unlink(missing_ok=True)
         except OSError:
             pass
         raise ArtifactError(f"{self.path}: corrupted runtime copy of {self.artifact} ({problem}); it will be "
