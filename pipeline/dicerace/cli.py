@@ -68,7 +68,7 @@ def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -
                         ("simultaneous", meta["stats"]["simultaneous_policies"])):
         data = arrays[f"{key}_{mode}"]
         # The sequential race has no draws: its cells are P(A wins) with A first | with B first.
-        out = Table(title="exact match-ups, sequential: P(A wins) when A moves first | when B moves first"
+        out = Table(title="exact match-ups, sequential: P(A wins), A first | B first"
                     if mode == "sequential" else
                     "exact match-ups, simultaneous: P(A wins) / P(draw) / P(A loses)")
         out.add_column("A \\ B")
