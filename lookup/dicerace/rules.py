@@ -26,6 +26,9 @@ BUST_SCORE = 1
 # Faces that do not bust, in increasing order (2..6).
 SAFE_FACES = tuple(f for f in range(1, FACES + 1) if f != BUST_FACE)
 MODES = ("sequential", "simultaneous")
+# The most dice a turn may roll that any function accepts: bounds the work of exact sums over d (a
+# caller's 2**70 must be refused, not computed).
+MAX_DICE = 1000
 
 
 def rules_dict() -> dict[str, int]:
@@ -80,8 +83,8 @@ def final_outcome(total: int, other_total: int) -> int:
 
 
 def check_dice_count(max_dice: int, name: str = "dice") -> int:
-    """``max_dice`` as an int; ValueError unless it is an integer >= 1 (``lookup.validate``)."""
-    return integer(max_dice, name, low=1)
+    """``max_dice`` as an int; ValueError unless it is an integer in 1..MAX_DICE (``lookup.validate``)."""
+    return integer(max_dice, name, low=1, high=MAX_DICE)
 
 
 def check_state(my_score: int, other_score: int, target: int) -> tuple[int, int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any
@@ -100,7 +101,11 @@ def roll_points(dice: tuple[int, ...] | list[int], rules: Rules | str = DEFAULT_
 def roll_counts(rules: Rules | str = DEFAULT_RULES) -> dict[int, int]:
     """{points: number of the 6**3 ordered outcomes scoring them}, by sorted multisets and their
     multinomial multiplicities (the tests check it against plain enumeration of the 216 outcomes)."""
-    rules = get_rules(rules)
+    return dict(_roll_counts(get_rules(rules)))  # a copy: the caller may change it
+
+
+@cache
+def _roll_counts(rules: Rules) -> dict[int, int]:
     counts: dict[int, int] = {}
     for faces in combinations_with_replacement(range(1, rules.n_faces + 1), rules.n_dice):
         ways = factorial(rules.n_dice)
