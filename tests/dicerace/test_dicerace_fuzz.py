@@ -4,11 +4,11 @@ One example calls every function with its own draws, so each function gets as ma
 profile's examples (10,000 in CI)."""
 
 import numpy as np
+from fuzz_inputs import arg, integers, only_value_errors
 from hypothesis import given
 from hypothesis import strategies as st
 
 import lookup.dicerace as dr
-from fuzz_inputs import arg, integers, only_value_errors
 
 SCORES = integers(-2, 31)
 DICE = st.sampled_from([3, 5, 5, 0, 11, 7, 1001])

@@ -130,8 +130,9 @@ def test_a_corrupted_chunk_is_one_error_line(private):
             raw[len(raw) // 2] ^= 0x08
             shard.write_bytes(bytes(raw))
     for args in (["show"], ["match", "optimal", "blind"]):
-        proc = subprocess.run([str(Path(sys.executable).parent / "dicetables"), "dicerace", *args, "--dice", "5", "--target",
-                               "30", "--artifacts", str(private)], cwd=ROOT, capture_output=True, text=True)
+        command = [str(Path(sys.executable).parent / "dicetables"), "dicerace", *args, "--dice", "5", "--target", "30",
+                   "--artifacts", str(private)]
+        proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
         errors = [line for line in proc.stderr.splitlines() if line.strip()]
         assert proc.returncode == 1 and len(errors) == 1, proc.stderr
         assert errors[0].startswith("Error: ") and "corrupted" in errors[0]

@@ -3,10 +3,10 @@
 One example calls every function with its own draws, so each function gets as many inputs as the
 profile's examples (10,000 in CI)."""
 
+from fuzz_inputs import arg, integers, only_value_errors
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz_inputs import arg, integers, only_value_errors
 from lookup import g151
 
 POINTS = st.one_of(integers(-2, 22).map(lambda x: x * 50), integers(-60, 1100))

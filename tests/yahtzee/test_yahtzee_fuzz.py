@@ -4,11 +4,11 @@ One example calls every function with its own draws, so each function gets as ma
 profile's examples (10,000 in CI)."""
 
 import numpy as np
+from fuzz_inputs import JUNK, arg, integers, only_value_errors
 from hypothesis import given
 from hypothesis import strategies as st
 
 import lookup.yahtzee as yz
-from fuzz_inputs import JUNK, arg, integers, only_value_errors
 from lookup.yahtzee.rules import CATEGORIES
 
 POINTS = st.one_of(st.none(), st.sampled_from([0, 1, 2, 3, 4, 5, 6, 8, 9, 12, 15, 18, 24, 25, 30, 40, 50, 7, 100]),
