@@ -12,26 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from test_store import _arrays, _spec
 
 from lookup.store import META_KEY, META_SHA_KEY, ArtifactError, meta_sha256, open_artifact, read_meta
 from pipeline import stages
 from pipeline.cli import main
-from pipeline.store import ArtifactSpec, StoredArray, write_artifact, write_manifest
+from pipeline.store import write_artifact, write_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _spec(**changes) -> ArtifactSpec:
-    base = dict(name="demo", schema="test.demo", schema_version=2, game="test", rules={"faces": 6},
-                params={"n": 3}, code=("lookup/store.py",), hdf5=True)
-    base.update(changes)
-    return ArtifactSpec(**base)
-
-
-def _arrays() -> dict[str, StoredArray]:
-    rng = np.random.default_rng(0)
-    return {"values": StoredArray(rng.random((40, 7, 3)), "random floats", chunks=(4, 7, 3)),
-            "codes": StoredArray(rng.integers(0, 200, size=(1000,), dtype=np.uint8), "codes", chunks=(64,))}
 
 
 def _run(*args: str):
@@ -227,9 +215,9 @@ def test_malformed_manifest_is_one_line_in_verify_and_summary(artifacts, text):
 KILL_BETWEEN_RENAMES = """
 import os, signal, sys
 import numpy as np
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{root!r}, {root!r} + "/tests"]
 import pipeline.store as store
-from tests.test_trust import _arrays, _spec
+from test_store import _arrays, _spec
 real = os.replace
 def replace(src, dst):
     real(src, dst)
