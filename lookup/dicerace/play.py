@@ -167,9 +167,10 @@ def _simultaneous_options(table: SimultaneousTable, mine: int, other: int,
         p = probabilities(d, artifacts_dir=artifacts_dir).p
         rolls[d - 1, : len(p)] = p
     after = np.empty((width, width))
+    values = np.asarray(table.value)  # the whole checked array (one crc32 per process), not 10^3 reads
     for k1 in range(width):
         for k2 in range(width):
             a, b = mine + k1, other + k2
-            after[k1, k2] = final_outcome(a, b) if simultaneous_over(a, b, target) else table.value[a, b]
+            after[k1, k2] = final_outcome(a, b) if simultaneous_over(a, b, target) else values[a, b]
     opponent = table.strategy(other, mine)
     return rolls @ after @ (opponent @ rolls)
