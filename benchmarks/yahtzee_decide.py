@@ -54,7 +54,7 @@ def peer_notation(dice: list[int], rerolls: int, sheet: Sheet) -> str:
     names = ["five_of_a_kind" if c == YAHTZEE else name for c, name in enumerate(CATEGORIES)]
     filled = ",".join(n for n, b in zip(names, sheet.boxes, strict=True) if b is not None) or "-"
     upper = min(sum(b for b in sheet.boxes[:UPPER] if b is not None), 63)
-    text = f"dice {' '.join(map(str, dice))} | rolls {rerolls} | upper {upper} | filled {filled}"
+    text = f"dice {' '.join(map(str, sorted(dice)))} | rolls {rerolls} | upper {upper} | filled {filled}"
     if sheet.boxes[YAHTZEE] is not None:
         text += f" | five_of_a_kind {sheet.boxes[YAHTZEE]}"
     return text

@@ -333,6 +333,18 @@ class CheckedArray(NDArrayOperatorsMixin):
             self._fail(f"block {start >> _BLOCK_BITS} fails its crc32 (flipped or truncated)")
         return _unpack(self._format, raw, offset - start)[0]
 
+    def flat(self, index: int) -> Any:
+        """The element at C-order flat ``index`` (0 <= index < size), read and checked now: ``item``
+        without the per-axis arithmetic, for callers that compute the index themselves (``decide``)."""
+        if not 0 <= index < self.size:
+            raise IndexError(f"flat index {index} outside 0..{self.size - 1}")
+        offset = index * self._itemsize
+        start = offset & _BLOCK_START
+        raw = _pread(self._fd, BLOCK, self._offset + start)
+        if _crc32(raw) != self._crcs[start >> _BLOCK_BITS]:
+            self._fail(f"block {start >> _BLOCK_BITS} fails its crc32 (flipped or truncated)")
+        return _unpack(self._format, raw, offset - start)[0]
+
     def array(self) -> np.ndarray:
         """The whole array (read-only), read once per process and checked against its whole crc32."""
         if self._whole is None:

@@ -38,6 +38,7 @@ class Plan:
     reroll: tuple[tuple[tuple[bool, ...], ...], ...]
     keep: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
     bits: tuple[dict[int | None, int], ...]
+    n_rolls: int
 
 
 _plans: dict[str, Plan] = {}
@@ -75,7 +76,7 @@ def _plan(rules: Rules) -> Plan:
         for roll in range(enc.n_rolls)
     )
     bits = tuple({**dict.fromkeys(p, 1 << c), None: 0} for c, p in enumerate(possible_points(rules)))
-    return Plan(rules, dice, tuple(reroll), keep, bits)
+    return Plan(rules, dice, tuple(reroll), keep, bits, enc.n_rolls)
 
 
 def roll(dice: Any, p: Plan) -> tuple[tuple[int, ...], int, int]:

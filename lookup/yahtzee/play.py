@@ -112,12 +112,18 @@ def decide(
         rerolls = _check_rerolls(rerolls)
     state, total = fastpath.sheet_state(sheet, plan)
     tables = load_tables(rules, artifacts_dir)
-    if tables.policy is not None:
-        # Two checked reads (lookup.runtime): each element's block is read and its crc32 checked now.
-        row = tables.policy["state_index"][state]
+    policy = tables.policy
+    if policy is not None:
+        # Two checked reads (lookup.runtime): each element's block is read and its crc32 checked now. The
+        # flat indices follow the layouts state_index (8192, 64, 2), reroll (rows, 2, R), category (rows, R).
+        index = policy["state_index"]
+        _, n_upper, n_ybox = index.shape
+        row = index.flat((state[0] * n_upper + state[1]) * n_ybox + state[2])
         if row < 0:
             raise ValueError(f"state {state} cannot be reached (not a sheet a game can produce)")
-        action = tables.policy["reroll"][row, rerolls - 1, roll] if rerolls else tables.policy["category"][row, roll]
+        n_rolls = plan.n_rolls
+        action = (policy["reroll"].flat((row * 2 + rerolls - 1) * n_rolls + roll) if rerolls
+                  else policy["category"].flat(row * n_rolls + roll))
     else:
         analysis = _analysis(tables, state)
         action = analysis.best_reroll(rerolls, roll) if rerolls else analysis.best_category(roll)
