@@ -58,10 +58,10 @@ def _plan(rules: Rules) -> Plan:
     enc = rules.encoding
     n = rules.n_dice
     perms = {p: i for i, p in enumerate(permutations(range(n)))}
+    roll_of = {tuple(int(f) + 1 for f in faces): i for i, faces in enumerate(enc.rolls)}
     dice = {}
     for pips in product(range(1, rules.n_faces + 1), repeat=n):
-        order = tuple(sorted(range(n), key=lambda i, p=pips: p[i]))
-        dice[pips] = (pips, enc.roll_index([pips[i] - 1 for i in order]), perms[order])
+        dice[pips] = (pips, roll_of[tuple(sorted(pips))], perms[tuple(sorted(range(n), key=pips.__getitem__))])
     reroll = []
     for order in perms:
         per_mask = []
