@@ -90,8 +90,8 @@ def verify_paths(paths: Iterable[Path], timeout: float = DEFAULT_TIMEOUT_S,
             if problems is None:
                 worker.kill()
                 worker = None
-                problems = [f"verification did not finish within {timeout:g} s (a damaged file can make the "
-                            "HDF5 library loop); treat it as corrupted"]
+                problems = [f"verification did not finish within {timeout:g} s or its worker died (a damaged "
+                            "file can make the HDF5 library loop or abort); treat it as corrupted"]
             elif not problems and expected and path in expected:
                 problems = _manifest_problems(path, expected[path])
             yield path, [str(p) for p in problems]
