@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +22,13 @@ from typing import Any
 import numpy as np
 
 META_KEY = "dicetables"
+# A second root attribute: sha256 of the canonical JSON of the ``dicetables`` attribute, so that a changed
+# rule, schema version or statistic is a detected corruption, not a silently different artifact.
+META_SHA_KEY = "dicetables_sha256"
+# Names that become path components (artifact names, array names, copy directories): no separator, no
+# leading dot, bounded length.
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
+HEX64 = re.compile(r"[0-9a-f]{64}")
 MANIFEST_NAME = "MANIFEST.json"
 # Rows hashed at a time: bounds the memory of hashing a large array read from a chunked store.
 _HASH_BLOCK_BYTES = 64 << 20
@@ -27,6 +36,114 @@ _HASH_BLOCK_BYTES = 64 << 20
 
 class ArtifactError(ValueError):
     """An artifact is missing, corrupted, of an unsupported schema, or not the one the caller asked for."""
+
+
+def check_name(name: Any, what: str) -> str:
+    """``name`` when it is safe as one path component (``NAME``); ArtifactError otherwise."""
+    if type(name) is not str or not NAME.fullmatch(name) or ".." in name:
+        raise ArtifactError(f"{what} {name!r} is not a valid name (letters, digits, '_', '-', '.')")
+    return name
+
+
+def meta_sha256(meta: Mapping[str, Any]) -> str:
+    """sha256 of the canonical JSON (sorted keys, no spaces) of an artifact's metadata."""
+    return hashlib.sha256(_canonical(meta).encode()).hexdigest()
+
+
+def checked_meta(path: Path, attrs: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``dicetables`` metadata of root attributes ``attrs`` after checking its checksum and shape;
+    ArtifactError naming ``path`` and the problem otherwise.
+
+    Checked: the sha256 of the canonical JSON equals ``META_SHA_KEY``; the fingerprint is 64 hex digits;
+    every array name is a ``NAME`` and its entry has a 64-hex sha256, a shape of non-negative ints and a
+    numpy dtype name; schema, rules, params and stats have their types.
+    """
+    meta, want = attrs.get(META_KEY), attrs.get(META_SHA_KEY)
+    if isinstance(meta, str):  # HDF5 stores JSON text
+        try:
+            meta = json.loads(meta)
+        except ValueError as exc:
+            raise ArtifactError(f"{path}: '{META_KEY}' metadata is not valid JSON ({exc})") from exc
+    if not isinstance(meta, dict) or "schema" not in meta or "arrays" not in meta:
+        raise ArtifactError(f"{path}: no '{META_KEY}' metadata; not a dicetables artifact")
+    if not isinstance(want, str):
+        raise ArtifactError(f"{path}: metadata has no checksum '{META_SHA_KEY}' (written by an older "
+                            "dicetables?); rebuild it with `dicetables build --force`")
+    if meta_sha256(meta) != want:
+        raise ArtifactError(f"{path}: metadata altered: its sha256 differs from '{META_SHA_KEY}'")
+    problems = []
+    for key, kind in (("schema", str), ("schema_version", int), ("game", str), ("fingerprint", str),
+                      ("rules", dict), ("params", dict), ("arrays", dict), ("stats", dict)):
+        if not isinstance(meta.get(key), kind) or isinstance(meta.get(key), bool):
+            problems.append(f"'{key}' is not a {kind.__name__}")
+    if isinstance(meta.get("fingerprint"), str) and not HEX64.fullmatch(meta["fingerprint"]):
+        problems.append("fingerprint is not 64 hex digits")
+    for name, entry in (meta["arrays"] if isinstance(meta.get("arrays"), dict) else {}).items():
+        if not NAME.fullmatch(name) or ".." in name:
+            problems.append(f"array name {name!r} is not valid")
+        elif not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str) \
+                or not HEX64.fullmatch(entry["sha256"]):
+            problems.append(f"array {name!r}: no valid sha256")
+        elif not isinstance(entry.get("shape"), list) or not all(
+                type(n) is int and n >= 0 for n in entry["shape"]):
+            problems.append(f"array {name!r}: shape is not a list of non-negative integers")
+        elif not _is_dtype(entry.get("dtype")):
+            problems.append(f"array {name!r}: dtype {entry.get('dtype')!r} is not a numpy dtype")
+    if problems:
+        raise ArtifactError(f"{path}: malformed metadata: " + "; ".join(problems))
+    return meta
+
+
+def _is_dtype(name: Any) -> bool:
+    if not isinstance(name, str):
+        return False
+    try:
+        return np.dtype(name).kind in "biuf" and np.dtype(name).name == name
+    except TypeError:
+        return False
+
+
+def pid_alive(pid: int) -> bool:
+    """True when process ``pid`` exists on this machine (a temporary's writer may still be working)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def swap_leftovers(target: Path, kind: str) -> list[tuple[Path, int]]:
+    """``(path, writer pid)`` of the ``.tmp-`` or ``.old-`` siblings that publishing ``target`` left:
+    exactly ``.KIND-<pid>-<8 hex>-<target name>``, never a symlink."""
+    pattern = re.compile(rf"\.{kind}-(\d+)-[0-9a-f]{{8}}-{re.escape(target.name)}")
+    found = []
+    parent = target.parent
+    for entry in parent.iterdir() if parent.is_dir() else []:
+        m = pattern.fullmatch(entry.name)
+        if m and not entry.is_symlink():
+            found.append((entry, int(m[1])))
+    return found
+
+
+def recover_publish(target: Path) -> bool:
+    """Roll back a republish of ``target`` interrupted between its two renames: when ``target`` is absent
+    and a dead writer left the previous artifact as ``.old-<pid>-<hex>-NAME``, rename it back. True when
+    ``target`` exists afterwards."""
+    if target.exists():
+        return True
+    for old, pid in sorted(swap_leftovers(target, "old"), key=lambda e: e[0].stat().st_mtime_ns, reverse=True):
+        if pid_alive(pid) and pid != os.getpid():
+            continue  # its writer is between the renames right now
+        try:
+            os.rename(old, target)
+            return True
+        except OSError:  # another process recovered it first
+            return target.exists()
+    return False
 
 
 def sha256_of_array(array: Any) -> str:
@@ -114,31 +231,29 @@ def read_meta(path: str | Path) -> dict[str, Any]:
 
 def _open_raw(path: Path) -> Artifact:
     fmt = artifact_format(path)
-    if not path.exists():
+    if not path.exists() and not recover_publish(path):
         raise ArtifactError(f"{path}: no such artifact (build it with `dicetables build`)")
+    h5file = None
     try:
         if fmt == "zarr":
             import zarr
 
             group = zarr.open_group(zarr.storage.LocalStore(str(path), read_only=True), mode="r")
-            meta = group.attrs.get(META_KEY)
+            attrs = dict(group.attrs)
             handles = {name: arr for name, arr in group.arrays()}
-            h5file = None
         else:
             import h5py
 
             h5file = h5py.File(path, "r")
-            raw = h5file.attrs.get(META_KEY)
-            meta = json.loads(raw) if raw is not None else None
+            attrs = {key: h5file.attrs.get(key) for key in (META_KEY, META_SHA_KEY)}
             handles = {name: ds for name, ds in h5file.items() if isinstance(ds, h5py.Dataset)}
-    except ArtifactError:
-        raise
+        meta = checked_meta(path, attrs)
     except Exception as exc:  # a damaged zarr.json or HDF5 superblock surfaces as many exception types
-        raise ArtifactError(f"{path}: unreadable ({type(exc).__name__}: {exc})") from exc
-    if not isinstance(meta, dict) or "schema" not in meta or "arrays" not in meta:
         if h5file is not None:
             h5file.close()
-        raise ArtifactError(f"{path}: no '{META_KEY}' metadata; not a dicetables artifact")
+        if isinstance(exc, ArtifactError):
+            raise
+        raise ArtifactError(f"{path}: unreadable ({type(exc).__name__}: {exc})") from exc
     return Artifact(path=path, format=fmt, meta=meta, handles=handles, _h5file=h5file)
 
 
@@ -148,9 +263,11 @@ def verify_problems(path: str | Path) -> list[str]:
     try:
         art = _open_raw(path)
     except ArtifactError as exc:
-        return [str(exc)]
+        return [str(exc).removeprefix(f"{path}: ")]
     try:
         return _array_problems(art)
+    except Exception as exc:  # a damaged array header: the artifact is bad, the run goes on
+        return [f"unreadable ({type(exc).__name__}: {exc})"]
     finally:
         art.close()
 
@@ -302,13 +419,13 @@ def artifact_stamp(path: Path) -> int:
     try:
         return meta_file.stat().st_mtime_ns
     except FileNotFoundError:
+        if not path.exists() and recover_publish(path):  # an interrupted republish, rolled back
+            return artifact_stamp(path)
         return 0
 
 
 def default_artifacts_dir() -> Path:
     """Where artifacts live: ``$DICETABLES_ARTIFACTS`` or the project's ``artifacts/``."""
-    import os
-
     env = os.environ.get("DICETABLES_ARTIFACTS")
     return Path(env) if env else Path(__file__).resolve().parent.parent / "artifacts"
 
@@ -325,5 +442,34 @@ def read_json(path: str | Path, missing: str = "file not found") -> Any:
 
 
 def load_manifest(artifacts_dir: str | Path) -> dict[str, Any]:
-    """The parsed ``MANIFEST.json`` of an artifacts directory."""
-    return read_json(Path(artifacts_dir) / MANIFEST_NAME, "no manifest (run `dicetables build` or `dvc repro`)")
+    """The parsed and checked ``MANIFEST.json`` of an artifacts directory; ArtifactError naming the file
+    and the first problem when it is missing or malformed (every entry's path must name an artifact
+    directly inside ``artifacts_dir``)."""
+    path = Path(artifacts_dir) / MANIFEST_NAME
+    data = read_json(path, "no manifest (run `dicetables build` or `dvc repro`)")
+    if not isinstance(data, dict) or not isinstance(data.get("artifacts"), list):
+        raise ArtifactError(f"{path}: malformed manifest: no 'artifacts' list")
+    for i, entry in enumerate(data["artifacts"]):
+        problem = _manifest_entry_problem(entry)
+        if problem:
+            raise ArtifactError(f"{path}: malformed manifest: entry {i}: {problem}")
+    return data
+
+
+def _manifest_entry_problem(entry: Any) -> str | None:
+    if not isinstance(entry, dict):
+        return "not an object"
+    name = entry.get("path")
+    if not isinstance(name, str) or not NAME.fullmatch(name) or ".." in name or Path(name).suffix not in (
+            ".zarr", ".h5"):
+        return f"path {name!r} is not an artifact name (NAME.zarr or NAME.h5, no directories)"
+    for key, kind in (("fingerprint", str), ("meta_sha256", str), ("schema", str), ("schema_version", int),
+                      ("arrays", dict), ("files", int), ("bytes", int)):
+        if not isinstance(entry.get(key), kind) or isinstance(entry.get(key), bool):
+            return f"{name}: '{key}' missing or not a {kind.__name__}"
+    if not HEX64.fullmatch(entry["fingerprint"]) or not HEX64.fullmatch(entry["meta_sha256"]):
+        return f"{name}: fingerprint or meta_sha256 is not 64 hex digits"
+    for array, info in entry["arrays"].items():
+        if not isinstance(info, dict) or not isinstance(info.get("sha256"), str):
+            return f"{name}: array {array!r} has no sha256"
+    return None

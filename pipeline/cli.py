@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from pipeline.cli_options import artifacts_option, artifacts_root, params_option
-from pipeline.progress import console, say, set_quiet
+from pipeline.progress import say, set_quiet
 
 
 class _Group(click.Group):
@@ -67,40 +67,55 @@ def manifest(artifacts_dir: Path | None) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              help="Seconds allowed per artifact; one that takes longer is reported as failed.")
 @artifacts_option
-def verify(paths: tuple[Path, ...], artifacts_dir: Path | None) -> None:
-    """Recompute every checksum of PATHS (default: every artifact in the manifest); exit 1 on any problem."""
-    from lookup.store import load_manifest, read_meta, verify_problems
+def verify(paths: tuple[Path, ...], timeout: float, artifacts_dir: Path | None) -> None:
+    """Recompute every checksum of PATHS (default: every artifact in the manifest); exit 1 on any problem.
+
+    One line per artifact on stdout: ``OK   PATH`` or ``FAIL PATH: problem; problem``.
+    """
+    from lookup.store import ArtifactError, load_manifest
+    from pipeline.store import artifact_paths
+    from pipeline.verify import verify_paths
 
     root = artifacts_root(artifacts_dir)
     expected: dict[Path, dict[str, Any]] = {}
+    bad = 0
     if not paths:
-        entries = load_manifest(root)["artifacts"]
+        try:
+            entries = load_manifest(root)["artifacts"]
+        except ArtifactError as exc:
+            # Still check what is on disk: a damaged manifest must not hide damaged artifacts.
+            click.echo(f"FAIL {exc}")
+            bad += 1
+            entries = [{"path": p.name} for p in artifact_paths(root)]
         if not entries:
             raise click.ClickException(f"{root}/MANIFEST.json lists no artifacts")
-        expected = {root / e["path"]: e for e in entries}
-        paths = tuple(expected)
-    bad = 0
-    for path in paths:
-        problems = verify_problems(path)
-        entry = expected.get(path)
-        if entry and not problems:
-            meta = read_meta(path)
-            if meta["fingerprint"] != entry["fingerprint"]:
-                problems.append("fingerprint differs from MANIFEST.json (stale manifest?)")
-            for name, arr in entry["arrays"].items():
-                if meta["arrays"].get(name, {}).get("sha256") != arr["sha256"]:
-                    problems.append(f"array {name!r}: sha256 differs from MANIFEST.json")
+        expected = {root / e["path"]: e for e in entries if "fingerprint" in e}
+        paths = tuple(root / e["path"] for e in entries)
+    for path, problems in verify_paths(paths, timeout, expected):
         if problems:
             bad += 1
-            console.print(f"[red]FAIL[/] {path}", highlight=False, soft_wrap=True)
-            for problem in problems:
-                console.print(f"  - {problem}", highlight=False, soft_wrap=True)
+            click.echo(f"FAIL {path}: " + "; ".join(p.replace("\n", " ") for p in problems))
         else:
             click.echo(f"OK   {path}")
     if bad:
-        click.echo(f"{bad} of {len(paths)} artifact(s) failed verification", err=True)
+        click.echo(f"{bad} problem(s) in {len(paths)} artifact(s)", err=True)
         sys.exit(1)
+
+
+@main.command()
+@artifacts_option
+def clean(artifacts_dir: Path | None) -> None:
+    """Remove the runtime copies (rebuilt on first use) and what killed builds left (.tmp-*, .old-*)."""
+    from pipeline.store import clean as clean_dir
+
+    root = artifacts_root(artifacts_dir)
+    removed = clean_dir(root)
+    for path, size in removed:
+        click.echo(f"removed {path} ({_size(size)})")
+    click.echo(f"cleaned {root}: {len(removed)} item(s), {_size(sum(s for _, s in removed))}")
 
 
 def _size(n: int) -> str:
@@ -147,6 +162,7 @@ def info(path: Path, as_json: bool) -> None:
 def summary(artifacts_dir: Path | None) -> None:
     """What is built (from the manifest), and one example query."""
     from lookup.store import load_manifest
+    from pipeline.store import runtime_bytes
 
     root = artifacts_root(artifacts_dir)
     entries = load_manifest(root)["artifacts"]
@@ -155,6 +171,11 @@ def summary(artifacts_dir: Path | None) -> None:
     click.echo(f"{len(entries)} artifacts in {root}: {files} files, {_size(size)}")
     for e in entries:
         click.echo(f"  {e['path']:<40} {e['schema']} v{e['schema_version']}  {_size(e['bytes'])}")
+    copies, copy_bytes = runtime_bytes(root)
+    click.echo(f"runtime copies ({root / '.runtime'}, made on first use, `dicetables clean` removes them): "
+               f"{copies}, {_size(copy_bytes)}")
+    if not (root / "dicerace-probabilities.zarr").exists():
+        return
     from lookup.dicerace import probabilities
 
     dist = probabilities(3, artifacts_dir=root)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import uuid
 from collections.abc import Iterable, Mapping
@@ -22,10 +23,16 @@ import lookup
 from lookup.store import (
     MANIFEST_NAME,
     META_KEY,
+    META_SHA_KEY,
     ArtifactError,
     artifact_files,
+    check_name,
+    meta_sha256,
+    pid_alive,
     read_meta,
+    recover_publish,
     sha256_of_array,
+    swap_leftovers,
     verify_problems,
 )
 
@@ -137,7 +144,7 @@ def _write_zarr(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArr
             attributes={"description": arr.description, **arr.extra},
         )
         target[...] = arr.data
-    group.attrs[META_KEY] = meta
+    group.attrs.update({META_KEY: meta, META_SHA_KEY: meta_sha256(meta)})
 
 
 def _write_hdf5(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArray]) -> None:
@@ -145,6 +152,7 @@ def _write_hdf5(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArr
 
     with h5py.File(path, "w-", track_order=False) as h5:
         h5.attrs[META_KEY] = json.dumps(meta, sort_keys=True)
+        h5.attrs[META_SHA_KEY] = meta_sha256(meta)
         for name, arr in arrays.items():
             chunks, _ = _layout(arr)
             # Filters need chunks, and HDF5 cannot chunk an empty axis: scalars and empty arrays (no bytes
@@ -176,8 +184,10 @@ def write_artifact(
     """Write ``spec``'s arrays as NAME.zarr (and NAME.h5 if ``spec.hdf5``), atomically; return the paths."""
     artifacts_dir = Path(artifacts_dir)
     artifacts_dir.mkdir(parents=True, exist_ok=True)
+    check_name(spec.name, "artifact name")
     entries = {}
     for name, arr in arrays.items():
+        check_name(name, "array name")
         if arr.fill is None:
             arr.fill = _default_fill(arr.data)
         if not np.issubdtype(arr.data.dtype, np.floating) and np.any(arr.data == arr.fill):
@@ -213,8 +223,11 @@ def write_artifact(
 def publish(target: Path, write: Any) -> None:
     """Run ``write(tmp_path)`` on a temporary sibling of ``target``, verify it, and rename it into place.
 
-    If anything fails the temporary is removed and ``target`` (if it existed) is left as it was.
+    If anything fails the temporary is removed and ``target`` (if it existed) is left as it was. A swap
+    that an earlier, killed writer left half done is rolled back first, and its temporaries removed.
     """
+    recover_publish(target)
+    remove_dead_leftovers(target)
     tag = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
     tmp = target.with_name(f".tmp-{tag}-{target.name}")  # keeps the suffix: .zarr or .h5
     try:
@@ -248,6 +261,18 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
     elif path.exists() or path.is_symlink():
         path.unlink()
+
+
+def remove_dead_leftovers(target: Path) -> list[Path]:
+    """Delete the ``.tmp-<pid>-*`` / ``.old-<pid>-*`` siblings of ``target`` whose writer is dead (after
+    ``recover_publish`` has had its chance to restore an ``.old``); return what was removed."""
+    removed = []
+    for kind in ("tmp", "old"):
+        for leftover, pid in swap_leftovers(target, kind):
+            if not pid_alive(pid):
+                _remove(leftover)
+                removed.append(leftover)
+    return removed
 
 
 def reusable(spec: ArtifactSpec, artifacts_dir: str | Path, fingerprint: str | None = None) -> bool:
@@ -294,6 +319,7 @@ def write_manifest(artifacts_dir: str | Path, paths: Iterable[Path] | None = Non
                 "rules": meta["rules"],
                 "params": meta["params"],
                 "fingerprint": meta["fingerprint"],
+                "meta_sha256": meta_sha256(meta),
                 "package_version": meta["package_version"],
                 "arrays": {k: {"sha256": v["sha256"], "shape": v["shape"], "dtype": v["dtype"]}
                            for k, v in meta["arrays"].items()},
@@ -303,7 +329,53 @@ def write_manifest(artifacts_dir: str | Path, paths: Iterable[Path] | None = Non
         )
     manifest = {"package_version": lookup.__version__, "artifacts": entries}
     target = root / MANIFEST_NAME
-    tmp = root / f".tmp-{MANIFEST_NAME}-{os.getpid()}"
+    tmp = root / f".tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}-{MANIFEST_NAME}"
     tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     os.replace(tmp, target)
     return target
+
+
+_LEFTOVER = re.compile(r"\.(?P<kind>tmp|old)-(?P<pid>\d+)-[0-9a-f]{8}-(?P<name>[A-Za-z0-9][A-Za-z0-9_.-]{0,199})")
+
+
+def clean(artifacts_dir: str | Path) -> list[tuple[Path, int]]:
+    """Remove the runtime copies (``.runtime/``, rebuilt on demand) and the leftovers of killed writers
+    (``.tmp-<pid>-*``, ``.old-<pid>-*`` whose process is gone; an ``.old`` whose artifact is absent is
+    renamed back instead). Returns (removed path, bytes). Only names of those strict patterns are touched,
+    never a symlink's target."""
+    from lookup.runtime import RUNTIME_DIR, remove_dead_temporaries, runtime_copies
+
+    root = Path(artifacts_dir)
+    removed = []
+    for entry in sorted(root.iterdir()) if root.is_dir() else []:
+        m = _LEFTOVER.fullmatch(entry.name)
+        if not m or ".." in m["name"] or entry.is_symlink() or pid_alive(int(m["pid"])):
+            continue
+        if m["kind"] == "old" and recover_publish(root / m["name"]) and not entry.exists():
+            continue  # it was the artifact: restored, not removed
+        removed.append((entry, _bytes(entry)))
+        _remove(entry)
+    for copy in runtime_copies(root):
+        removed.append((copy, _bytes(copy)))
+        shutil.rmtree(copy, ignore_errors=True)
+    runtime = root / RUNTIME_DIR
+    if runtime.is_dir() and not runtime.is_symlink():
+        for leftover in remove_dead_temporaries(runtime):
+            removed.append((leftover, 0))
+        if not any(runtime.iterdir()):
+            runtime.rmdir()
+    return removed
+
+
+def runtime_bytes(artifacts_dir: str | Path) -> tuple[int, int]:
+    """(number of runtime copies, their total bytes) under ``artifacts_dir``."""
+    from lookup.runtime import runtime_copies
+
+    copies = runtime_copies(Path(artifacts_dir))
+    return len(copies), sum(_bytes(c) for c in copies)
+
+
+def _bytes(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())

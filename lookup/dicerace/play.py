@@ -27,6 +27,7 @@ from lookup.dicerace.tables import (
     sequential_table,
     simultaneous_table,
 )
+from lookup.validate import choice, integer
 
 DEFAULT_DICE, DEFAULT_TARGET = 10, 100
 # The generator ``decide`` samples mixed strategies with when the caller passes none: seeded once, so
@@ -59,13 +60,12 @@ class Explanation:
     saddle_point: bool | None = None
 
 
-def _check(my_score: int, other_score: int, dice: int, target: int, mode: str) -> tuple[int, int]:
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    check_dice_count(dice)
-    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-        raise ValueError(f"target must be an integer >= 1, got {target!r}")
-    return check_state(my_score, other_score, target)
+def _check(my_score: int, other_score: int, dice: int, target: int, mode: str) -> tuple[int, int, int, int]:
+    """(my_score, other_score, dice, target) as ints; ValueError naming the first bad argument."""
+    choice(mode, "mode", MODES)
+    dice = check_dice_count(dice)
+    target = integer(target, "target", low=1)
+    return (*check_state(my_score, other_score, target), dice, target)
 
 
 def _sequential_ties(table: SequentialTable, mine: int, other: int) -> tuple[int, ...]:
@@ -82,15 +82,17 @@ def decide(my_score: int, other_score: int, *, dice: int = DEFAULT_DICE, target:
     the optimal mixed strategy drawn with ``rng`` (a numpy Generator, or an int seeding a fresh one;
     None: a module generator seeded once); a pure strategy needs no draw.
     """
-    mine, other = _check(my_score, other_score, dice, target, mode)
+    mine, other, dice, target = _check(my_score, other_score, dice, target, mode)
     if mode == "sequential":
         return _sequential_ties(sequential_table(dice, target, artifacts_dir=artifacts_dir), mine, other)[0]
     table = simultaneous_table(dice, target, artifacts_dir=artifacts_dir)
     pure = int(table.pure[mine, other])
     if pure:
         return pure
-    gen = rng if isinstance(rng, np.random.Generator) else (
-        _default_rng if rng is None else np.random.default_rng(rng))
+    if isinstance(rng, np.random.Generator):
+        gen = rng
+    else:
+        gen = _default_rng if rng is None else np.random.default_rng(integer(rng, "rng", low=0))
     probs = table.strategy(mine, other)
     return int(gen.choice(np.arange(1, dice + 1), p=probs / probs.sum()))
 
@@ -102,7 +104,7 @@ def strategy(my_score: int, other_score: int, *, dice: int = DEFAULT_DICE, targe
     Sequential: uniform over all tied optimal d (any mixture of them is optimal). Simultaneous: the
     stored optimal mixed strategy.
     """
-    mine, other = _check(my_score, other_score, dice, target, mode)
+    mine, other, dice, target = _check(my_score, other_score, dice, target, mode)
     if mode == "sequential":
         ties = _sequential_ties(sequential_table(dice, target, artifacts_dir=artifacts_dir), mine, other)
         return {d: 1.0 / len(ties) for d in ties}
@@ -113,7 +115,7 @@ def strategy(my_score: int, other_score: int, *, dice: int = DEFAULT_DICE, targe
 def value(my_score: int, other_score: int, *, dice: int = DEFAULT_DICE, target: int = DEFAULT_TARGET,
           mode: str = "sequential", artifacts_dir: str | Path | None = None) -> float:
     """Expected gain P(win) - P(loss) of the asking player under optimal play (EG or EG1)."""
-    mine, other = _check(my_score, other_score, dice, target, mode)
+    mine, other, dice, target = _check(my_score, other_score, dice, target, mode)
     load = sequential_table if mode == "sequential" else simultaneous_table
     return float(load(dice, target, artifacts_dir=artifacts_dir).value[mine, other])
 
@@ -125,7 +127,7 @@ def explain(my_score: int, other_score: int, *, dice: int = DEFAULT_DICE, target
     The option values are recomputed from the value table and the roll probabilities (artifact
     ``dicerace-probabilities``), about a millisecond.
     """
-    mine, other = _check(my_score, other_score, dice, target, mode)
+    mine, other, dice, target = _check(my_score, other_score, dice, target, mode)
     if mode == "sequential":
         table = sequential_table(dice, target, artifacts_dir=artifacts_dir)
         ties = _sequential_ties(table, mine, other)
@@ -165,9 +167,10 @@ def _simultaneous_options(table: SimultaneousTable, mine: int, other: int,
         p = probabilities(d, artifacts_dir=artifacts_dir).p
         rolls[d - 1, : len(p)] = p
     after = np.empty((width, width))
+    values = np.asarray(table.value)  # the whole checked array (one crc32 per process), not 10^3 reads
     for k1 in range(width):
         for k2 in range(width):
             a, b = mine + k1, other + k2
-            after[k1, k2] = final_outcome(a, b) if simultaneous_over(a, b, target) else table.value[a, b]
+            after[k1, k2] = final_outcome(a, b) if simultaneous_over(a, b, target) else values[a, b]
     opponent = table.strategy(other, mine)
     return rolls @ after @ (opponent @ rolls)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from lookup.naming import by_name
+from lookup.validate import integer
 
 FACES = 6
 # A roll showing this face anywhere scores BUST_SCORE instead of its sum.
@@ -27,6 +28,9 @@ BUST_SCORE = 1
 # Faces that do not bust, in increasing order (2..6).
 SAFE_FACES = tuple(f for f in range(1, FACES + 1) if f != BUST_FACE)
 MODES = ("sequential", "simultaneous")
+# The most dice a turn may roll that any function accepts: bounds the work of exact sums over d (a
+# caller's 2**70 must be refused, not computed).
+MAX_DICE = 1000
 
 
 def rules_dict() -> dict[str, int]:
@@ -73,6 +77,7 @@ def safe_probability(d: int) -> Fraction:
 def expected_points(d: int) -> Fraction:
     """Exact expected points of one roll of d dice: bust probability x BUST_SCORE + safe probability x
     d x (mean safe face)."""
+    d = check_dice_count(d, "d")
     safe = safe_probability(d)
     return (1 - safe) * BUST_SCORE + safe * d * Fraction(sum(SAFE_FACES), len(SAFE_FACES))
 
@@ -80,7 +85,7 @@ def expected_points(d: int) -> Fraction:
 def blind_dice(max_dice: int) -> int:
     """The blind strategy's number of dice: the d in 1..max_dice maximising the expected points of one
     turn (the smallest such d on an exact tie). It is 6 for every max_dice >= 6 and max_dice below."""
-    check_dice_count(max_dice)
+    max_dice = check_dice_count(max_dice)
     return max(range(1, max_dice + 1), key=lambda d: (expected_points(d), -d))
 
 
@@ -101,10 +106,8 @@ def final_outcome(total: int, other_total: int) -> int:
 
 
 def check_dice_count(max_dice: int, name: str = "dice") -> int:
-    """``max_dice`` as an int; ValueError unless it is an integer >= 1."""
-    if isinstance(max_dice, bool) or not isinstance(max_dice, int) or max_dice < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {max_dice!r}")
-    return int(max_dice)
+    """``max_dice`` as an int; ValueError unless it is an integer in 1..MAX_DICE (``lookup.validate``)."""
+    return integer(max_dice, name, low=1, high=MAX_DICE)
 
 
 def check_state(my_score: int, other_score: int, target: int) -> tuple[int, int]:
@@ -112,14 +115,9 @@ def check_state(my_score: int, other_score: int, target: int) -> tuple[int, int]
     (a score of ``target`` or more means the game is over)."""
     out = []
     for name, score in (("my_score", my_score), ("other_score", other_score)):
-        if isinstance(score, bool) or not isinstance(score, int) and not _is_numpy_int(score):
-            raise ValueError(f"{name} must be an integer, got {score!r}")
+        score = integer(score, name)
         if not 0 <= score < target:
             raise ValueError(f"{name}={score} outside 0..{target - 1} (target {target}: a score of "
                              f"{target} or more ends the game)")
-        out.append(int(score))
+        out.append(score)
     return out[0], out[1]
-
-
-def _is_numpy_int(value: object) -> bool:
-    return type(value).__module__ == "numpy" and hasattr(value, "dtype") and value.dtype.kind in "iu"

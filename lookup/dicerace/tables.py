@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from lookup.dicerace.rules import rules_dict
-from lookup.runtime import runtime_arrays
+from lookup.runtime import CheckedArray, generation, runtime_arrays
 from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir, open_artifact, read_meta
+from lookup.validate import integer
 
 PROBABILITIES_NAME = "dicerace-probabilities"
 PROBABILITIES_SCHEMA = "dicerace.probabilities"
@@ -48,10 +49,7 @@ def probabilities(d: int, *, artifacts_dir: str | Path | None = None) -> RollDis
 
     Raises ValueError when ``d`` is not a positive integer or exceeds the built ``max_dice``.
     """
-    if isinstance(d, bool) or not isinstance(d, int | np.integer):
-        raise ValueError(f"number of dice must be an integer, got {d!r}")
-    if d < 1:
-        raise ValueError(f"number of dice must be at least 1, got {d}")
+    d = integer(d, "d", low=1)
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
     path = (root / f"{PROBABILITIES_NAME}.zarr").resolve()
     p, q, max_dice = _load_probabilities(path, artifact_stamp(path))
@@ -86,7 +84,8 @@ def grid_key(dice: int, target: int) -> str:
 
 @dataclass(frozen=True, eq=False)
 class SequentialTable:
-    """Sequential race (dice, target), read-only memory maps indexed [my score, other's score]:
+    """Sequential race (dice, target), checked runtime copies (``lookup.runtime.CheckedArray``) indexed
+    [my score, other's score]:
 
     value: EG(i, j) = P(win) - P(loss) of the player about to move with i against j.
     win, lose: P(win) and P(loss) of that player, each with a small relative error (precise near 0).
@@ -95,15 +94,16 @@ class SequentialTable:
 
     dice: int
     target: int
-    value: np.ndarray
-    win: np.ndarray
-    lose: np.ndarray
-    optimal: np.ndarray
+    value: CheckedArray
+    win: CheckedArray
+    lose: CheckedArray
+    optimal: CheckedArray
 
 
 @dataclass(frozen=True, eq=False)
 class SimultaneousTable:
-    """Simultaneous race (dice, target), read-only memory maps indexed [my score, other's score]:
+    """Simultaneous race (dice, target), checked runtime copies (``lookup.runtime.CheckedArray``) indexed
+    [my score, other's score]:
 
     value: EG1(i, j) = P(win) - P(loss) of the player with i against j, both playing optimally.
     pure: that player's optimal d when its stored strategy is pure, else 0.
@@ -113,17 +113,17 @@ class SimultaneousTable:
 
     dice: int
     target: int
-    value: np.ndarray
-    pure: np.ndarray
-    mixed_row: np.ndarray
-    mixed: np.ndarray
-    flags: np.ndarray
+    value: CheckedArray
+    pure: CheckedArray
+    mixed_row: CheckedArray
+    mixed: CheckedArray
+    flags: CheckedArray
 
     def strategy(self, mine: int, other: int) -> np.ndarray:
         """Probabilities over d (index d - 1) of the stored optimal strategy at (mine, other)."""
         row = int(self.mixed_row[mine, other])
         if row >= 0:
-            return np.array(self.mixed[row], dtype=np.float64)
+            return np.array([self.mixed[row, d] for d in range(self.dice)], dtype=np.float64)
         out = np.zeros(self.dice)
         out[int(self.pure[mine, other]) - 1] = 1.0
         return out
@@ -138,18 +138,23 @@ def _strategy_arrays(name: str, schema: str, arrays: tuple[str, ...], dice: int,
                      artifacts_dir: str | Path | None) -> dict[str, np.ndarray]:
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
     path = (root / f"{name}.zarr").resolve()
-    return _load_strategy(path, artifact_stamp(path), schema, arrays, dice, target)
+    return _load_strategy(path, artifact_stamp(path), schema, arrays, dice, target, generation())
 
 
 @lru_cache(maxsize=32)
 def _load_strategy(path: Path, stamp: int, schema: str, arrays: tuple[str, ...], dice: int,
-                   target: int) -> dict[str, np.ndarray]:
-    # ``stamp`` (the metadata file's mtime) makes a rebuilt artifact a new cache entry.
+                   target: int, generation: int) -> dict[str, CheckedArray]:
+    # ``stamp`` (the metadata file's mtime) makes a rebuilt artifact a new cache entry; ``generation``
+    # (bumped when a corrupted runtime copy is found) a repaired copy.
     if not stamp:
         raise ArtifactError(f"{path}: the dice-race strategy tables are not built; run `make run` "
                             "(or `dicetables build dicerace-strategies`)")
     meta = read_meta(path)
-    if (dice, target) not in built_grid(meta):
+    try:
+        grid = built_grid(meta)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ArtifactError(f"{path}: malformed params.grid in its metadata") from exc
+    if (dice, target) not in grid:
         raise ArtifactError(
             f"{path}: (dice={dice}, target={target}) is not built (built: "
             f"{', '.join(f'({d}, {n})' for d, n in built_grid(meta))}); add it to dicerace.grid in "
@@ -164,6 +169,7 @@ def _load_strategy(path: Path, stamp: int, schema: str, arrays: tuple[str, ...],
 
 def sequential_table(dice: int, target: int, *, artifacts_dir: str | Path | None = None) -> SequentialTable:
     """The verified sequential table of (dice, target); ValueError naming the file when not built."""
+    dice, target = integer(dice, "dice", low=1), integer(target, "target", low=1)
     found = _strategy_arrays(SEQUENTIAL_NAME, SEQUENTIAL_SCHEMA, SEQUENTIAL_ARRAYS, dice, target, artifacts_dir)
     return SequentialTable(dice=dice, target=target, **found)
 
@@ -171,6 +177,7 @@ def sequential_table(dice: int, target: int, *, artifacts_dir: str | Path | None
 def simultaneous_table(dice: int, target: int, *,
                        artifacts_dir: str | Path | None = None) -> SimultaneousTable:
     """The verified simultaneous table of (dice, target); ValueError naming the file when not built."""
+    dice, target = integer(dice, "dice", low=1), integer(target, "target", low=1)
     found = _strategy_arrays(SIMULTANEOUS_NAME, SIMULTANEOUS_SCHEMA, SIMULTANEOUS_ARRAYS, dice, target,
                              artifacts_dir)
     return SimultaneousTable(dice=dice, target=target, **found)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from lookup.naming import by_name
+from lookup.validate import integer, integer_sequence
 
 UNIT = 50  # points per table unit
 STRAIGHT_POINTS = (((1, 2, 3), 200), ((2, 3, 4), 100), ((3, 4, 5), 150), ((4, 5, 6), 150))
@@ -87,9 +89,7 @@ def get_rules(name: str | Rules = DEFAULT_RULES) -> Rules:
 def roll_points(dice: tuple[int, ...] | list[int], rules: Rules | str = DEFAULT_RULES) -> int:
     """Points of one roll of three dice (faces 1..6), in points."""
     rules = get_rules(rules)
-    if len(dice) != rules.n_dice or any(not 1 <= int(f) <= rules.n_faces for f in dice):
-        raise ValueError(f"a 151 roll is {rules.n_dice} faces in 1..{rules.n_faces}, got {list(dice)}")
-    faces = tuple(sorted(int(f) for f in dice))
+    faces = tuple(sorted(integer_sequence(dice, "dice", rules.n_dice, 1, rules.n_faces)))
     if faces[0] == faces[-1]:
         return rules.triple_points[faces[0] - 1]
     for straight, pts in rules.straights:
@@ -101,7 +101,11 @@ def roll_points(dice: tuple[int, ...] | list[int], rules: Rules | str = DEFAULT_
 def roll_counts(rules: Rules | str = DEFAULT_RULES) -> dict[int, int]:
     """{points: number of the 6**3 ordered outcomes scoring them}, by sorted multisets and their
     multinomial multiplicities (the tests check it against plain enumeration of the 216 outcomes)."""
-    rules = get_rules(rules)
+    return dict(_roll_counts(get_rules(rules)))  # a copy: the caller may change it
+
+
+@cache
+def _roll_counts(rules: Rules) -> dict[int, int]:
     counts: dict[int, int] = {}
     for faces in combinations_with_replacement(range(1, rules.n_faces + 1), rules.n_dice):
         ways = factorial(rules.n_dice)
@@ -151,8 +155,7 @@ def points_by_dice(rules: Rules | str = DEFAULT_RULES) -> np.ndarray:
 
 def to_units(points: Any, what: str) -> int:
     """A score in points as table units; ValueError unless it is a non-negative multiple of UNIT."""
-    if isinstance(points, bool) or not isinstance(points, int | np.integer):
-        raise ValueError(f"{what} must be an integer number of points, got {points!r}")
+    points = integer(points, what)
     if points < 0 or points % UNIT:
         raise ValueError(f"{what} must be a non-negative multiple of {UNIT} points, got {points}")
     return int(points) // UNIT

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from lookup.validate import integer, integer_array
+from lookup.yahtzee import fastpath
 from lookup.yahtzee.rules import ALL_FILLED, CATEGORIES, Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.tables import YahtzeeTables, load_tables
@@ -71,9 +73,7 @@ class Option:
 
 
 def _check_rerolls(rerolls: int) -> int:
-    if isinstance(rerolls, bool) or not isinstance(rerolls, int | np.integer) or not 0 <= rerolls <= 2:
-        raise ValueError(f"rerolls left must be 0, 1 or 2, got {rerolls!r}")
-    return int(rerolls)
+    return integer(rerolls, "rerolls", 0, 2)
 
 
 def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules,
@@ -89,18 +89,7 @@ def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str |
 
 @lru_cache(maxsize=256)
 def _analysis(tables: YahtzeeTables, state: tuple[int, int, int]) -> TurnAnalysis:
-    return analyse_turn(tables.rules, tables.value, state)
-
-
-def _sorted_order(pips: tuple[int, ...]) -> list[int]:
-    return sorted(range(len(pips)), key=lambda i: pips[i])
-
-
-def _mask_to_input(mask: int, order: list[int]) -> tuple[bool, ...]:
-    out = [False] * len(order)
-    for i, pos in enumerate(order):
-        out[pos] = bool((mask >> i) & 1)
-    return tuple(out)
+    return analyse_turn(tables.rules, np.asarray(tables.value), state)
 
 
 def decide(
@@ -116,31 +105,49 @@ def decide(
     ``sheet``: a mapping box name -> points or None (optionally ``yahtzee_bonus``), a 13-list in sheet
     order with None for empty boxes, or a ``Sheet``. Raises ValueError on bad input or missing tables.
     """
-    rules, pips, rerolls, sh, tables = _situation(dice, rerolls, sheet, rules, artifacts_dir)
-    state = sh.state
-    enc = rules.encoding
-    order = _sorted_order(pips)
-    roll = enc.roll_index([pips[i] - 1 for i in order])
-    if tables.policy is not None:
-        row = int(tables.policy["state_index"][state])
-        action = int(tables.policy["reroll"][row, rerolls - 1, roll] if rerolls
-                     else tables.policy["category"][row, roll])
+    rules = get_rules(rules)
+    plan = fastpath.plan(rules)
+    pips, roll, perm = fastpath.roll(dice, plan)
+    if type(rerolls) is not int or not 0 <= rerolls <= 2:
+        rerolls = _check_rerolls(rerolls)
+    state, total = fastpath.sheet_state(sheet, plan)
+    tables = load_tables(rules, artifacts_dir)
+    policy = tables.policy
+    if policy is not None:
+        # Two checked reads (lookup.runtime): each element's block is read and its crc32 checked now. The
+        # flat indices follow the layouts state_index (8192, 64, 2), reroll (rows, 2, R), category (rows, R).
+        index = policy["state_index"]
+        _, n_upper, n_ybox = index.shape
+        row = index.flat((state[0] * n_upper + state[1]) * n_ybox + state[2])
+        if row < 0:
+            raise ValueError(f"state {state} cannot be reached (not a sheet a game can produce)")
+        n_rolls = plan.n_rolls
+        action = (policy["reroll"].flat((row * 2 + rerolls - 1) * n_rolls + roll) if rerolls
+                  else policy["category"].flat(row * n_rolls + roll))
     else:
         analysis = _analysis(tables, state)
         action = analysis.best_reroll(rerolls, roll) if rerolls else analysis.best_category(roll)
-    total = sh.total
     if rerolls == 0:
         def final_value() -> float:
             return total + float(_analysis(tables, state).final[roll, action])
 
-        return Decision(rules.name, pips, 0, None, None, CATEGORIES[action], final_value)
-    keep_index = int(enc.keep_of_mask[roll, action])
+        return _decision(rules.name, pips, 0, None, None, CATEGORIES[action], final_value)
+    keep_index, keep = plan.keep[roll][action]
 
     def keep_value() -> float:
         return total + float(_analysis(tables, state).keep[rerolls][keep_index])
 
-    keep = tuple(int(f) + 1 for f in enc.keeps[keep_index])
-    return Decision(rules.name, pips, rerolls, _mask_to_input(action, order), keep, None, keep_value)
+    return _decision(rules.name, pips, rerolls, plan.reroll[perm][action], keep, None, keep_value)
+
+
+def _decision(rules: str, dice: tuple[int, ...], rerolls: int, reroll: tuple[bool, ...] | None,
+              keep: tuple[int, ...] | None, category: str | None, value: Callable[[], float]) -> Decision:
+    """A Decision without the frozen dataclass's __init__ (seven object.__setattr__ calls, ~1 us of a
+    ~4 us decision); the fields are the same."""
+    out = object.__new__(Decision)
+    out.__dict__.update(rules=rules, dice=dice, rerolls=rerolls, reroll=reroll, keep=keep, category=category,
+                        _value=value)
+    return out
 
 
 def explain(
@@ -183,7 +190,7 @@ def value(sheet: SheetLike, rules: str | Rules = "hasbro", *, artifacts_dir: str
     if sh.finished:
         return float(sh.total)
     tables = load_tables(rules, artifacts_dir)
-    return sh.total + float(tables.value[sh.state])
+    return sh.total + float(tables.value[sh.state])  # one checked read
 
 
 def decide_batch(
@@ -207,32 +214,28 @@ def decide_batch(
     tables = load_tables(rules, artifacts_dir)
     if tables.policy is None:
         raise ValueError(f"decide_batch needs the {rules.name!r} policy table; build it (yahtzee.policy: true)")
-    dice = np.asarray(dice)
-    n = dice.shape[0] if dice.ndim == 2 else -1
-    if dice.ndim != 2 or dice.shape[1] != rules.n_dice:
-        raise ValueError(f"dice must have shape (n, {rules.n_dice}), got {dice.shape}")
-    cols = [np.asarray(a) for a in (rerolls, filled_mask, upper, ybox)]
-    for name, col in zip(("rerolls", "filled_mask", "upper", "ybox"), cols, strict=True):
-        if col.shape != (n,):
-            raise ValueError(f"{name} must have shape ({n},), got {col.shape}")
-    rerolls, filled_mask, upper, ybox = (c.astype(np.int64) for c in cols)
+    dice = integer_array(dice, "dice", (None, rules.n_dice))
+    n = dice.shape[0]
+    rerolls, filled_mask, upper, ybox = (integer_array(a, name, (n,)) for a, name in zip(
+        (rerolls, filled_mask, upper, ybox), ("rerolls", "filled_mask", "upper", "ybox"), strict=True))
     _first_bad("die face outside 1..6", (dice < 1).any(axis=1) | (dice > rules.n_faces).any(axis=1))
     _first_bad("rerolls outside 0..2", (rerolls < 0) | (rerolls > 2))
     _first_bad("filled_mask outside 0..8190 (or a finished sheet)", (filled_mask < 0) | (filled_mask >= ALL_FILLED))
     _first_bad(f"upper outside 0..{rules.upper_threshold}", (upper < 0) | (upper > rules.upper_threshold))
     _first_bad("ybox not 0 or 1", (ybox < 0) | (ybox > 1))
-    rows = tables.policy["state_index"][filled_mask, upper, ybox]
+    policy = {name: np.asarray(arr) for name, arr in tables.policy.items()}  # whole arrays, checked once
+    rows = policy["state_index"][filled_mask, upper, ybox]
     _first_bad("state unreachable (upper total the filled boxes cannot make, or ybox without Yahtzee)", rows < 0)
     order = np.argsort(dice, axis=1, kind="stable")
     sorted_dice = np.take_along_axis(dice, order, axis=1).astype(np.int64) - 1
     roll = _roll_code_table(rules)[sorted_dice @ (rules.n_faces ** np.arange(rules.n_dice))]
     stage = np.maximum(rerolls - 1, 0)
-    masks = tables.policy["reroll"][rows, stage, roll].astype(np.int64)
+    masks = policy["reroll"][rows, stage, roll].astype(np.int64)
     bits = (masks[:, None] >> np.arange(rules.n_dice)) & 1
     input_bits = np.zeros_like(bits)
     np.put_along_axis(input_bits, order, bits, axis=1)
     input_masks = input_bits @ (1 << np.arange(rules.n_dice))
-    categories = tables.policy["category"][rows, roll].astype(np.int64)
+    categories = policy["category"][rows, roll].astype(np.int64)
     return np.where(rerolls > 0, input_masks, categories)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from lookup.validate import integer, integer_sequence, is_integer
 from lookup.yahtzee.rules import (
     ALL_FILLED,
     CATEGORIES,
@@ -39,19 +40,9 @@ def possible_points(rules: Rules) -> tuple[frozenset[int], ...]:
 
 
 def parse_dice(dice: Sequence[int], rules: Rules) -> tuple[int, ...]:
-    """The dice as a tuple of pips; ValueError on a wrong count or a face outside 1..n_faces."""
-    try:
-        pips = tuple(int(d) for d in dice)
-    except (TypeError, ValueError):
-        raise ValueError(f"dice must be a sequence of {rules.n_dice} integers, got {dice!r}") from None
-    if len(pips) != rules.n_dice:
-        raise ValueError(f"expected {rules.n_dice} dice, got {len(pips)}: {list(pips)}")
-    bad = [d for d in pips if not 1 <= d <= rules.n_faces]
-    if bad:
-        raise ValueError(f"die face {bad[0]} outside 1..{rules.n_faces} in {list(pips)}")
-    if any(isinstance(d, float) and not float(d).is_integer() for d in dice):
-        raise ValueError(f"dice must be whole numbers, got {list(dice)}")
-    return pips
+    """The dice as a tuple of pips; ValueError on a wrong count, a face outside 1..n_faces, or anything
+    but a list, tuple or 1-d array of integers (``lookup.validate``)."""
+    return integer_sequence(dice, "dice", rules.n_dice, 1, rules.n_faces)
 
 
 _INDEX = {name: i for i, name in enumerate(CATEGORIES)}
@@ -59,9 +50,9 @@ _INDEX = {name: i for i, name in enumerate(CATEGORIES)}
 
 def category_index(name: str | int) -> int:
     """Index of a box given by name (sheet order) or index; ValueError for anything else."""
-    if name in _INDEX:
+    if type(name) is str and name in _INDEX:
         return _INDEX[name]
-    if isinstance(name, int | np.integer) and not isinstance(name, bool):
+    if is_integer(name):
         if 0 <= name < N_CATEGORIES:
             return int(name)
         raise ValueError(f"category index {name} outside 0..{N_CATEGORIES - 1}")
@@ -117,7 +108,7 @@ class Sheet:
         return out
 
     def _check_bonus(self, bonus: Any) -> int:
-        if isinstance(bonus, bool) or not isinstance(bonus, int | np.integer):
+        if not is_integer(bonus):
             raise ValueError(f"{BONUS_KEY} must be whole points, got {bonus!r}")
         step = self.rules.yahtzee_bonus
         if bonus < 0 or (bonus and (not step or bonus % step)):
@@ -198,11 +189,7 @@ def _points(points: Any, category: int, rules: Rules, possible: tuple[frozenset[
         return None
     if type(points) is int and points in possible[category]:
         return points
-    if isinstance(points, bool) or not isinstance(points, int | np.integer | float):
-        raise ValueError(f"box {CATEGORIES[category]}: points must be a whole number or None, got {points!r}")
-    if isinstance(points, float) and not points.is_integer():
-        raise ValueError(f"box {CATEGORIES[category]}: points must be whole, got {points}")
-    points = int(points)
+    points = integer(points, f"box {CATEGORIES[category]}")
     if points not in possible[category]:
         raise ValueError(f"box {CATEGORIES[category]} cannot hold {points} points under {rules.name!r}")
     return points

@@ -13,10 +13,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from lookup.runtime import runtime_arrays
-from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir
+from lookup.runtime import CheckedArray, generation, runtime_arrays
+from lookup.store import ArtifactError, artifact_stamp, check_name, default_artifacts_dir
 from lookup.yahtzee.rules import Rules
 
 VALUES_SCHEMA, POLICY_SCHEMA = "yahtzee.values", "yahtzee.policy"
@@ -37,20 +35,22 @@ class YahtzeeTables:
     """What play needs for one rule set. ``policy`` is None when only the value table is built.
 
     value[filled_mask, upper, ybox]: expected remaining points from a turn start (NaN if unreachable).
-    policy: {"state_index", "reroll", "category"} read-only memory maps.
+    policy: {"state_index", "reroll", "category"}.
+    Both are ``lookup.runtime.CheckedArray``: an element index reads and checks that element's block of
+    the runtime copy; ``np.asarray`` gives the whole checked array.
     stats: exact statistics of optimal play stored with the value table.
     """
 
     rules: Rules
-    value: np.ndarray
-    policy: dict[str, np.ndarray] | None
+    value: CheckedArray
+    policy: dict[str, CheckedArray] | None
     stats: dict[str, Any]
 
 
 # Seconds between checks that the artifacts were not republished: a decision must not pay for path
 # resolution and stat calls every time (they cost ~150 us, the rest of a decision ~10 us).
 RECHECK_S = 1.0
-_recent: dict[tuple[str, str | None], tuple[float, YahtzeeTables]] = {}
+_recent: dict[tuple[str, str | None], tuple[float, int, YahtzeeTables]] = {}
 
 
 def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> YahtzeeTables:
@@ -58,19 +58,22 @@ def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> Yahtze
     key = (rules.name, None if artifacts_dir is None else str(artifacts_dir))
     hit = _recent.get(key)
     now = time.monotonic()
-    if hit is not None and now - hit[0] < RECHECK_S and hit[1].rules is rules:
-        return hit[1]
+    # The generation changes when a corrupted runtime copy was found: reload (and rebuild it) at once.
+    if hit is not None and now - hit[0] < RECHECK_S and hit[2].rules is rules and hit[1] == generation():
+        return hit[2]
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    values = (root / f"{values_name(rules)}.zarr").resolve()
-    policy = (root / f"{policy_name(rules)}.zarr").resolve()
-    tables = _load(rules, values, artifact_stamp(values), policy, artifact_stamp(policy))
-    _recent[key] = (now, tables)
+    values = (root / f"{check_name(values_name(rules), 'artifact name')}.zarr").resolve()
+    policy = (root / f"{check_name(policy_name(rules), 'artifact name')}.zarr").resolve()
+    gen = generation()
+    tables = _load(rules, values, artifact_stamp(values), policy, artifact_stamp(policy), gen)
+    _recent[key] = (now, gen, tables)
     return tables
 
 
 @lru_cache(maxsize=8)
-def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_stamp: int) -> YahtzeeTables:
-    # The stamps make a republished artifact a new cache entry.
+def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_stamp: int,
+          generation: int) -> YahtzeeTables:
+    # The stamps make a republished artifact a new cache entry, the generation a repaired copy.
     if not values_stamp:
         raise ArtifactError(
             f"{values}: the {rules.name!r} Yahtzee tables are not built; add {rules.name!r} to "

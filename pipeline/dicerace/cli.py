@@ -25,7 +25,8 @@ def cli() -> None:
 @cli.command()
 @dice_option
 @target_option
-@click.option("--step", type=int, default=None, help="Score step of the printed d* map (default: N/10).")
+@click.option("--step", type=click.IntRange(min=1), default=None,
+              help="Score step of the printed d* map (default: N/10).")
 @opt.artifacts_option
 def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -> None:
     """A readable summary of one game: values, the optimal-dice map, mixed states, exact match-ups."""
@@ -66,8 +67,10 @@ def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -
     for mode, names in (("sequential", meta["stats"]["sequential_policies"]),
                         ("simultaneous", meta["stats"]["simultaneous_policies"])):
         data = arrays[f"{key}_{mode}"]
-        out = Table(title=f"exact match-ups, {mode}: P(A wins) / P(draw) / P(A loses)"
-                    + (" (A moves first | B moves first)" if mode == "sequential" else ""))
+        # The sequential race has no draws: its cells are P(A wins) with A first | with B first.
+        out = Table(title="exact match-ups, sequential: P(A wins), A first | B first"
+                    if mode == "sequential" else
+                    "exact match-ups, simultaneous: P(A wins) / P(draw) / P(A loses)")
         out.add_column("A \\ B")
         for name in names:
             out.add_column(name, justify="right")

@@ -73,7 +73,7 @@ def sequential_optimal(sol: SequentialSolution) -> Policy:
 def simultaneous_optimal(sol: SimultaneousSolution) -> Policy:
     """The stored optimal (possibly mixed) strategies of the simultaneous game."""
     choice = np.where(sol.mixed_row >= 0, -(sol.mixed_row.astype(np.int64) + 1), sol.pure).astype(np.int32)
-    return Policy("optimal", sol.dice, choice, sol.mixed)
+    return Policy("optimal", sol.dice, choice, np.asarray(sol.mixed))  # a plain array for the kernels
 
 
 def oneshot_optimal(sol: OneShotSolution) -> Policy:

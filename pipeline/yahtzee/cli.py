@@ -33,7 +33,8 @@ def cli() -> None:
 @sheet_option
 @opt.rules_option(RULE_SETS, DEFAULT_RULES)
 @opt.artifacts_option
-@click.option("--top", type=int, default=10, show_default=True, help="How many ranked options to show.")
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many ranked options to show.")
 def decide(dice: tuple[int, ...], rerolls: int, sheet_path: Path | None, rules_name: str,
            artifacts_dir: Path | None, top: int) -> None:
     """Advice for DICE (the five faces) with --rerolls left on --sheet, and the ranked options."""

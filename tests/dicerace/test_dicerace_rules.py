@@ -67,7 +67,8 @@ def test_lookup_reads_the_verified_artifact(artifacts, tmp_path):
 
 
 @pytest.mark.parametrize("bad, message", [
-    (0, "at least 1"), (-2, "at least 1"), (31, "max_dice=30, asked for d=31"), (2.5, "integer"),
+    (0, "d must be an integer >= 1"), (-2, "d must be an integer >= 1"), (31, "max_dice=30, asked for d=31"),
+    (2.5, "integer"),
     (True, "integer"),
 ])
 def test_lookup_rejects_bad_dice_counts(artifacts, tmp_path, bad, message):

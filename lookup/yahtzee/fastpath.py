@@ -1,0 +1,128 @@
+"""The cheap validation behind ``decide()``: the same checks as ``parse_dice`` and ``Sheet.parse``, done
+with precomputed tables and C-level iteration for the common input forms, so that a decision costs a few
+microseconds.
+
+Every input first gets its types checked exactly (only ``int`` and None pass the fast tests: a bool, a
+float or a numpy scalar compares and hashes equal to an int, so it must never reach a table lookup keyed
+by ints). Anything unusual (numpy integers, box names with other spellings, a Yahtzee bonus, ...) goes
+the slow way, through ``parse_dice`` / ``Sheet.parse``, which accept and refuse exactly the same things.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import permutations, product
+from typing import Any
+
+from lookup.yahtzee.rules import ALL_FILLED, CATEGORIES, N_CATEGORIES, UPPER, YAHTZEE, Rules
+from lookup.yahtzee.sheet import BONUS_KEY, Sheet, parse_dice, possible_points
+
+_INT_ONLY = frozenset({int}).issuperset
+_INT_OR_NONE = frozenset({int, type(None)}).issuperset
+_KNOWN_KEYS = frozenset((*CATEGORIES, BONUS_KEY))
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """Precomputed per rule set.
+
+    dice[pips tuple] = (pips, roll index, permutation id): every ordered roll, with the permutation that
+        sorts it; reroll[perm][mask] = the sorted-dice mask as one bool per INPUT die.
+    keep[roll][mask] = (keep index, kept faces as pips) of rerolling ``mask`` of sorted roll ``roll``.
+    bits[c] = {points box c may hold: 1 << c} plus {None: 0} (empty): validation and filled mask at once.
+    """
+
+    rules: Rules
+    dice: dict[tuple[int, ...], tuple[tuple[int, ...], int, int]]
+    reroll: tuple[tuple[tuple[bool, ...], ...], ...]
+    keep: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+    bits: tuple[dict[int | None, int], ...]
+    n_rolls: int
+
+
+_plans: dict[str, Plan] = {}
+
+
+def plan(rules: Rules) -> Plan:
+    """The tables of ``rules`` (built on first use, ~0.1 s; then a dict lookup: hashing a Rules costs
+    more than the rest of the check)."""
+    hit = _plans.get(rules.name)
+    if hit is None or hit.rules is not rules:
+        hit = _plans[rules.name] = _plan(rules)
+    return hit
+
+
+@cache
+def _plan(rules: Rules) -> Plan:
+    enc = rules.encoding
+    n = rules.n_dice
+    perms = {p: i for i, p in enumerate(permutations(range(n)))}
+    roll_of = {tuple(int(f) + 1 for f in faces): i for i, faces in enumerate(enc.rolls)}
+    dice = {}
+    for pips in product(range(1, rules.n_faces + 1), repeat=n):
+        dice[pips] = (pips, roll_of[tuple(sorted(pips))], perms[tuple(sorted(range(n), key=pips.__getitem__))])
+    reroll = []
+    for order in perms:
+        per_mask = []
+        for mask in range(1 << n):
+            out = [False] * n
+            for i, pos in enumerate(order):
+                out[pos] = bool((mask >> i) & 1)
+            per_mask.append(tuple(out))
+        reroll.append(tuple(per_mask))
+    keep = tuple(
+        tuple((int(k), tuple(int(f) + 1 for f in enc.keeps[k])) for k in enc.keep_of_mask[roll])
+        for roll in range(enc.n_rolls)
+    )
+    bits = tuple({**dict.fromkeys(p, 1 << c), None: 0} for c, p in enumerate(possible_points(rules)))
+    return Plan(rules, dice, tuple(reroll), keep, bits, enc.n_rolls)
+
+
+def roll(dice: Any, p: Plan) -> tuple[tuple[int, ...], int, int]:
+    """(pips, roll index, permutation id) of ``dice``; ValueError (from ``parse_dice``) when invalid."""
+    if type(dice) is list or type(dice) is tuple:
+        key = tuple(dice)
+        hit = p.dice.get(key) if _INT_ONLY(map(type, key)) else None
+        if hit is not None:
+            return hit
+    pips = parse_dice(dice, p.rules)  # raises on anything invalid
+    return p.dice[pips]
+
+
+def sheet_state(sheet: Any, p: Plan) -> tuple[tuple[int, int, int], int]:
+    """((filled_mask, upper capped, ybox), total points) of a valid, unfinished sheet; ValueError
+    otherwise (the messages of ``Sheet.parse``)."""
+    rules = p.rules
+    kind = type(sheet)
+    bonus: Any = 0
+    if kind is dict:
+        boxes = list(map(sheet.get, CATEGORIES)) if _KNOWN_KEYS.issuperset(sheet) else None
+        bonus = sheet.get(BONUS_KEY, 0)
+    elif kind is list or kind is tuple:
+        boxes = sheet if len(sheet) == N_CATEGORIES else None
+    elif kind is Sheet and sheet.rules is rules:
+        boxes, bonus = sheet.boxes, sheet.yahtzee_bonus
+    else:
+        boxes = None
+    if boxes is None or type(bonus) is not int or bonus or not _INT_OR_NONE(map(type, boxes)):
+        return _slow(sheet, rules)
+    try:
+        mask = sum(map(dict.get, p.bits, boxes))  # a value the box cannot hold gets None: TypeError
+    except TypeError:
+        return _slow(sheet, rules)
+    if mask == ALL_FILLED:
+        raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
+    upper = sum(filter(None, boxes[:UPPER]))
+    total = sum(filter(None, boxes))
+    if upper >= rules.upper_threshold:
+        total += rules.optimised_upper_bonus
+        upper = rules.upper_threshold
+    return (mask, upper, int(boxes[YAHTZEE] == rules.yahtzee_score)), total
+
+
+def _slow(sheet: Any, rules: Rules) -> tuple[tuple[int, int, int], int]:
+    sh = Sheet.parse(sheet, rules)
+    if sh.finished:
+        raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
+    return sh.state, sh.total

@@ -1,0 +1,123 @@
+"""Every byte a Yahtzee answer uses is checked when it is read (issue 11.1), and the issue-9 attack on the
+runtime copy directory touches nothing."""
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lookup.store import META_KEY, META_SHA_KEY, ArtifactError, meta_sha256
+from lookup.yahtzee import decide, value
+from lookup.yahtzee.rules import get_rules
+from lookup.yahtzee.sheet import Sheet
+from lookup.yahtzee.tables import load_tables
+
+HASBRO = get_rules("hasbro")
+DICE = [1, 3, 3, 5, 6]
+SHEET = {"ones": 3, "threes": 9, "chance": 22, "full_house": 25}
+
+
+@pytest.fixture(scope="module")
+def private(hasbro_tables, tmp_path_factory) -> Path:
+    """A copy of the hasbro artifacts (not their runtime copies) that these tests may damage."""
+    root = tmp_path_factory.mktemp("yahtzee_trust") / "artifacts"
+    shutil.copytree(hasbro_tables, root, ignore=shutil.ignore_patterns(".runtime"))
+    return root
+
+
+def _answers(root: Path):
+    return (decide(DICE, 2, SHEET, artifacts_dir=root).reroll, decide(DICE, 0, SHEET, artifacts_dir=root).category,
+            value(SHEET, artifacts_dir=root))
+
+
+def _element(root: Path, name: str, index: tuple[int, ...]) -> tuple[Path, int]:
+    """(copy file, byte offset) of one element of a runtime array."""
+    tables = load_tables(HASBRO, root)
+    arr = tables.value if name == "value" else tables.policy[name]
+    flat = int(np.ravel_multi_index(index, arr.shape))
+    return arr.path, arr._offset + flat * arr.dtype.itemsize  # noqa: SLF001
+
+
+def _flip(path: Path, offset: int, bit: int = 0) -> None:
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        byte = f.read(1)[0]
+        f.seek(offset)
+        f.write(bytes([byte ^ (1 << bit)]))
+
+
+def _read_indices(root: Path) -> dict[str, tuple[int, ...]]:
+    """The element of each array that _answers reads."""
+    tables = load_tables(HASBRO, root)
+    state = Sheet.parse(SHEET, HASBRO).state
+    row = int(tables.policy["state_index"][state])
+    roll = HASBRO.encoding.roll_index(sorted(d - 1 for d in DICE))
+    return {"value": state, "state_index": state, "reroll": (row, 1, roll), "category": (row, roll)}
+
+
+@pytest.mark.parametrize("name", ["value", "state_index", "reroll", "category"])
+def test_a_flipped_bit_in_any_runtime_array_is_caught_on_the_next_call(private, name):
+    reference = _answers(private)
+    path, offset = _element(private, name, _read_indices(private)[name])
+    _flip(path, offset, bit=5)
+    with pytest.raises(ArtifactError, match=f"{path.name}.*corrupted runtime copy"):
+        _answers(private)
+    assert _answers(private) == reference  # rebuilt from the verified artifact
+
+
+def test_a_flip_by_another_process_while_this_one_holds_the_tables(private):
+    reference = _answers(private)
+    path, offset = _element(private, "category", _read_indices(private)["category"])
+    script = f"with open({str(path)!r}, 'r+b') as f:\n f.seek({offset}); b = f.read(1)[0]; f.seek({offset}); " \
+             "f.write(bytes([b ^ 1]))"
+    subprocess.run([sys.executable, "-c", script], check=True)
+    with pytest.raises(ArtifactError, match="category.npy"):
+        decide(DICE, 0, SHEET, artifacts_dir=private)
+    assert _answers(private) == reference
+
+
+def test_a_truncated_copy_is_caught_not_a_crash(private):
+    reference = _answers(private)
+    path, _ = _element(private, "category", (0, 0))
+    with open(path, "r+b") as f:
+        f.truncate(200)  # keeps the header, loses the data the open process reads
+    with pytest.raises(ArtifactError, match="category.npy"):
+        decide(DICE, 0, SHEET, artifacts_dir=private)
+    assert _answers(private) == reference
+
+
+def test_a_same_size_copy_of_other_numbers_is_caught(private):
+    reference = _answers(private)
+    path, _ = _element(private, "value", (0, 0, 0))
+    other = np.load(path) * 1.000001  # a valid .npy of the same shape, dtype and size
+    np.save(path, other)
+    with pytest.raises(ArtifactError, match="value.npy"):
+        value(SHEET, artifacts_dir=private)
+    assert _answers(private) == reference
+
+
+def test_fingerprint_traversal_attack_of_issue_9(hasbro_tables, tmp_path):
+    """Setting the fingerprint to "/../../g151-xxxx" + zeros and asking for a value must fail without
+    deleting g151-*.zarr or writing g151-xxxx/value.npy (here the checksum is even recomputed)."""
+    outer = tmp_path / "outer"
+    root = outer / "artifacts"
+    shutil.copytree(hasbro_tables / "yahtzee-hasbro-values.zarr", root / "yahtzee-hasbro-values.zarr")
+    for victim in (root / "g151-stated.zarr", root / "g151-xxxx.zarr", outer / "g151-xxxx0"):
+        victim.mkdir(parents=True)
+        (victim / "zarr.json").write_text("{}")
+    doc_path = root / "yahtzee-hasbro-values.zarr" / "zarr.json"
+    doc = json.loads(doc_path.read_text())
+    doc["attributes"][META_KEY]["fingerprint"] = "/../../g151-xxxx" + "0" * 48
+    doc["attributes"][META_SHA_KEY] = meta_sha256(doc["attributes"][META_KEY])
+    doc_path.write_text(json.dumps(doc))
+    before = {str(p): p.read_bytes() if p.is_file() else None for p in tmp_path.rglob("*")}
+    with pytest.raises(ArtifactError, match="fingerprint is not 64 hex digits"):
+        value([None] * 13, artifacts_dir=root)
+    after = {str(p): p.read_bytes() if p.is_file() else None for p in tmp_path.rglob("*")}
+    assert after == before
+    assert hashlib.sha256(doc_path.read_bytes()).hexdigest()  # the artifact itself is left for inspection
