@@ -68,6 +68,10 @@ def families(params: Mapping[str, Any]) -> dict[str, Family]:
         found += yahtzee_families(params["yahtzee"])
     if "g151" in params:
         found += g151_families(params["g151"])
+    if "poker" in params:
+        from pipeline.poker.stage import poker_families
+
+        found += poker_families(params["poker"])
     if "yahtzee_lab" in params:
         from pipeline.yahtzee.tuning import weights_family
 

@@ -1,0 +1,57 @@
+"""The poker table families: ``poker-evaluator`` (the evaluator tables) and ``poker-preflop`` (preflop
+equities of the 169 classes; reads the evaluator artifact)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from lookup.poker.rules import RULES
+from lookup.poker.tables import (
+    EVALUATOR,
+    EVALUATOR_SCHEMA,
+    EVALUATOR_VERSIONS,
+    PREFLOP,
+    PREFLOP_SCHEMA,
+    PREFLOP_VERSIONS,
+)
+from pipeline.stages import Computed, Family
+from pipeline.store import ArtifactSpec, StoredArray
+
+EVALUATOR_CODE = ("lookup/poker/rules.py", "pipeline/poker/ranking.py", "pipeline/poker/stage.py")
+
+
+def _evaluator_spec(section: Mapping[str, Any]) -> ArtifactSpec:
+    return ArtifactSpec(name=EVALUATOR, schema=EVALUATOR_SCHEMA, schema_version=max(EVALUATOR_VERSIONS),
+                        game="poker", rules=RULES, params={}, code=EVALUATOR_CODE)
+
+
+def compute_evaluator(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
+    """The rank-multiset automaton, its values and the flush table (pipeline/poker/ranking.py)."""
+    from pipeline.poker.ranking import flush_table, rank_automaton, value_order
+
+    rank_next, rank_value = rank_automaton()
+    flush_value = flush_table()
+    arrays = {
+        "rank_next": StoredArray(rank_next, "rank_next[s, r]: state reached from rank multiset s by adding a card "
+                                 "of rank r (0..12 = 2..A); -1 = impossible (a fifth card of a rank or an "
+                                 "eighth card); state 0 = no card", fill=-2),
+        "rank_value": StoredArray(rank_value, "rank_value[s]: value (category << 12 | order, larger is better) "
+                                  "of the best five cards of multiset s ignoring suits; 0 below five cards",
+                                  fill=65535),
+        "flush_value": StoredArray(flush_value, "flush_value[m]: value of the best flush or straight flush of "
+                                   "one suit whose ranks are the bits of m; 0 below five bits", fill=65535),
+    }
+    stats = {"states": int(len(rank_next)), "distinct_values": int(len(value_order(rank_value, flush_value)))}
+    return arrays, stats
+
+
+def poker_families(section: Mapping[str, Any]) -> list[Family]:
+    """The evaluator family, and the preflop family (which reads the evaluator artifact)."""
+    families = [Family(name=EVALUATOR, section="poker", code=EVALUATOR_CODE,
+                       artifacts=lambda sec: [_evaluator_spec(sec)], compute=compute_evaluator)]
+    return families
+
+
+__all__ = ["PREFLOP", "PREFLOP_SCHEMA", "PREFLOP_VERSIONS", "poker_families"]
