@@ -36,7 +36,7 @@ def values(cards: np.ndarray, tables: EvaluatorTables) -> np.ndarray:
         here = suits == suit
         count = here.sum(axis=-1)
         if (count >= 5).any():
-            mask = np.where(here, bits, 0).sum(axis=-1)  # distinct ranks within a suit: sum == bitwise or
+            mask = np.bitwise_or.reduce(np.where(here, bits, 0), axis=-1)
             out = np.where(count >= 5, tables.flush_value[mask], out)
     return out
 

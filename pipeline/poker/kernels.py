@@ -132,3 +132,363 @@ def seven_card_checksum(rank_next, last, first6, flush_value):
                                     acc += last[s6, c7 >> 2]
         total[c1] = acc
     return total.sum()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Exact equity: enumerate the board completions (one suit-orbit representative each, weighted by the
+# orbit's size) and, on each full board, count the unknown opponents' hands instead of dealing them.
+
+
+@nb.njit(inline="always")
+def _add(state, sc, sm, card, rank_next):
+    return rank_next[state, card >> 2], sc + (1 << 4 * (card & 3)), sm | (1 << 16 * (card & 3) + (card >> 2))
+
+
+@nb.njit(inline="always")
+def _value2(state5, sc5, sm5, a, b, rank_next, last, first6, flush_value):
+    """Value of the five board cards (state5, sc5, sm5) plus the cards a and b."""
+    sc = sc5 + (1 << 4 * (a & 3)) + (1 << 4 * (b & 3))
+    if (sc + 0x3333) & 0x8888:
+        s = flush_suit(sc)
+        sm = sm5 | (1 << 16 * (a & 3) + (a >> 2)) | (1 << 16 * (b & 3) + (b >> 2))
+        return flush_value[(sm >> 16 * s) & 0x1FFF]
+    return last[rank_next[state5, a >> 2] - first6, b >> 2]
+
+
+@nb.njit(cache=True)
+def matching_tally(eu, ev, color, n_edges, nmax, budget, tally):
+    """Count the matchings of at most ``nmax`` edges among the first ``n_edges`` edges (endpoints eu, ev <
+    64), by size j and number e of edges of color 1: ``tally[j, e] += 1`` per matching (the empty one
+    included). Each matching is visited once, as an increasing sequence of edge indices. Returns the
+    nodes visited, or -1 when that exceeds ``budget`` (tally is then incomplete)."""
+    emask = np.empty(n_edges, dtype=np.uint64)
+    for j in range(n_edges):
+        emask[j] = (np.uint64(1) << np.uint64(eu[j])) | (np.uint64(1) << np.uint64(ev[j]))
+    pos = np.zeros(nmax + 1, dtype=np.int64)
+    chosen = np.zeros(nmax + 1, dtype=np.int64)
+    depth = 0
+    mask = np.uint64(0)
+    ecount = 0
+    work = 0
+    tally[0, 0] += 1
+    while True:
+        j = pos[depth]
+        if depth < nmax:
+            while j < n_edges and (mask & emask[j]) != 0:
+                j += 1
+            work += j - pos[depth] + 1
+        else:
+            j = n_edges
+        if j < n_edges:
+            chosen[depth] = j
+            pos[depth] = j + 1
+            mask |= emask[j]
+            ecount += color[j]
+            depth += 1
+            pos[depth] = j + 1
+            tally[depth, ecount] += 1
+            if work > budget:
+                return -1
+        else:
+            if depth == 0:
+                return work
+            depth -= 1
+            j = chosen[depth]
+            mask ^= emask[j]
+            ecount -= color[j]
+
+
+@nb.njit(cache=True)
+def _orbit_weight(cards, k, perms):
+    """|G| / |stabiliser| if the sorted ``cards[:k]`` is the smallest of its orbit under the suit
+    permutations ``perms`` (row 0 = identity), else 0."""
+    g = perms.shape[0]
+    if g == 1:
+        return 1
+    stab = 1
+    img = np.empty(5, dtype=np.int64)
+    for p in range(1, g):
+        for i in range(k):
+            img[i] = perms[p, cards[i]]
+        for i in range(1, k):  # insertion sort of at most 5 cards
+            x = img[i]
+            j = i - 1
+            while j >= 0 and img[j] > x:
+                img[j + 1] = img[j]
+                j -= 1
+            img[j + 1] = x
+        cmp = 0
+        for i in range(k):
+            if img[i] != cards[i]:
+                cmp = -1 if img[i] < cards[i] else 1
+                break
+        if cmp < 0:
+            return 0
+        if cmp == 0:
+            stab += 1
+    return g // stab
+
+
+@nb.njit(parallel=True, cache=True)
+def exact_counts(rank_next, last, first6, flush_value, hands, board, rem, k, n, perms, order, budget, method):
+    """Exact counts over every completion of ``board`` by ``k`` cards of ``rem`` (sorted), with ``n`` unknown
+    opponents dealt from what is left.
+
+    Returns (D [m, m + 1, n + 1], A [m, m + 1, n + 1, n + 1], failed). For known player i on a board where
+    the best known value is shared by k_top players including i: ``D[i, k_top, t]`` sums, over boards
+    (weighted by suit-orbit size), the number of unordered sets of n opponent hands with none better and
+    exactly t equal to it when counted directly, and ``A[i, k_top, j, e]`` sums the j-matchings with e
+    equal-valued edges among the hands that are at least as good (inclusion-exclusion; the caller finishes
+    it with exact integers); ``method`` 0 picks the smaller edge set per board, 1 forces direct counting and
+    2 inclusion-exclusion (tests compare them). ``failed`` > 0 when a board needed more than ``budget``
+    steps of matching enumeration (then the counts are incomplete). ``order`` lists the first-card indices to run in parallel.
+    """
+    m = hands.shape[0]
+    R = rem.shape[0]
+    tasks = order.shape[0]
+    D = np.zeros((tasks, m, m + 1, n + 1), dtype=np.int64)
+    A = np.zeros((tasks, m, m + 1, n + 1, n + 1), dtype=np.int64)
+    failed = np.zeros(tasks, dtype=np.int64)
+    s0, q0, z0 = 0, 0, 0
+    for c in board:
+        s0, q0, z0 = _add(s0, q0, z0, c, rank_next)
+    p = R - k
+    for task in nb.prange(tasks):
+        idx = np.empty(max(k, 1), dtype=np.int64)
+        st = np.zeros(6, dtype=np.int64)
+        qs = np.zeros(6, dtype=np.int64)
+        zs = np.zeros(6, dtype=np.int64)
+        cards = np.empty(5, dtype=np.int64)
+        vals = np.empty(m, dtype=np.int64)
+        pool = np.empty(p, dtype=np.int64)
+        ps = np.empty(p, dtype=np.int64)
+        dl = np.zeros(p, dtype=np.int64)
+        de = np.zeros(p, dtype=np.int64)
+        npairs = p * (p - 1) // 2
+        eu = np.empty(npairs, dtype=np.int64)
+        ev = np.empty(npairs, dtype=np.int64)
+        ec = np.empty(npairs, dtype=np.int64)
+        hu = np.empty(npairs, dtype=np.int64)
+        hv = np.empty(npairs, dtype=np.int64)
+        hc = np.empty(npairs, dtype=np.int64)
+        tally = np.zeros((n + 1, n + 1), dtype=np.int64)
+        st[0], qs[0], zs[0] = s0, q0, z0
+        if k == 0:
+            if task > 0:
+                continue
+            start = 0
+        else:
+            idx[0] = order[task]
+            if idx[0] > R - k:
+                continue
+            for i in range(1, k):
+                idx[i] = idx[0] + i
+            start = 0
+        while True:
+            for d in range(start, k):
+                c = rem[idx[d]]
+                cards[d] = c
+                st[d + 1], qs[d + 1], zs[d + 1] = _add(st[d], qs[d], zs[d], c, rank_next)
+            w = _orbit_weight(cards, k, perms)
+            if w > 0:
+                s5, q5, z5 = st[k], qs[k], zs[k]
+                vmax = -1
+                ktop = 0
+                for i in range(m):
+                    v = _value2(s5, q5, z5, hands[i, 0], hands[i, 1], rank_next, last, first6, flush_value)
+                    vals[i] = v
+                    if v > vmax:
+                        vmax = v
+                        ktop = 1
+                    elif v == vmax:
+                        ktop += 1
+                if n == 0:
+                    for i in range(m):
+                        if vals[i] == vmax:
+                            D[task, i, ktop, 0] += w
+                else:
+                    # The pool: rem without this completion (both sorted).
+                    j = 0
+                    t = 0
+                    for r in range(R):
+                        if t < k and idx[t] == r:
+                            t += 1
+                        else:
+                            pool[j] = rem[r]
+                            ps[j] = rank_next[s5, rem[r] >> 2]
+                            j += 1
+                    nl = 0
+                    ne = 0
+                    nw = 0
+                    nh = 0
+                    if n == 2:
+                        dl[:] = 0
+                        de[:] = 0
+                    for a in range(p):
+                        ca = pool[a]
+                        for b in range(a + 1, p):
+                            cb = pool[b]
+                            sc = q5 + (1 << 4 * (ca & 3)) + (1 << 4 * (cb & 3))
+                            if (sc + 0x3333) & 0x8888:
+                                s = flush_suit(sc)
+                                sm = z5 | (1 << 16 * (ca & 3) + (ca >> 2)) | (1 << 16 * (cb & 3) + (cb >> 2))
+                                v = flush_value[(sm >> 16 * s) & 0x1FFF]
+                            else:
+                                v = last[ps[a] - first6, cb >> 2]
+                            if v < vmax:
+                                nl += 1
+                                if n == 2:
+                                    dl[a] += 1
+                                    dl[b] += 1
+                                elif n > 2:
+                                    eu[nw] = a
+                                    ev[nw] = b
+                                    ec[nw] = 0
+                                    nw += 1
+                            elif v == vmax:
+                                ne += 1
+                                if n == 2:
+                                    de[a] += 1
+                                    de[b] += 1
+                                elif n > 2:
+                                    eu[nw] = a
+                                    ev[nw] = b
+                                    ec[nw] = 1
+                                    nw += 1
+                                    hu[nh] = a
+                                    hv[nh] = b
+                                    hc[nh] = 1
+                                    nh += 1
+                            elif n > 2:
+                                hu[nh] = a
+                                hv[nh] = b
+                                hc[nh] = 0
+                                nh += 1
+                    if n == 1:
+                        for i in range(m):
+                            if vals[i] == vmax:
+                                D[task, i, ktop, 0] += w * nl
+                                D[task, i, ktop, 1] += w * ne
+                    elif n == 2:
+                        sll = 0
+                        sle = 0
+                        see = 0
+                        for a in range(p):
+                            sll += dl[a] * (dl[a] - 1) // 2
+                            see += de[a] * (de[a] - 1) // 2
+                            sle += dl[a] * de[a]
+                        n0 = nl * (nl - 1) // 2 - sll
+                        n1 = nl * ne - sle
+                        n2 = ne * (ne - 1) // 2 - see
+                        for i in range(m):
+                            if vals[i] == vmax:
+                                D[task, i, ktop, 0] += w * n0
+                                D[task, i, ktop, 1] += w * n1
+                                D[task, i, ktop, 2] += w * n2
+                    else:
+                        tally[:, :] = 0
+                        direct = nw <= nh if method == 0 else method == 1
+                        if direct:
+                            got = matching_tally(eu, ev, ec, nw, n, budget, tally)
+                        else:
+                            got = matching_tally(hu, hv, hc, nh, n, budget, tally)
+                        if got < 0:
+                            failed[task] += 1
+                            break
+                        for i in range(m):
+                            if vals[i] == vmax:
+                                if direct:
+                                    for t2 in range(n + 1):
+                                        D[task, i, ktop, t2] += w * tally[n, t2]
+                                else:
+                                    for j2 in range(n + 1):
+                                        for e2 in range(j2 + 1):
+                                            A[task, i, ktop, j2, e2] += w * tally[j2, e2]
+            # Next combination sharing idx[0]; ``start`` = first depth whose card changed.
+            if k <= 1:
+                break
+            d = k - 1
+            while d >= 1 and idx[d] == R - k + d:
+                d -= 1
+            if d == 0:
+                break
+            idx[d] += 1
+            for i in range(d + 1, k):
+                idx[i] = idx[i - 1] + 1
+            start = d
+    return D.sum(axis=0), A.sum(axis=0), failed.sum()
+
+
+@nb.njit(inline="always")
+def _next_random(x):
+    # xorshift64*: a small, seedable generator with independent streams per task (seeded by splitmix64).
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    return x, (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+
+
+@nb.njit(inline="always")
+def _splitmix(z):
+    z = z + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(parallel=True, cache=True)
+def monte_carlo(rank_next, last, first6, flush_value, hands, board, rem, k, n, samples, tasks, seed):
+    """Seeded Monte Carlo: ``samples`` random deals (board completion + n opponent hands from ``rem``),
+    split into ``tasks`` independent streams. Returns per known player (share sum, share sum of squares,
+    deals won alone, deals tied for best)."""
+    m = hands.shape[0]
+    R = rem.shape[0]
+    out = np.zeros((tasks, 4, m), dtype=np.float64)
+    s0, q0, z0 = 0, 0, 0
+    for c in board:
+        s0, q0, z0 = _add(s0, q0, z0, c, rank_next)
+    for task in nb.prange(tasks):
+        x = _splitmix(np.uint64(seed) * np.uint64(1000003) + np.uint64(task)) | np.uint64(1)
+        deck = rem.copy()
+        vals = np.empty(m, dtype=np.int64)
+        mine = samples // tasks + (1 if task < samples % tasks else 0)
+        need = k + 2 * n
+        for _ in range(mine):
+            for i in range(need):  # partial Fisher-Yates shuffle
+                x, r = _next_random(x)
+                j = i + ((r * np.uint64(R - i)) >> np.uint64(32))
+                deck[i], deck[j] = deck[j], deck[i]
+            s5, q5, z5 = s0, q0, z0
+            for i in range(k):
+                s5, q5, z5 = _add(s5, q5, z5, deck[i], rank_next)
+            best = -1
+            nbest = 0
+            for i in range(m):
+                v = _value2(s5, q5, z5, hands[i, 0], hands[i, 1], rank_next, last, first6, flush_value)
+                vals[i] = v
+                if v > best:
+                    best = v
+                    nbest = 1
+                elif v == best:
+                    nbest += 1
+            for o in range(n):
+                a = deck[k + 2 * o]
+                b = deck[k + 2 * o + 1]
+                if a > b:
+                    a, b = b, a
+                v = _value2(s5, q5, z5, a, b, rank_next, last, first6, flush_value)
+                if v > best:
+                    best = v
+                    nbest = 1
+                elif v == best:
+                    nbest += 1
+            for i in range(m):
+                if vals[i] == best:
+                    share = 1.0 / nbest
+                    out[task, 0, i] += share
+                    out[task, 1, i] += share * share
+                    if nbest == 1:
+                        out[task, 2, i] += 1
+                    else:
+                        out[task, 3, i] += 1
+    return out.sum(axis=0)
