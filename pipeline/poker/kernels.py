@@ -241,7 +241,8 @@ def exact_counts(rank_next, last, first6, flush_value, hands, board, rem, k, n, 
     equal-valued edges among the hands that are at least as good (inclusion-exclusion; the caller finishes
     it with exact integers); ``method`` 0 picks the smaller edge set per board, 1 forces direct counting and
     2 inclusion-exclusion (tests compare them). ``failed`` > 0 when a board needed more than ``budget``
-    steps of matching enumeration (then the counts are incomplete). ``order`` lists the first-card indices to run in parallel.
+    steps of matching enumeration (then the counts are incomplete). ``order``: the first-card indices,
+    run in parallel.
     """
     m = hands.shape[0]
     R = rem.shape[0]
