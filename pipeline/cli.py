@@ -170,9 +170,10 @@ def summary(artifacts_dir: Path | None) -> None:
 def _register_games() -> None:
     from pipeline.dicerace.cli import dicerace
     from pipeline.g151.cli import g151
+    from pipeline.poker.cli import poker
     from pipeline.yahtzee.cli import yahtzee
 
-    for group in (dicerace, g151, yahtzee):
+    for group in (dicerace, g151, poker, yahtzee):
         main.add_command(group)
 
 

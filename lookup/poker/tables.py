@@ -27,7 +27,7 @@ PREFLOP = "poker-preflop"
 PREFLOP_SCHEMA = "poker.preflop"
 PREFLOP_VERSIONS = (1,)
 PREFLOP_ARRAYS = ("hu_win", "hu_tie", "hu_combos", "hu_equity", "random_win", "random_tie", "random_total",
-                  "multi_equity", "multi_se", "multi_exact", "multi_rows")
+                  "multi_equity", "multi_se", "multi_exact", "multi_samples")
 
 
 @dataclass(frozen=True, eq=False)

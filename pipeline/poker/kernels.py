@@ -493,3 +493,150 @@ def monte_carlo(rank_next, last, first6, flush_value, hands, board, rem, k, n, s
                     else:
                         out[task, 3, i] += 1
     return out.sum(axis=0)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Preflop tables: every hole-card pair on each board at once.
+
+
+@nb.njit(parallel=True, cache=True)
+def preflop_heads_up(rank_next, last, first6, flush_value, perms, pair_class, order):
+    """Exact heads-up counts between the 169 classes over every board (one per suit orbit, weighted).
+
+    Returns (win, tie) int64 [169, 169]: over all (board, hand of class X, disjoint hand of class Y), the
+    number where X's hand is strictly better / equal. On each board the 1081 hands are ranked once and
+    sorted; walking them by value, the hands already passed that share no card with the current one are
+    counted per class as total - (those holding its first card) - (its second card): no pair is compared.
+    ``order`` lists the lowest board cards (one parallel task each).
+    """
+    tasks = order.shape[0]
+    win = np.zeros((tasks, 169, 169), dtype=np.int64)
+    tie = np.zeros((tasks, 169, 169), dtype=np.int64)
+    for task in nb.prange(tasks):
+        c1 = order[task]
+        hv = np.empty(1081, dtype=np.int64)
+        ha = np.empty(1081, dtype=np.int64)
+        hb = np.empty(1081, dtype=np.int64)
+        cnt = np.zeros(169, dtype=np.int64)
+        cntc = np.zeros((52, 169), dtype=np.int64)
+        cards = np.empty(5, dtype=np.int64)
+        on_board = np.zeros(52, dtype=np.bool_)
+        cards[0] = c1
+        for c2 in range(c1 + 1, 49):
+            cards[1] = c2
+            for c3 in range(c2 + 1, 50):
+                cards[2] = c3
+                for c4 in range(c3 + 1, 51):
+                    cards[3] = c4
+                    for c5 in range(c4 + 1, 52):
+                        cards[4] = c5
+                        w = _orbit_weight(cards, 5, perms)
+                        if w == 0:
+                            continue
+                        s5, q5, z5 = 0, 0, 0
+                        for i in range(5):
+                            s5, q5, z5 = _add(s5, q5, z5, cards[i], rank_next)
+                            on_board[cards[i]] = True
+                        nh = 0
+                        for a in range(52):
+                            if on_board[a]:
+                                continue
+                            for b in range(a + 1, 52):
+                                if on_board[b]:
+                                    continue
+                                hv[nh] = _value2(s5, q5, z5, a, b, rank_next, last, first6, flush_value)
+                                ha[nh] = a
+                                hb[nh] = b
+                                nh += 1
+                        for i in range(5):
+                            on_board[cards[i]] = False
+                        idx = np.argsort(hv[:nh])
+                        cnt[:] = 0
+                        cntc[:, :] = 0
+                        i = 0
+                        while i < nh:
+                            j = i
+                            while j < nh and hv[idx[j]] == hv[idx[i]]:
+                                j += 1
+                            for g in range(i, j):  # strictly weaker, disjoint hands: wins
+                                h = idx[g]
+                                a, b = ha[h], hb[h]
+                                x = pair_class[a, b]
+                                for y in range(169):
+                                    d = w * (cnt[y] - cntc[a, y] - cntc[b, y])
+                                    win[task, x, y] += d
+                                    tie[task, x, y] -= d
+                            for g in range(i, j):
+                                h = idx[g]
+                                x = pair_class[ha[h], hb[h]]
+                                cnt[x] += 1
+                                cntc[ha[h], x] += 1
+                                cntc[hb[h], x] += 1
+                            for g in range(i, j):  # weaker or equal, minus weaker: ties (itself excluded)
+                                h = idx[g]
+                                a, b = ha[h], hb[h]
+                                x = pair_class[a, b]
+                                for y in range(169):
+                                    tie[task, x, y] += w * (cnt[y] - cntc[a, y] - cntc[b, y])
+                                tie[task, x, x] += w
+                            i = j
+    return win.sum(axis=0), tie.sum(axis=0)
+
+
+@nb.njit(parallel=True, cache=True)
+def preflop_multiway(rank_next, last, first6, flush_value, pair_class, n, samples, tasks, seed):
+    """Seeded Monte Carlo of every class against n random hands: each sample deals a board and n hands,
+    then scores *every* hand left in the deck against them (pot share 1, 1/(k+1) on a k-way tie for best,
+    else 0). Returns sums over samples per class [5, 169]: share, hands, share^2, hands^2, share x hands
+    of each sample (the per-sample sums make the ratio estimator's standard error)."""
+    out = np.zeros((tasks, 5, 169), dtype=np.float64)
+    need = 5 + 2 * n
+    for task in nb.prange(tasks):
+        x = _splitmix(np.uint64(seed) * np.uint64(1000003) + np.uint64(task)) | np.uint64(1)
+        deck = np.arange(52, dtype=np.int64)
+        s_sum = np.zeros(169, dtype=np.float64)
+        n_sum = np.zeros(169, dtype=np.float64)
+        mine = samples // tasks + (1 if task < samples % tasks else 0)
+        for _ in range(mine):
+            for i in range(need):
+                x, r = _next_random(x)
+                j = i + ((r * np.uint64(52 - i)) >> np.uint64(32))
+                deck[i], deck[j] = deck[j], deck[i]
+            s5, q5, z5 = 0, 0, 0
+            for i in range(5):
+                s5, q5, z5 = _add(s5, q5, z5, deck[i], rank_next)
+            best = -1
+            nbest = 0
+            for o in range(n):
+                a = deck[5 + 2 * o]
+                b = deck[6 + 2 * o]
+                if a > b:
+                    a, b = b, a
+                v = _value2(s5, q5, z5, a, b, rank_next, last, first6, flush_value)
+                if v > best:
+                    best = v
+                    nbest = 1
+                elif v == best:
+                    nbest += 1
+            s_sum[:] = 0.0
+            n_sum[:] = 0.0
+            for i in range(need, 52):
+                for j in range(i + 1, 52):
+                    a = deck[i]
+                    b = deck[j]
+                    if a > b:
+                        a, b = b, a
+                    v = _value2(s5, q5, z5, a, b, rank_next, last, first6, flush_value)
+                    c = pair_class[a, b]
+                    n_sum[c] += 1.0
+                    if v > best:
+                        s_sum[c] += 1.0
+                    elif v == best:
+                        s_sum[c] += 1.0 / (nbest + 1)
+            for c in range(169):
+                out[task, 0, c] += s_sum[c]
+                out[task, 1, c] += n_sum[c]
+                out[task, 2, c] += s_sum[c] * s_sum[c]
+                out[task, 3, c] += n_sum[c] * n_sum[c]
+                out[task, 4, c] += s_sum[c] * n_sum[c]
+    return out.sum(axis=0)

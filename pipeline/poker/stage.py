@@ -20,6 +20,9 @@ from pipeline.stages import Computed, Family
 from pipeline.store import ArtifactSpec, StoredArray
 
 EVALUATOR_CODE = ("lookup/poker/rules.py", "pipeline/poker/ranking.py", "pipeline/poker/stage.py")
+PREFLOP_CODE = ("lookup/poker/cards.py", "lookup/poker/problem.py", "lookup/poker/rules.py",
+                "pipeline/poker/engine.py", "pipeline/poker/kernels.py", "pipeline/poker/preflop.py",
+                "pipeline/poker/stage.py")
 
 
 def _evaluator_spec(section: Mapping[str, Any]) -> ArtifactSpec:
@@ -47,11 +50,28 @@ def compute_evaluator(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_
     return arrays, stats
 
 
+def _preflop_spec(section: Mapping[str, Any]) -> ArtifactSpec:
+    from pipeline.poker.preflop import preflop_params
+
+    # The evaluator's fingerprint is part of the params: new evaluator tables make new preflop tables.
+    params = {**preflop_params(section), "evaluator": _evaluator_spec(section).fingerprint()}
+    return ArtifactSpec(name=PREFLOP, schema=PREFLOP_SCHEMA, schema_version=max(PREFLOP_VERSIONS), game="poker",
+                        rules=RULES, params=params, code=PREFLOP_CODE, hdf5=True)
+
+
+def compute_preflop(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
+    """Build (or reuse) the evaluator first, then the preflop tables (pipeline/poker/preflop.py)."""
+    from pipeline.poker.preflop import compute_preflop as compute
+    from pipeline.stages import build_family
+
+    build_family(poker_families(section)[0], {"poker": section}, artifacts_dir)
+    return compute(spec, section, artifacts_dir)
+
+
 def poker_families(section: Mapping[str, Any]) -> list[Family]:
     """The evaluator family, and the preflop family (which reads the evaluator artifact)."""
-    families = [Family(name=EVALUATOR, section="poker", code=EVALUATOR_CODE,
-                       artifacts=lambda sec: [_evaluator_spec(sec)], compute=compute_evaluator)]
-    return families
+    return [Family(name=EVALUATOR, section="poker", code=EVALUATOR_CODE,
+                   artifacts=lambda sec: [_evaluator_spec(sec)], compute=compute_evaluator),
+            Family(name=PREFLOP, section="poker", code=PREFLOP_CODE, artifacts=lambda sec: [_preflop_spec(sec)],
+                   compute=compute_preflop, upstream=(f"{EVALUATOR}.zarr",))]
 
-
-__all__ = ["PREFLOP", "PREFLOP_SCHEMA", "PREFLOP_VERSIONS", "poker_families"]

@@ -1,0 +1,71 @@
+"""Play-time answers by indexing the preflop tables: ``preflop(hand, opponents)`` and ``heads_up(a, b)``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from lookup.poker.cards import class_name, parse_class
+from lookup.poker.tables import load_preflop
+
+
+@dataclass(frozen=True)
+class PreflopEquity:
+    """Equity of a starting-hand class before the flop, averaged over its suit combinations.
+
+    ``exact``: an exact value (``fraction`` holds it) or a Monte Carlo estimate with standard error ``se``.
+    Heads-up answers also carry the integer counts ``wins``, ``ties`` out of ``deals``.
+    """
+
+    hand: str
+    against: str
+    equity: float
+    exact: bool
+    se: float
+    fraction: Fraction | None = None
+    wins: int | None = None
+    ties: int | None = None
+    deals: int | None = None
+
+
+def _count(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) and type(value).__module__ != "numpy":
+        raise ValueError(f"{what} must be an integer, got {value!r}")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be an integer, got {value!r}") from None
+
+
+def preflop(hand: str, opponents: int = 1, *, artifacts_dir: str | Path | None = None) -> PreflopEquity:
+    """Equity of ``hand`` (``"AKs"``, ``"T9o"``, ``"QQ"`` or a specific ``"AsKs"``, which answers for its
+    class) against ``opponents`` random hands (1..9): exact for 1, an estimate with its standard error
+    for more (unless the table holds an exact row)."""
+    x = parse_class(hand)
+    n = _count(opponents, "opponents")
+    tables = load_preflop(artifacts_dir)
+    rows = tables.arrays["multi_equity"].shape[0]
+    if not 1 <= n <= rows:
+        raise ValueError(f"opponents must be in 1..{rows} (the preflop table covers 1..{rows} random hands), "
+                         f"got {n}")
+    a = tables.arrays
+    if n == 1:
+        wins, ties, deals = int(a["random_win"][x]), int(a["random_tie"][x]), int(a["random_total"][x])
+        frac = Fraction(2 * wins + ties, 2 * deals)
+        return PreflopEquity(class_name(x), "1 random hand", float(frac), True, 0.0, frac, wins, ties, deals)
+    exact = bool(a["multi_exact"][n - 1])
+    return PreflopEquity(class_name(x), f"{n} random hands", float(a["multi_equity"][n - 1, x]), exact,
+                         float(a["multi_se"][n - 1, x]))
+
+
+def heads_up(hand: str, other: str, *, artifacts_dir: str | Path | None = None) -> PreflopEquity:
+    """Exact equity of class ``hand`` against class ``other`` heads-up, averaged over every pair of disjoint
+    suit combinations (``deals`` = combinations x 1,712,304 boards)."""
+    x, y = parse_class(hand), parse_class(other)
+    a = load_preflop(artifacts_dir).arrays
+    wins, ties = int(a["hu_win"][x, y]), int(a["hu_tie"][x, y])
+    deals = int(a["hu_combos"][x, y]) * 1_712_304
+    frac = Fraction(2 * wins + ties, 2 * deals)
+    return PreflopEquity(class_name(x), class_name(y), float(frac), True, 0.0, frac, wins, ties, deals)
