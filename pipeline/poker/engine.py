@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numba
 import numpy as np
 
 from lookup.poker.problem import Problem
 from lookup.poker.tables import load_evaluator
-from pipeline.poker.kernels import exact_counts, fused_table, monte_carlo
+from pipeline.poker.kernels import exact_counts, fused_table, monte_carlo, preflop_known
 
 MC_TASKS = 64
 
@@ -53,8 +54,15 @@ class NumbaEngine:
     def exact(self, problem: Problem, perms: np.ndarray, budget: int,
               method: int = 0) -> tuple[np.ndarray, np.ndarray, int]:
         """Counts of ``kernels.exact_counts`` (``method``: 0 auto, 1 direct, 2 inclusion-exclusion)."""
+        if problem.opponents == 0 and problem.k == 5 and len(problem.hands) > 0:
+            t = self.tables
+            with numba.parallel_chunksize(1):  # hand out first cards one by one: robust to a busy core
+                d = preflop_known(t.rank_next, self.last, self.first6, t.flush_value, problem.hands_array(),
+                                  problem.rem, interleaved(len(problem.rem) - 4))
+            return d, np.zeros((len(problem.hands), len(problem.hands) + 1, 1, 1), dtype=np.int64), 0
         order = interleaved(max(len(problem.rem) - problem.k + 1, 1)) if problem.k else np.zeros(1, np.int64)
-        d, a, failed = exact_counts(*self._args(problem), perms, order, int(budget), method)
+        with numba.parallel_chunksize(1):
+            d, a, failed = exact_counts(*self._args(problem), perms, order, int(budget), method)
         return d, a, int(failed)
 
     def monte_carlo(self, problem: Problem, samples: int, seed: int) -> np.ndarray:

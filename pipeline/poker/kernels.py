@@ -229,6 +229,88 @@ def _orbit_weight(cards, k, perms):
     return g // stab
 
 
+@nb.njit(cache=True)
+def _weak_equal_counts(s5, q5, z5, pool, p, vmax, n, rank_next, last, first6, flush_value, table, dl, de):
+    """(nl, ne, sum C(dl, 2), sum dl de, sum C(de, 2)): opponent hands from ``pool[:p]`` weaker than /
+    equal to ``vmax`` on the full board (s5, q5, z5), and the degree sums that count disjoint pairs of them
+    (the last three only for n = 2).
+
+    Without a flush a hand's value depends on its two ranks only: the 13 x 13 values are looked up once and
+    weighted by the number of cards of each rank in the pool. The hands that do make a flush (both cards of
+    the suit when the board holds three of it, at least one with four, all with five) are corrected one by
+    one."""
+    cr = np.zeros(13, dtype=np.int64)
+    for a in range(p):
+        cr[pool[a] >> 2] += 1
+    for ra in range(13):
+        sa = rank_next[s5, ra]
+        for rb in range(13):
+            if sa < 0 or cr[ra] == 0 or cr[rb] == 0:
+                table[ra, rb] = 2
+                continue
+            v = np.int64(last[sa - first6, rb])
+            table[ra, rb] = 0 if v < vmax else (1 if v == vmax else 2)
+    nl = 0
+    ne = 0
+    for ra in range(13):
+        for rb in range(ra, 13):
+            pairs = cr[ra] * cr[rb] if ra != rb else cr[ra] * (cr[ra] - 1) // 2
+            if table[ra, rb] == 0:
+                nl += pairs
+            elif table[ra, rb] == 1:
+                ne += pairs
+    if n == 2:
+        for a in range(p):
+            ra = pool[a] >> 2
+            x = 0
+            y = 0
+            for rb in range(13):
+                c = cr[rb] - (1 if rb == ra else 0)
+                if table[ra, rb] == 0:
+                    x += c
+                elif table[ra, rb] == 1:
+                    y += c
+            dl[a] = x
+            de[a] = y
+    fs = flush_suit(q5 + 0x2222)  # a suit with three or more board cards
+    if fs >= 0:
+        cs = (q5 >> 4 * fs) & 0xF
+        for a in range(p):
+            ca = pool[a]
+            ina = 1 if (ca & 3) == fs else 0
+            if cs == 3 and ina == 0:
+                continue
+            for b in range(a + 1, p):
+                cb = pool[b]
+                inb = 1 if (cb & 3) == fs else 0
+                if cs + ina + inb < 5:
+                    continue
+                old = table[ca >> 2, cb >> 2]
+                sm = z5 | (1 << 16 * (ca & 3) + (ca >> 2)) | (1 << 16 * (cb & 3) + (cb >> 2))
+                v = np.int64(flush_value[(sm >> 16 * fs) & 0x1FFF])
+                new = 0 if v < vmax else (1 if v == vmax else 2)
+                if new == old:
+                    continue
+                dlx = (1 if new == 0 else 0) - (1 if old == 0 else 0)
+                dex = (1 if new == 1 else 0) - (1 if old == 1 else 0)
+                nl += dlx
+                ne += dex
+                if n == 2:
+                    dl[a] += dlx
+                    dl[b] += dlx
+                    de[a] += dex
+                    de[b] += dex
+    sll = 0
+    sle = 0
+    see = 0
+    if n == 2:
+        for a in range(p):
+            sll += dl[a] * (dl[a] - 1) // 2
+            see += de[a] * (de[a] - 1) // 2
+            sle += dl[a] * de[a]
+    return nl, ne, sll, sle, see
+
+
 @nb.njit(parallel=True, cache=True)
 def exact_counts(rank_next, last, first6, flush_value, hands, board, rem, k, n, perms, order, budget, method):
     """Exact counts over every completion of ``board`` by ``k`` cards of ``rem`` (sorted), with ``n`` unknown
@@ -273,6 +355,7 @@ def exact_counts(rank_next, last, first6, flush_value, hands, board, rem, k, n, 
         hv = np.empty(npairs, dtype=np.int64)
         hc = np.empty(npairs, dtype=np.int64)
         tally = np.zeros((n + 1, n + 1), dtype=np.int64)
+        table = np.zeros((13, 13), dtype=np.int64)
         st[0], qs[0], zs[0] = s0, q0, z0
         if k == 0:
             if task > 0:
@@ -318,40 +401,43 @@ def exact_counts(rank_next, last, first6, flush_value, hands, board, rem, k, n, 
                             pool[j] = rem[r]
                             ps[j] = rank_next[s5, rem[r] >> 2]
                             j += 1
-                    nl = 0
-                    ne = 0
-                    nw = 0
-                    nh = 0
-                    if n == 2:
-                        dl[:] = 0
-                        de[:] = 0
-                    for a in range(p):
-                        ca = pool[a]
-                        for b in range(a + 1, p):
-                            cb = pool[b]
-                            sc = q5 + (1 << 4 * (ca & 3)) + (1 << 4 * (cb & 3))
-                            if (sc + 0x3333) & 0x8888:
-                                s = flush_suit(sc)
-                                sm = z5 | (1 << 16 * (ca & 3) + (ca >> 2)) | (1 << 16 * (cb & 3) + (cb >> 2))
-                                v = flush_value[(sm >> 16 * s) & 0x1FFF]
-                            else:
-                                v = last[ps[a] - first6, cb >> 2]
-                            if v < vmax:
-                                nl += 1
+                    if n <= 2:
+                        nl, ne, sll, sle, see = _weak_equal_counts(s5, q5, z5, pool, p, vmax, n, rank_next, last,
+                                                                   first6, flush_value, table, dl, de)
+                        if n == 1:
+                            c0, c1, c2 = nl, ne, 0
+                        else:
+                            c0 = nl * (nl - 1) // 2 - sll
+                            c1 = nl * ne - sle
+                            c2 = ne * (ne - 1) // 2 - see
+                        for i in range(m):
+                            if vals[i] == vmax:
+                                D[task, i, ktop, 0] += w * c0
+                                D[task, i, ktop, 1] += w * c1
                                 if n == 2:
-                                    dl[a] += 1
-                                    dl[b] += 1
-                                elif n > 2:
+                                    D[task, i, ktop, 2] += w * c2
+                    else:
+                        # n >= 3: the hands as edges of the weak-or-equal (eu, ev) and equal-or-strong (hu, hv)
+                        # graphs, then their matchings are counted.
+                        nw = 0
+                        nh = 0
+                        for a in range(p):
+                            ca = pool[a]
+                            for b in range(a + 1, p):
+                                cb = pool[b]
+                                sc = q5 + (1 << 4 * (ca & 3)) + (1 << 4 * (cb & 3))
+                                if (sc + 0x3333) & 0x8888:
+                                    s = flush_suit(sc)
+                                    sm = z5 | (1 << 16 * (ca & 3) + (ca >> 2)) | (1 << 16 * (cb & 3) + (cb >> 2))
+                                    v = flush_value[(sm >> 16 * s) & 0x1FFF]
+                                else:
+                                    v = last[ps[a] - first6, cb >> 2]
+                                if v < vmax:
                                     eu[nw] = a
                                     ev[nw] = b
                                     ec[nw] = 0
                                     nw += 1
-                            elif v == vmax:
-                                ne += 1
-                                if n == 2:
-                                    de[a] += 1
-                                    de[b] += 1
-                                elif n > 2:
+                                elif v == vmax:
                                     eu[nw] = a
                                     ev[nw] = b
                                     ec[nw] = 1
@@ -360,33 +446,11 @@ def exact_counts(rank_next, last, first6, flush_value, hands, board, rem, k, n, 
                                     hv[nh] = b
                                     hc[nh] = 1
                                     nh += 1
-                            elif n > 2:
-                                hu[nh] = a
-                                hv[nh] = b
-                                hc[nh] = 0
-                                nh += 1
-                    if n == 1:
-                        for i in range(m):
-                            if vals[i] == vmax:
-                                D[task, i, ktop, 0] += w * nl
-                                D[task, i, ktop, 1] += w * ne
-                    elif n == 2:
-                        sll = 0
-                        sle = 0
-                        see = 0
-                        for a in range(p):
-                            sll += dl[a] * (dl[a] - 1) // 2
-                            see += de[a] * (de[a] - 1) // 2
-                            sle += dl[a] * de[a]
-                        n0 = nl * (nl - 1) // 2 - sll
-                        n1 = nl * ne - sle
-                        n2 = ne * (ne - 1) // 2 - see
-                        for i in range(m):
-                            if vals[i] == vmax:
-                                D[task, i, ktop, 0] += w * n0
-                                D[task, i, ktop, 1] += w * n1
-                                D[task, i, ktop, 2] += w * n2
-                    else:
+                                else:
+                                    hu[nh] = a
+                                    hv[nh] = b
+                                    hc[nh] = 0
+                                    nh += 1
                         tally[:, :] = 0
                         direct = nw <= nh if method == 0 else method == 1
                         if direct:
@@ -640,3 +704,72 @@ def preflop_multiway(rank_next, last, first6, flush_value, pair_class, n, sample
                 out[task, 3, c] += n_sum[c] * n_sum[c]
                 out[task, 4, c] += s_sum[c] * n_sum[c]
     return out.sum(axis=0)
+
+
+@nb.njit(parallel=True, cache=True)
+def preflop_known(rank_next, last, first6, flush_value, hands, rem, order):
+    """Exact counts of known hands with no opponent and no board yet (all five board cards to come): the
+    fast path of ``exact_counts`` for that case. Each player's rank state walks hole cards first, then the
+    board card by card, so the innermost loop costs one lookup per player; no suit-orbit reduction (an
+    orbit test would cost more than the two or three evaluations it saves). Returns D [m, m + 1, 1]."""
+    m = hands.shape[0]
+    R = rem.shape[0]
+    tasks = order.shape[0]
+    D = np.zeros((tasks, m, m + 1, 1), dtype=np.int64)
+    hole_q = np.zeros(m, dtype=np.int64)
+    hole_z = np.zeros(m, dtype=np.int64)
+    hole_s = np.zeros(m, dtype=np.int64)
+    for i in range(m):
+        hole_s[i], hole_q[i], hole_z[i] = _add(0, 0, 0, hands[i, 0], rank_next)
+        hole_s[i], hole_q[i], hole_z[i] = _add(hole_s[i], hole_q[i], hole_z[i], hands[i, 1], rank_next)
+    for task in nb.prange(tasks):
+        f1 = order[task]
+        st = np.empty((5, m), dtype=np.int64)
+        vals = np.empty(m, dtype=np.int64)
+        c1 = rem[f1]
+        q1 = 1 << 4 * (c1 & 3)
+        z1 = 1 << 16 * (c1 & 3) + (c1 >> 2)
+        for i in range(m):
+            st[1, i] = rank_next[hole_s[i], c1 >> 2]
+        for f2 in range(f1 + 1, R - 3):
+            c2 = rem[f2]
+            q2 = q1 + (1 << 4 * (c2 & 3))
+            z2 = z1 | (1 << 16 * (c2 & 3) + (c2 >> 2))
+            for i in range(m):
+                st[2, i] = rank_next[st[1, i], c2 >> 2]
+            for f3 in range(f2 + 1, R - 2):
+                c3 = rem[f3]
+                q3 = q2 + (1 << 4 * (c3 & 3))
+                z3 = z2 | (1 << 16 * (c3 & 3) + (c3 >> 2))
+                for i in range(m):
+                    st[3, i] = rank_next[st[2, i], c3 >> 2]
+                for f4 in range(f3 + 1, R - 1):
+                    c4 = rem[f4]
+                    q4 = q3 + (1 << 4 * (c4 & 3))
+                    z4 = z3 | (1 << 16 * (c4 & 3) + (c4 >> 2))
+                    for i in range(m):
+                        st[4, i] = rank_next[st[3, i], c4 >> 2] - first6
+                    for f5 in range(f4 + 1, R):
+                        c5 = rem[f5]
+                        q5 = q4 + (1 << 4 * (c5 & 3))
+                        r5 = c5 >> 2
+                        vmax = -1
+                        ktop = 0
+                        for i in range(m):
+                            q = q5 + hole_q[i]
+                            if (q + 0x3333) & 0x8888:
+                                s = flush_suit(q)
+                                z = z4 | (1 << 16 * (c5 & 3) + r5) | hole_z[i]
+                                v = np.int64(flush_value[(z >> 16 * s) & 0x1FFF])
+                            else:
+                                v = np.int64(last[st[4, i], r5])
+                            vals[i] = v
+                            if v > vmax:
+                                vmax = v
+                                ktop = 1
+                            elif v == vmax:
+                                ktop += 1
+                        for i in range(m):
+                            if vals[i] == vmax:
+                                D[task, i, ktop, 0] += 1
+    return D.sum(axis=0)

@@ -25,6 +25,7 @@ def numpy_engine(evaluator):
 _DEAD = "2c 2d 2h 3c 3d 3h 4c 4d 5c 5h 6d 6h 7c 7s 8d 8h 9c 9s Tc Td Jh Js Qc"
 # 13 more dead cards for three or four opponents: the pool is then 10 to 12 cards.
 _MORE = _DEAD + " 2s 3s 4h 4s 5d 5s 6c 7d 8c 8s 9h Th Qd"
+_TWO_SUITS = " ".join(r + u for r in "23456789TJQKA" for u in "ch")
 SMALL = [
     (["AsKs", "QhQs"], "Jc 9d 3s", 1, _DEAD),
     (["AsKs"], "Jc 9d 3s 6c", 2, _DEAD),
@@ -33,6 +34,10 @@ SMALL = [
     (["Ad7h"], "Jc 9d Qs 6s Ks", 4, _MORE),
     (["QhTs", "7hAh"], "Jc 9d Qs 6s Ks", 3, _MORE),
     (["4sKd", "5sAh"], "6s 7s", 0, ""),
+    # Only spades and diamonds left: flushes everywhere (boards of 3, 4 and 5 diamonds).
+    (["AsKs"], "5d 7d 9d Jd", 2, _TWO_SUITS),
+    (["Ad2s", "Qs8d"], "5d 7d 9d Jd Kd", 2, _TWO_SUITS),
+    (["Ts9s"], "5d 7d 2s", 1, _TWO_SUITS),
 ]
 
 
@@ -57,7 +62,7 @@ def test_two_card_board_is_bad_input():
         make_problem(["4sKd"], "6s 7s")
 
 
-@pytest.mark.parametrize("case", SMALL[:6])
+@pytest.mark.parametrize("case", SMALL[:6] + SMALL[7:])
 @pytest.mark.parametrize("method", [1, 2])
 def test_symmetry_and_counting_paths_equal_plain_counting(case, method, numba_engine):
     """The suit-orbit reduction and both matching counts (direct, inclusion-exclusion) give the counts of
