@@ -3,9 +3,11 @@
 * Heads-up, exact: for classes X, Y, the counts over every (board, hand of X, disjoint hand of Y) where X
   wins or ties (``kernels.preflop_heads_up``), and the number of disjoint hand pairs (``hu_combos``).
 * Against one random hand, exact: the heads-up counts summed over Y.
-* Against 2..``max_opponents`` random hands: seeded Monte Carlo (``kernels.preflop_multiway``), standard
-  error stored beside each estimate. ``multiway_samples`` sets the deals per opponent count; the default
-  params give a standard error of ~1e-3, ``multiway_samples: 16000000`` gives <= 1e-4 (docs/poker.md).
+* Against 2 random hands: exact when ``exact_opponents: 2`` (one suit combination per class through the
+  exact engine, ~1-2 s each: ~4 min), else Monte Carlo like the rest.
+* Against more random hands: seeded Monte Carlo (``kernels.preflop_multiway``), standard error stored
+  beside each estimate. ``multiway_samples`` sets the deals per opponent count; 200,000 give a standard
+  error of ~1.3e-3; <= 1e-4 would need ~36,000,000 (about 20 minutes here, over the stage's budget).
 """
 
 from __future__ import annotations
@@ -80,6 +82,25 @@ def multiway(tables: Any, n: int, samples: int, seed: int) -> tuple[np.ndarray, 
     return ratio, np.sqrt(np.maximum(var, 0.0))
 
 
+def exact_against_two(artifacts_dir: Path) -> np.ndarray:
+    """Exact equity [169] of each class against two random hands: every suit combination of a class has the
+    same equity (suits are symmetric), so one combination per class is counted exactly."""
+    from lookup.poker.cards import class_combos
+    from lookup.poker.equity import equity
+    from pipeline.poker.engine import NumbaEngine
+
+    engine = NumbaEngine(artifacts_dir)
+    out = np.zeros(N_CLASSES)
+    with progress("preflop against 2 random hands (exact)", N_CLASSES) as advance:
+        for x in range(N_CLASSES):
+            got = equity([class_combos(x)[0]], opponents=2, engine=engine, budget=1e9)
+            if not got.exact:
+                raise RuntimeError(f"class {x}: the exact count did not complete")
+            out[x] = float(got.shares[0] / got.deals)
+            advance()
+    return out
+
+
 def compute_preflop(spec: Any, section: Mapping[str, Any], artifacts_dir: Path) -> tuple[dict, dict]:
     """Every preflop array (see the module docstring); the evaluator artifact must be built (upstream)."""
     from pipeline.store import StoredArray
@@ -97,8 +118,14 @@ def compute_preflop(spec: Any, section: Mapping[str, Any], artifacts_dir: Path) 
     equity[0] = (rand_win + rand_tie / 2) / rand_total
     exact[0] = 1
     used = np.zeros(top, dtype=np.int64)
-    with progress("preflop against 2+ random hands (Monte Carlo)", top - 1) as advance:
+    if cfg["exact_opponents"] >= 2 and top >= 2:
+        equity[1] = exact_against_two(artifacts_dir)
+        exact[1] = 1
+    with progress("preflop against more random hands (Monte Carlo)", top - 1) as advance:
         for n in range(2, top + 1):
+            if exact[n - 1]:
+                advance()
+                continue
             equity[n - 1], se[n - 1] = multiway(tables, n, cfg["multiway_samples"], cfg["seed"] + n)
             used[n - 1] = cfg["multiway_samples"]
             advance()
@@ -115,7 +142,8 @@ def compute_preflop(spec: Any, section: Mapping[str, Any], artifacts_dir: Path) 
         "random_total": StoredArray(rand_total, "random_total[X]: equally likely (board, hand of X, random "
                                     "disjoint hand) triples: sum over Y of hu_combos[X, Y] * 1712304"),
         "multi_equity": StoredArray(equity, "multi_equity[n - 1, X]: equity of X against n random hands; row 0 "
-                                    "exact (from random_win / random_tie), rows 1.. Monte Carlo"),
+                                    "exact (from random_win / random_tie), row 1 exact if multi_exact[1], "
+                                    "other rows Monte Carlo"),
         "multi_se": StoredArray(se, "multi_se[n - 1, X]: standard error of multi_equity (0 where exact)"),
         "multi_exact": StoredArray(exact, "multi_exact[n - 1]: 1 if row n - 1 of multi_equity is exact",
                                    fill=255),
@@ -127,14 +155,17 @@ def compute_preflop(spec: Any, section: Mapping[str, Any], artifacts_dir: Path) 
 
 
 def preflop_params(section: Mapping[str, Any]) -> dict[str, Any]:
-    """The preflop params, checked: max_opponents 1..9, multiway_samples >= 1000, seed >= 0."""
+    """The preflop params, checked: max_opponents 1..9, exact_opponents 1..2, multiway_samples >= 1000,
+    seed >= 0."""
     cfg = dict(section.get("preflop") or {})
     out = {"max_opponents": cfg.pop("max_opponents", MAX_PLAYERS - 1),
+           "exact_opponents": cfg.pop("exact_opponents", 1),
            "multiway_samples": cfg.pop("multiway_samples", 200_000), "seed": cfg.pop("seed", 12)}
     if cfg:
-        raise ValueError(f"poker.preflop: unknown keys {sorted(cfg)} (known: max_opponents, multiway_samples, seed)")
-    for key, low, high in (("max_opponents", 1, MAX_PLAYERS - 1), ("multiway_samples", 1000, 10**10),
-                           ("seed", 0, 2**32)):
+        raise ValueError(f"poker.preflop: unknown keys {sorted(cfg)} (known: max_opponents, exact_opponents, "
+                         "multiway_samples, seed)")
+    for key, low, high in (("max_opponents", 1, MAX_PLAYERS - 1), ("exact_opponents", 1, 2),
+                           ("multiway_samples", 1000, 10**10), ("seed", 0, 2**32)):
         value = out[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ValueError(f"poker.preflop.{key} must be an integer in {low}..{high}, got {value!r}")
