@@ -57,12 +57,12 @@ def run(root: Path) -> None:
     from lookup.poker.evaluate import values
     from lookup.poker.tables import load_evaluator
     from pipeline.poker.engine import NumbaEngine
-    from pipeline.poker.kernels import fused_table, seven_card_checksum
+    from pipeline.poker.kernels import fused_table, seven_card_census
 
     tables = load_evaluator(root)
     last, first6 = fused_table(tables.rank_next, tables.rank_value)
     with numba.parallel_chunksize(1):  # first cards handed out one by one (their work differs 10^4-fold)
-        t, _ = median_time(lambda: seven_card_checksum(tables.rank_next, last, first6, tables.flush_value))
+        t, _ = median_time(lambda: seven_card_census(tables.rank_next, last, first6, tables.flush_value))
     ours = 133_784_560 / t
     print(f"poker evaluator_enumeration hands=133784560 threads={numba.get_num_threads()} median_s={t:.4f} "
           f"evals_per_s={ours:.4g}")

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from lookup.poker.cards import card_text
 from lookup.poker.evaluate import values
 from lookup.poker.problem import Problem, make_problem, unordered_matchings
 from lookup.poker.tables import EvaluatorTables, load_evaluator
@@ -141,7 +142,7 @@ def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, b
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
     engine = engine or NumpyEngine(load_evaluator(artifacts_dir))
     labels = tuple(problem.labels())
-    board_text = " ".join(labels and [] or []) or _cards_text(problem.board)
+    board_text = " ".join(card_text(c) for c in problem.board)
     if not problem.hands:
         return Equity(labels, board_text, problem.opponents, True, problem.deals(), (), (), (), (), "none", 0.0)
     perms = problem.symmetry()
@@ -169,12 +170,6 @@ def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, b
     return Equity(labels, board_text, problem.opponents, False, int(samples), tuple(int(w) for w in sums[2]),
                   tuple(int(t) for t in sums[3]), shares, se, f"Monte Carlo ({engine.name}, seed {seed})",
                   time.perf_counter() - start, tuple(notes))
-
-
-def _cards_text(cards: tuple[int, ...]) -> str:
-    from lookup.poker.cards import card_text
-
-    return " ".join(card_text(c) for c in cards)
 
 
 # ---------------------------------------------------------------------------------------------------------

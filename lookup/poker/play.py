@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 from lookup.poker.cards import class_name, parse_class
+from lookup.poker.problem import count_arg
 from lookup.poker.tables import load_preflop
 
 
@@ -30,21 +30,12 @@ class PreflopEquity:
     deals: int | None = None
 
 
-def _count(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) and type(value).__module__ != "numpy":
-        raise ValueError(f"{what} must be an integer, got {value!r}")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be an integer, got {value!r}") from None
-
-
 def preflop(hand: str, opponents: int = 1, *, artifacts_dir: str | Path | None = None) -> PreflopEquity:
     """Equity of ``hand`` (``"AKs"``, ``"T9o"``, ``"QQ"`` or a specific ``"AsKs"``, which answers for its
     class) against ``opponents`` random hands (1..9): exact for 1, an estimate with its standard error
     for more (unless the table holds an exact row)."""
     x = parse_class(hand)
-    n = _count(opponents, "opponents")
+    n = count_arg(opponents, "opponents")
     tables = load_preflop(artifacts_dir)
     rows = tables.arrays["multi_equity"].shape[0]
     if not 1 <= n <= rows:

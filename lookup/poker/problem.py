@@ -82,7 +82,8 @@ def ordered_matchings(pool: int, n: int) -> int:
     return unordered_matchings(pool, n) * factorial(n)
 
 
-def _count(value: Any, what: str) -> int:
+def count_arg(value: Any, what: str) -> int:
+    """``value`` as an int when it is a Python or numpy integer (never bool); else ValueError naming ``what``."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise ValueError(f"{what} must be an integer, got {value!r}")
     return int(value)
@@ -107,7 +108,7 @@ def make_problem(hands: Any, board: Any = (), opponents: Any = 0, dead: Any = ()
     if len(board_cards) not in BOARD_SIZES:
         raise ValueError(f"a board of {len(board_cards)} card(s) is not a hold'em board (0, 3, 4 or 5 cards)")
     dead_cards = parse_cards(dead, "dead")
-    n = _count(opponents, "opponents")
+    n = count_arg(opponents, "opponents")
     if n < 0:
         raise ValueError(f"opponents must be >= 0, got {n}")
     players = len(parsed) + n

@@ -49,9 +49,8 @@ def flush_suit(sc):
 
 @nb.njit(parallel=True, cache=True)
 def seven_card_census(rank_next, last, first6, flush_value):
-    """Evaluate every one of the C(52, 7) seven-card hands in enumeration order.
-
-    Returns (count per category [9], count per value [1 << 16]); parallel over the first card.
+    """Evaluate every one of the C(52, 7) seven-card hands in enumeration order (the evaluator's test and
+    benchmark). Returns (count per category [9], count per value [1 << 16]); parallel over the first card.
     """
     n_threads = 52
     cats = np.zeros((n_threads, 9), dtype=np.int64)
@@ -91,47 +90,6 @@ def seven_card_census(rank_next, last, first6, flush_value):
                                 cats[c1, v >> CATEGORY_SHIFT] += 1
                                 seen[c1, v] += 1
     return cats.sum(axis=0), seen.sum(axis=0)
-
-
-@nb.njit(parallel=True, cache=True)
-def seven_card_checksum(rank_next, last, first6, flush_value):
-    """Sum of the values of every seven-card hand (a benchmark of raw enumeration speed)."""
-    total = np.zeros(52, dtype=np.int64)
-    for c1 in nb.prange(52):
-        acc = 0
-        s1 = rank_next[0, c1 >> 2]
-        q1 = 1 << 4 * (c1 & 3)
-        m1 = 1 << 16 * (c1 & 3) + (c1 >> 2)
-        for c2 in range(c1 + 1, 52):
-            s2 = rank_next[s1, c2 >> 2]
-            q2 = q1 + (1 << 4 * (c2 & 3))
-            m2 = m1 | (1 << 16 * (c2 & 3) + (c2 >> 2))
-            for c3 in range(c2 + 1, 52):
-                s3 = rank_next[s2, c3 >> 2]
-                q3 = q2 + (1 << 4 * (c3 & 3))
-                m3 = m2 | (1 << 16 * (c3 & 3) + (c3 >> 2))
-                for c4 in range(c3 + 1, 52):
-                    s4 = rank_next[s3, c4 >> 2]
-                    q4 = q3 + (1 << 4 * (c4 & 3))
-                    m4 = m3 | (1 << 16 * (c4 & 3) + (c4 >> 2))
-                    for c5 in range(c4 + 1, 52):
-                        s5 = rank_next[s4, c5 >> 2]
-                        q5 = q4 + (1 << 4 * (c5 & 3))
-                        m5 = m4 | (1 << 16 * (c5 & 3) + (c5 >> 2))
-                        for c6 in range(c5 + 1, 52):
-                            s6 = rank_next[s5, c6 >> 2] - first6
-                            q6 = q5 + (1 << 4 * (c6 & 3))
-                            m6 = m5 | (1 << 16 * (c6 & 3) + (c6 >> 2))
-                            for c7 in range(c6 + 1, 52):
-                                q7 = q6 + (1 << 4 * (c7 & 3))
-                                if (q7 + 0x3333) & 0x8888:
-                                    s = flush_suit(q7)
-                                    m7 = m6 | (1 << 16 * (c7 & 3) + (c7 >> 2))
-                                    acc += flush_value[(m7 >> 16 * s) & 0x1FFF]
-                                else:
-                                    acc += last[s6, c7 >> 2]
-        total[c1] = acc
-    return total.sum()
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -711,7 +669,8 @@ def preflop_known(rank_next, last, first6, flush_value, hands, rem, order):
     """Exact counts of known hands with no opponent and no board yet (all five board cards to come): the
     fast path of ``exact_counts`` for that case. Each player's rank state walks hole cards first, then the
     board card by card, so the innermost loop costs one lookup per player; no suit-orbit reduction (an
-    orbit test would cost more than the two or three evaluations it saves). Returns D [m, m + 1, 1]."""
+    orbit test would cost more than the two or three evaluations it saves). Returns D [m, m + 1, 1].
+    The five levels are written out (not the generic stepper of ``exact_counts``) to keep them tight."""
     m = hands.shape[0]
     R = rem.shape[0]
     tasks = order.shape[0]
