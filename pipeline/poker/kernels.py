@@ -48,14 +48,17 @@ def flush_suit(sc):
 
 
 @nb.njit(parallel=True, cache=True)
-def seven_card_census(rank_next, last, first6, flush_value):
+def seven_card_census(rank_next, last, first6, flush_value, census):
     """Evaluate every one of the C(52, 7) seven-card hands in enumeration order (the evaluator's test and
-    benchmark). Returns (count per category [9], count per value [1 << 16]); parallel over the first card.
+    benchmark). Returns (count per category [9], count per value [1 << 16], sum of all values); the counts
+    only when ``census`` (the benchmark times the evaluation alone). Parallel over the first card.
     """
-    n_threads = 52
-    cats = np.zeros((n_threads, 9), dtype=np.int64)
-    seen = np.zeros((n_threads, 1 << 16), dtype=np.int64)
+    rows = 52 if census else 1
+    cats = np.zeros((rows, 9), dtype=np.int64)
+    seen = np.zeros((rows, 1 << 16), dtype=np.int64)
+    total = np.zeros(52, dtype=np.int64)
     for c1 in nb.prange(52):
+        acc = 0
         s1 = rank_next[0, c1 >> 2]
         q1 = 1 << 4 * (c1 & 3)
         m1 = 1 << 16 * (c1 & 3) + (c1 >> 2)
@@ -87,9 +90,12 @@ def seven_card_census(rank_next, last, first6, flush_value):
                                     v = flush_value[(m7 >> 16 * s) & 0x1FFF]
                                 else:
                                     v = last[s6, c7 >> 2]
-                                cats[c1, v >> CATEGORY_SHIFT] += 1
-                                seen[c1, v] += 1
-    return cats.sum(axis=0), seen.sum(axis=0)
+                                acc += v
+                                if census:
+                                    cats[c1, v >> CATEGORY_SHIFT] += 1
+                                    seen[c1, v] += 1
+        total[c1] = acc
+    return cats.sum(axis=0), seen.sum(axis=0), total.sum()
 
 
 # ---------------------------------------------------------------------------------------------------------

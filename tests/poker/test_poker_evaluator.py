@@ -38,10 +38,11 @@ def test_all_133784560_seven_card_hands_by_category(evaluator):
     from pipeline.poker.kernels import fused_table, seven_card_census
 
     last, first6 = fused_table(evaluator.rank_next, evaluator.rank_value)
-    cats, seen = seven_card_census(evaluator.rank_next, last, first6, evaluator.flush_value)
+    cats, seen, total = seven_card_census(evaluator.rank_next, last, first6, evaluator.flush_value, True)
     assert tuple(cats.tolist()) == SEVEN_CARD_COUNTS
     assert cats.sum() == 133_784_560
     assert np.count_nonzero(seen) == DISTINCT_SEVEN
+    assert total == int(np.arange(1 << 16) @ seen)
     five = np.unique(np.concatenate([evaluator.rank_value[evaluator.rank_value > 0],
                                      evaluator.flush_value[evaluator.flush_value > 0]]))
     assert len(five) == DISTINCT_FIVE
