@@ -12,6 +12,7 @@ from typing import Any
 from pipeline.dicerace import stage as dicerace
 from pipeline.family import DEFAULT_PARAMS, Family, build_family, load_params
 from pipeline.g151 import stage as g151
+from pipeline.poker import stage as poker
 from pipeline.store import PROJECT_ROOT, write_manifest
 from pipeline.yahtzee import stage as yahtzee
 from pipeline.yahtzee_lab import stage as yahtzee_lab
@@ -22,6 +23,7 @@ SECTIONS: dict[str, Callable[[Mapping[str, Any]], list[Family]]] = {
     "dicerace": dicerace.families,
     "yahtzee": yahtzee.families,
     "g151": g151.families,
+    "poker": poker.families,
     "yahtzee_lab": yahtzee_lab.families,
 }
 

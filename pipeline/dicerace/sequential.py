@@ -170,7 +170,9 @@ def _sweep_optimal(target, bust_pow, safe_pow, rho, win, lose, optimal):
                 rl[j, slot, d] = ql
                 w_opt[d - 1] = bust_pow[d] * bust_w + safe_pow[d] * qw
                 l_opt[d - 1] = bust_pow[d] * bust_l + safe_pow[d] * ql
-                if w_opt[d - 1] - l_opt[d - 1] > w_opt[best] - l_opt[best]:
+                # Compare EG = w - l through the differences of like quantities: near +-1, w - l itself
+                # rounds away differences of P(win) (or P(lose)) far below 1e-16.
+                if (w_opt[d - 1] - w_opt[best]) + (l_opt[best] - l_opt[d - 1]) > 0.0:
                     best = d - 1
             mask = 0
             for d in range(dice):

@@ -69,3 +69,15 @@ def test_win_and_lose_are_precise_probabilities():
     assert np.all((sol.win >= 0) & (sol.lose >= 0))
     assert np.abs(sol.win + sol.lose - 1).max() <= sol.tolerance  # each within its relative bound
     assert np.array_equal(sol.value, sol.win - sol.lose)
+
+
+def test_large_game_ties_are_provable_zeros():
+    """(30, 1000) is too big for the exact reference: its remaining ties must be states where the tied options
+    cannot win at all (P(win) exactly 0) or cannot lose (P(lose) exactly 0), which are exact ties whatever the
+    rounding. 5,600 such states; a second, independent implementation of the (P(win), P(lose)) solver found
+    the same count. The best option must be chosen on differences of like quantities: choosing it on
+    w - l (rounded near -1) picked a d that cannot win over one that can, and reported 18,508 ties."""
+    sol = solve_sequential(30, 1000)
+    tied = (sol.optimal & (sol.optimal - 1)) != 0
+    assert np.all((sol.win[tied] == 0) | (sol.lose[tied] == 0))
+    assert int(np.count_nonzero(tied)) == 5600

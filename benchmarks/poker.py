@@ -1,0 +1,116 @@
+"""Poker: evaluator throughput beside the PyPI evaluators (same run), and exact equity timings.
+
+Lines ``poker <case> key=value ...``; times are medians of REPEATS warm runs (the first run of each kernel
+loads or compiles it and is not counted). The machine is shared: figures are pessimistic.
+
+* evaluator: every C(52, 7) = 133,784,560 hand in enumeration order (numba, 2 threads), beside
+  phevaluator and eval7 on random hands through their Python APIs, and our numpy ``values`` on random hands.
+* exact equity (numba engine, ``lookup.poker.equity(..., engine=NumbaEngine())``): heads-up preflop, the
+  three-way AA vs QQ vs 93o, a hand against one random hand, and the seed's worst cases (5 unknown cards;
+  1 known hand against 9 unknown on the river). The numpy engine (lookup's default) on heads-up preflop.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
+
+import numpy as np  # noqa: E402
+
+from pipeline import registry  # noqa: E402
+from pipeline.progress import set_quiet  # noqa: E402
+
+REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+
+
+def median_time(fn, repeats: int = REPEATS) -> tuple[float, object]:
+    fn()  # warm-up: kernel load / compile
+    times, out = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), out
+
+
+def main() -> None:
+    set_quiet(True)
+    with tempfile.TemporaryDirectory() as tmp:
+        params = Path(tmp) / "params.yaml"
+        params.write_text("poker:\n  preflop: {}\n")
+        registry.build(["poker-evaluator"], params_path=params, artifacts_dir=Path(tmp), manifest=False)
+        run(Path(tmp))
+
+
+def run(root: Path) -> None:
+    import numba
+
+    from lookup.poker.equity import NumpyEngine, equity
+    from lookup.poker.evaluate import values
+    from lookup.poker.tables import load_evaluator
+    from pipeline.poker.engine import NumbaEngine
+    from pipeline.poker.kernels import fused_table, seven_card_census
+
+    tables = load_evaluator(root)
+    last, first6 = fused_table(tables.rank_next, tables.rank_value)
+    with numba.parallel_chunksize(1):  # first cards handed out one by one (their work differs 10^4-fold)
+        t, _ = median_time(lambda: seven_card_census(tables.rank_next, last, first6, tables.flush_value, False))
+    ours = 133_784_560 / t
+    print(f"poker evaluator_enumeration hands=133784560 threads={numba.get_num_threads()} median_s={t:.4f} "
+          f"evals_per_s={ours:.4g}")
+    rng = np.random.default_rng(1)
+    hands = np.argsort(rng.random((1_000_000, 52)), axis=1)[:, :7]
+    t, _ = median_time(lambda: values(hands, tables), 3)
+    print(f"poker evaluator_numpy_random hands=1000000 median_s={t:.4f} evals_per_s={1e6 / t:.4g}")
+    few = hands[:200_000].tolist()
+    try:
+        import phevaluator
+
+        t, _ = median_time(lambda: [phevaluator.evaluate_cards(*h) for h in few], 3)
+        print(f"poker phevaluator_random hands=200000 median_s={t:.4f} evals_per_s={2e5 / t:.4g} "
+              f"ours_enumeration_ratio={ours / (2e5 / t):.0f}")
+    except ImportError:
+        print("poker phevaluator_random skipped=not-installed")
+    try:
+        import eval7
+
+        deck = [eval7.Card(s) for s in (r + u for r in "23456789TJQKA" for u in "cdhs")]
+        cards = [[deck[c] for c in h] for h in few]
+        t, _ = median_time(lambda: [eval7.evaluate(h) for h in cards], 3)
+        print(f"poker eval7_random hands=200000 median_s={t:.4f} evals_per_s={2e5 / t:.4g} "
+              f"ours_enumeration_ratio={ours / (2e5 / t):.0f}")
+    except ImportError:
+        print("poker eval7_random skipped=not-installed")
+
+    engine = NumbaEngine(root)
+    cases = [
+        ("heads_up_preflop", (["AsAh", "KdKc"], (), 0)),
+        ("heads_up_preflop_no_symmetry", (["7c2d", "AhKs"], (), 0)),
+        ("three_way_AA_QQ_93o", (["AsAh", "QcQd", "9h3s"], (), 0)),
+        ("hand_vs_1_random_AsAh", (["AsAh"], (), 1)),
+        ("hand_vs_1_random_7c2d", (["7c2d"], (), 1)),
+        ("seed_turn_1_known_vs_2_unknown", (["AsKd"], "2c 7d 9h Ts", 2)),
+        ("seed_flop_1_known_vs_1_unknown", (["AsKd"], "2c 7d 9h", 1)),
+        ("seed_flop_3_known_vs_1_unknown", (["AsKd", "QcQh", "8s7s"], "2c 7d 9h", 1)),
+        ("seed_river_1_known_vs_9_unknown", (["AsAh"], "2c 7d 9h Ks 4c", 9)),
+        ("seed_river_2_known_vs_8_unknown", (["AsAh", "KdKc"], "2c 7d 9h Ks 4c", 8)),
+    ]
+    for name, (hands_, board, n) in cases:
+        t, got = median_time(lambda h=hands_, b=board, n=n: equity(h, b, n, engine=engine, budget=30))
+        print(f"poker {name} exact={got.exact} deals={got.deals} median_s={t:.4f} "
+              f"equity={','.join(f'{e:.6f}' for e in got.equity)}")
+    numpy_engine = NumpyEngine(tables)
+    t, got = median_time(lambda: equity(["AsAh", "KdKc"], engine=numpy_engine), 3)
+    print(f"poker heads_up_preflop_numpy_engine exact={got.exact} median_s={t:.4f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,18 @@
+"""Texas hold'em (guide, section 3.5): cards and notation, the ranking, a table-driven evaluator, exact
+equity, and preflop tables.
+
+    from lookup.poker import equity, preflop, hand_value
+    equity(["AsAh", "KdKc"]).wins[0]             # 1388072 of the 1,712,304 boards, exactly
+    preflop("AKs", opponents=3).equity           # by indexing the preflop table
+    hand_value("As Ks Qs Js Ts 2c 3d")           # (32778, 'straight flush')
+"""
+
+from lookup.poker.cards import class_name, parse_cards, parse_class
+from lookup.poker.equity import Equity, equity
+from lookup.poker.evaluate import hand_value
+from lookup.poker.play import CallDecision, PreflopEquity, decide, heads_up, preflop, value
+from lookup.poker.rules import CATEGORIES, DEFAULT_RULES, RULE_SETS, RULES, get_rules
+
+__all__ = ["CATEGORIES", "DEFAULT_RULES", "RULES", "RULE_SETS", "CallDecision", "Equity", "PreflopEquity",
+           "class_name", "decide", "equity", "get_rules", "hand_value", "heads_up", "parse_cards", "parse_class",
+           "preflop", "value"]

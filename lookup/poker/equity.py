@@ -1,0 +1,297 @@
+"""Equity of known hold'em hands: exact integer counts when the enumeration fits the time budget, a seeded
+Monte Carlo estimate with its standard error otherwise.
+
+The exact method enumerates the board completions (one per suit orbit, weighted by the orbit's size) and,
+on each full board, *counts* the unknown opponents' hands instead of dealing them: with V the best known
+value, the opponents' possible hands split into weaker (L), equal (E) and stronger (G) ones, and the known
+players at V share the pot unless an opponent holds a G hand. For n = 1 and 2 opponents closed formulas
+count the disjoint choices (degree sums); for n >= 3 the n-matchings are enumerated among L and E (the
+seed's n! symmetry: each set of hands once) or, when fewer, counted by inclusion-exclusion over the
+matchings of E and G. The counts are finished with Python integers (they exceed 64 bits).
+
+Two engines run the same method: the numpy one here (``lookup`` imports numpy only; n <= 2 exactly) and
+the numba one in ``pipeline.poker.engine`` (all n, ~50-100x faster), passed as ``engine=``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb, factorial, sqrt
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from lookup.poker.cards import card_text
+from lookup.poker.evaluate import values
+from lookup.poker.problem import Problem, make_problem, unordered_matchings
+from lookup.poker.tables import EvaluatorTables, load_evaluator
+
+DEFAULT_BUDGET = 5.0
+DEFAULT_SAMPLES = 2_000_000
+
+
+@dataclass(frozen=True)
+class Equity:
+    """Win, tie and equity of each known hand (in the order given).
+
+    Exact (``exact`` True): ``deals`` equally likely deals (board completions x ordered opponent hands),
+    ``wins[i]`` deals won alone, ``ties[i]`` deals shared, ``shares[i]`` the exact sum of pot shares (a
+    Fraction; equity = shares / deals). Estimated (``exact`` False): ``deals`` is the number of sampled
+    deals, wins/ties count sampled deals, ``se[i]`` is the standard error of ``equity[i]``.
+    """
+
+    hands: tuple[str, ...]
+    board: str
+    opponents: int
+    exact: bool
+    deals: int
+    wins: tuple[int, ...]
+    ties: tuple[int, ...]
+    shares: tuple[Fraction, ...]
+    se: tuple[float, ...]
+    method: str
+    seconds: float
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def equity(self) -> tuple[float, ...]:
+        return tuple(float(s / self.deals) for s in self.shares)
+
+    @property
+    def win(self) -> tuple[float, ...]:
+        return tuple(w / self.deals for w in self.wins)
+
+    @property
+    def tie(self) -> tuple[float, ...]:
+        return tuple(t / self.deals for t in self.ties)
+
+
+class Engine(Protocol):
+    """What runs the enumeration: ``rate`` (pair evaluations per second, for the budget), ``exact``
+    (returns (D, A, failed) as documented in ``pipeline.poker.kernels.exact_counts``, or None when it cannot
+    count this problem) and ``monte_carlo`` (per-player share sum, sum of squares, wins, ties)."""
+
+    name: str
+    rate: float
+
+    def exact(self, problem: Problem, perms: np.ndarray, budget: int) -> tuple[np.ndarray, np.ndarray, int] | None:
+        ...
+
+    def monte_carlo(self, problem: Problem, samples: int, seed: int) -> np.ndarray:
+        ...
+
+
+def work_units(problem: Problem, orbits: int) -> float:
+    """Evaluations an exact count needs before any matching enumeration: per board, the known hands and
+    (with opponents) every pair of the pool."""
+    per_board = len(problem.hands) + (problem.pool * (problem.pool - 1) // 2 if problem.opponents else 0)
+    return problem.boards() / max(orbits, 1) * per_board + problem.boards()
+
+
+def finish(problem: Problem, d: np.ndarray, a: np.ndarray) -> tuple[list[int], list[int], list[Fraction]]:
+    """(wins, ties, shares) per known player from the engine's counts, with exact integers."""
+    n, p = problem.opponents, problem.pool
+    seat_orders = factorial(n)
+    wins, ties, shares = [], [], []
+    for i in range(len(problem.hands)):
+        win = tie = 0
+        share = Fraction(0)
+        for k in range(1, d.shape[1]):
+            for t in range(n + 1):
+                count = int(d[i, k, t])
+                for j in range(n + 1):
+                    for e in range(j + 1):
+                        cell = int(a[i, k, j, e]) if a.size else 0
+                        if cell and e >= t:
+                            count += (cell * (-1) ** (j - e) * comb(e, t) * (-1) ** (e - t)
+                                      * unordered_matchings(p - 2 * j, n - j))
+                count *= seat_orders
+                if count:
+                    if k == 1 and t == 0:
+                        win += count
+                    else:
+                        tie += count
+                    share += Fraction(count, k + t)
+        wins.append(win)
+        ties.append(tie)
+        shares.append(share)
+    return wins, ties, shares
+
+
+def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, budget: float = DEFAULT_BUDGET,
+           samples: int = DEFAULT_SAMPLES, seed: int = 0, engine: Engine | None = None,
+           artifacts_dir: str | Path | None = None) -> Equity:
+    """Equity of each known hand against the others and ``opponents`` players with unknown cards.
+
+    ``hands``: two-card hands (``["AsAh", "Kd Kc"]`` or card indices); ``board``: 0, 3, 4 or 5 cards;
+    ``dead``: cards out of play. Exact (integer counts) when the engine estimates that the enumeration takes
+    at most ``budget`` seconds; otherwise ``samples`` seeded random deals, marked ``exact=False`` with
+    standard errors. ``engine``: default the numpy engine; ``pipeline.poker.engine.NumbaEngine()`` is the
+    fast one. Bad input is a ValueError naming the problem.
+    """
+    start = time.perf_counter()
+    problem = make_problem(hands, board, opponents, dead)
+    if isinstance(budget, bool) or not isinstance(budget, int | float) or budget < 0:
+        raise ValueError(f"budget must be a number of seconds >= 0, got {budget!r}")
+    if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 2:
+        raise ValueError(f"samples must be an integer >= 2, got {samples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    engine = engine or NumpyEngine(load_evaluator(artifacts_dir))
+    labels = tuple(problem.labels())
+    board_text = " ".join(card_text(c) for c in problem.board)
+    if not problem.hands:
+        return Equity(labels, board_text, problem.opponents, True, problem.deals(), (), (), (), (), "none", 0.0)
+    perms = problem.symmetry()
+    work = work_units(problem, len(perms))
+    notes = []
+    if work <= budget * engine.rate:
+        # The matching enumeration (n >= 3) gets what the budget leaves, per board.
+        per_board = int(max(1e4, (budget * engine.rate - work) / max(problem.boards() / len(perms), 1)))
+        got = engine.exact(problem, perms, per_board)
+        if got is not None and got[2] == 0:
+            wins, ties, shares = finish(problem, got[0], got[1])
+            return Equity(labels, board_text, problem.opponents, True, problem.deals(), tuple(wins), tuple(ties),
+                          tuple(shares), tuple(0.0 for _ in wins), f"exact ({engine.name})",
+                          time.perf_counter() - start)
+        notes.append("the opponents' hands were too many to count within the budget" if got is not None
+                     else f"the {engine.name} engine counts at most 2 unknown opponents exactly")
+    else:
+        notes.append(f"an exact count needs ~{work:.3g} evaluations, over the {budget:g} s budget "
+                     f"at ~{engine.rate:.3g}/s")
+    sums = engine.monte_carlo(problem, int(samples), int(seed))
+    mean = sums[0] / samples
+    var = np.maximum(sums[1] / samples - mean ** 2, 0.0) * samples / (samples - 1)
+    se = tuple(float(sqrt(v / samples)) for v in var)
+    shares = tuple(Fraction(float(s)).limit_denominator(1 << 40) for s in sums[0])
+    return Equity(labels, board_text, problem.opponents, False, int(samples), tuple(int(w) for w in sums[2]),
+                  tuple(int(t) for t in sums[3]), shares, se, f"Monte Carlo ({engine.name}, seed {seed})",
+                  time.perf_counter() - start, tuple(notes))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The numpy engine.
+
+
+def combinations_array(n: int, k: int) -> np.ndarray:
+    """Every k-subset of range(n) as rows of increasing indices, in lexicographic order."""
+    rows = np.zeros((1, 0), dtype=np.int64)
+    for depth in range(k):
+        last = rows[:, -1] if depth else np.full(len(rows), -1)
+        # Extend each row by every index above its last one and below n - (k - depth - 1).
+        stop = n - (k - depth - 1)
+        counts = np.maximum(stop - (last + 1), 0)
+        base = np.repeat(rows, counts, axis=0)
+        starts = np.repeat(last + 1, counts)
+        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        rows = np.concatenate([base, (starts + offsets)[:, None]], axis=1)
+    return rows
+
+
+def orbit_weights(boards: np.ndarray, perms: np.ndarray) -> np.ndarray:
+    """|G| / |stabiliser| for boards (sorted rows) that are the smallest of their suit orbit, else 0."""
+    if len(perms) == 1 or boards.shape[1] == 0:
+        return np.ones(len(boards), dtype=np.int64)
+    scale = 52 ** np.arange(boards.shape[1] - 1, -1, -1, dtype=np.int64)
+    code = boards @ scale
+    smaller = np.zeros(len(boards), dtype=bool)
+    stab = np.zeros(len(boards), dtype=np.int64)
+    for perm in perms:
+        mapped = np.sort(perm[boards], axis=1) @ scale
+        smaller |= mapped < code
+        stab += mapped == code
+    return np.where(smaller, 0, len(perms) // stab)
+
+
+class NumpyEngine:
+    """The exact method vectorised over blocks of boards (n <= 2 unknown opponents) and a vectorised Monte
+    Carlo; about 20-50 M evaluations per second."""
+
+    name = "numpy"
+    rate = 2e7
+
+    def __init__(self, tables: EvaluatorTables, block: int = 2048) -> None:
+        self.tables = tables
+        self.block = block
+
+    def exact(self, problem: Problem, perms: np.ndarray, budget: int) -> tuple[np.ndarray, np.ndarray, int] | None:
+        n = problem.opponents
+        if n > 2:
+            return None
+        hands = problem.hands_array()
+        m = len(hands)
+        rem = problem.rem
+        d = np.zeros((m, m + 1, n + 1), dtype=np.int64)
+        completions = rem[combinations_array(len(rem), problem.k)]
+        weights = orbit_weights(completions, perms)
+        keep = weights > 0
+        completions, weights = completions[keep], weights[keep]
+        pairs = combinations_array(len(rem), 2)
+        fixed = np.array(problem.board, dtype=np.int64)
+        for lo in range(0, len(completions), self.block):
+            comp = completions[lo:lo + self.block]
+            w = weights[lo:lo + self.block]
+            full = np.concatenate([np.broadcast_to(fixed, (len(comp), len(fixed))), comp], axis=1)
+            vals = np.stack([values(np.concatenate([full, np.broadcast_to(h, (len(comp), 2))], axis=1),
+                                    self.tables) for h in hands], axis=1).astype(np.int64)
+            vmax = vals.max(axis=1)
+            top = vals == vmax[:, None]
+            ktop = top.sum(axis=1)
+            if n == 0:
+                counts = [np.ones(len(comp), dtype=np.int64)]
+            else:
+                counts = self._opponent_counts(full, comp, rem, pairs, vmax, n)
+            for t, c in enumerate(counts):
+                for i in range(m):
+                    np.add.at(d[i, :, t], ktop[top[:, i]], (w * c)[top[:, i]])
+        return d, np.zeros((m, m + 1, n + 1, n + 1), dtype=np.int64)[:, :, :0, :0], 0
+
+    def _opponent_counts(self, full: np.ndarray, comp: np.ndarray, rem: np.ndarray, pairs: np.ndarray,
+                         vmax: np.ndarray, n: int) -> list[np.ndarray]:
+        cards = rem[pairs]  # [P, 2]
+        hand7 = np.concatenate([np.repeat(full[:, None, :], len(pairs), axis=1),
+                                np.broadcast_to(cards, (len(full), len(pairs), 2))], axis=2)
+        v = values(hand7, self.tables).astype(np.int64)
+        clash = np.zeros(v.shape, dtype=bool)
+        for j in range(comp.shape[1]):
+            clash |= (cards[None, :, 0] == comp[:, j, None]) | (cards[None, :, 1] == comp[:, j, None])
+        weak = (v < vmax[:, None]) & ~clash
+        equal = (v == vmax[:, None]) & ~clash
+        nl, ne = weak.sum(axis=1), equal.sum(axis=1)
+        if n == 1:
+            return [nl, ne]
+        incidence = np.zeros((len(pairs), len(rem)), dtype=np.int64)
+        incidence[np.arange(len(pairs)), pairs[:, 0]] = 1
+        incidence[np.arange(len(pairs)), pairs[:, 1]] = 1
+        dl, de = weak.astype(np.int64) @ incidence, equal.astype(np.int64) @ incidence
+        return [nl * (nl - 1) // 2 - (dl * (dl - 1) // 2).sum(axis=1),
+                nl * ne - (dl * de).sum(axis=1),
+                ne * (ne - 1) // 2 - (de * (de - 1) // 2).sum(axis=1)]
+
+    def monte_carlo(self, problem: Problem, samples: int, seed: int) -> np.ndarray:
+        rng = np.random.default_rng(seed)
+        hands = problem.hands_array()
+        m, n, k = len(hands), problem.opponents, problem.k
+        rem = problem.rem
+        fixed = np.array(problem.board, dtype=np.int64)
+        out = np.zeros((4, m))
+        for lo in range(0, samples, 1 << 16):
+            size = min(1 << 16, samples - lo)
+            deal = rem[np.argsort(rng.random((size, len(rem))), axis=1)[:, :k + 2 * n]]
+            full = np.concatenate([np.broadcast_to(fixed, (size, len(fixed))), deal[:, :k]], axis=1)
+            own = [np.concatenate([full, np.broadcast_to(h, (size, 2))], axis=1) for h in hands]
+            opp = [np.concatenate([full, deal[:, k + 2 * o:k + 2 * o + 2]], axis=1) for o in range(n)]
+            vals = np.stack([values(h, self.tables) for h in own + opp], axis=1).astype(np.int64)
+            best = vals.max(axis=1)
+            nbest = (vals == best[:, None]).sum(axis=1)
+            for i in range(m):
+                at_top = vals[:, i] == best
+                share = np.where(at_top, 1.0 / nbest, 0.0)
+                out[0, i] += share.sum()
+                out[1, i] += (share ** 2).sum()
+                out[2, i] += (at_top & (nbest == 1)).sum()
+                out[3, i] += (at_top & (nbest > 1)).sum()
+        return out

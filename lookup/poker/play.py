@@ -1,0 +1,104 @@
+"""Play-time answers: ``preflop(hand, opponents)`` and ``heads_up(a, b)`` by indexing the preflop tables,
+``value`` (a class's preflop equity) and ``decide`` (call or fold an all-in bet, from the exact equity)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from lookup.poker.cards import class_name, parse_class
+from lookup.poker.problem import count_arg
+from lookup.poker.tables import load_preflop
+
+
+@dataclass(frozen=True)
+class PreflopEquity:
+    """Equity of a starting-hand class before the flop, averaged over its suit combinations.
+
+    ``exact``: an exact value (``fraction`` holds it) or a Monte Carlo estimate with standard error ``se``.
+    Heads-up answers also carry the integer counts ``wins``, ``ties`` out of ``deals``.
+    """
+
+    hand: str
+    against: str
+    equity: float
+    exact: bool
+    se: float
+    fraction: Fraction | None = None
+    wins: int | None = None
+    ties: int | None = None
+    deals: int | None = None
+
+
+def preflop(hand: str, opponents: int = 1, *, artifacts_dir: str | Path | None = None) -> PreflopEquity:
+    """Equity of ``hand`` (``"AKs"``, ``"T9o"``, ``"QQ"`` or a specific ``"AsKs"``, which answers for its
+    class) against ``opponents`` random hands (1..9): exact for 1, an estimate with its standard error
+    for more (unless the table holds an exact row)."""
+    x = parse_class(hand)
+    n = count_arg(opponents, "opponents")
+    tables = load_preflop(artifacts_dir)
+    rows = tables.arrays["multi_equity"].shape[0]
+    if not 1 <= n <= rows:
+        raise ValueError(f"opponents must be in 1..{rows} (the preflop table covers 1..{rows} random hands), "
+                         f"got {n}")
+    a = tables.arrays
+    if n == 1:
+        wins, ties, deals = int(a["random_win"][x]), int(a["random_tie"][x]), int(a["random_total"][x])
+        frac = Fraction(2 * wins + ties, 2 * deals)
+        return PreflopEquity(class_name(x), "1 random hand", float(frac), True, 0.0, frac, wins, ties, deals)
+    exact = bool(a["multi_exact"][n - 1])
+    return PreflopEquity(class_name(x), f"{n} random hands", float(a["multi_equity"][n - 1, x]), exact,
+                         float(a["multi_se"][n - 1, x]))
+
+
+def heads_up(hand: str, other: str, *, artifacts_dir: str | Path | None = None) -> PreflopEquity:
+    """Exact equity of class ``hand`` against class ``other`` heads-up, averaged over every pair of disjoint
+    suit combinations (``deals`` = combinations x 1,712,304 boards)."""
+    x, y = parse_class(hand), parse_class(other)
+    a = load_preflop(artifacts_dir).arrays
+    wins, ties = int(a["hu_win"][x, y]), int(a["hu_tie"][x, y])
+    deals = int(a["hu_combos"][x, y]) * 1_712_304
+    frac = Fraction(2 * wins + ties, 2 * deals)
+    return PreflopEquity(class_name(x), class_name(y), float(frac), True, 0.0, frac, wins, ties, deals)
+
+
+def value(hand: str, opponents: int = 1, *, artifacts_dir: str | Path | None = None) -> float:
+    """Preflop equity of ``hand`` (a class or a specific hand) against ``opponents`` random hands: the share of
+    the pot it wins on average (``preflop(...).equity``; exact for one opponent, see ``preflop``)."""
+    return preflop(hand, opponents, artifacts_dir=artifacts_dir).equity
+
+
+@dataclass(frozen=True)
+class CallDecision:
+    """``action``: "call" or "fold" an all-in bet; ``equity``: the caller's share of the final pot (exact or
+    estimated, see ``Equity``); ``break_even``: the equity at which calling and folding are worth the same,
+    to_call / (pot + to_call); ``gain``: expected chips won by calling rather than folding."""
+
+    action: str
+    equity: float
+    break_even: float
+    gain: float
+    exact: bool
+
+
+def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponents: int = 1, dead: object = (),
+           budget: float = 2.0, artifacts_dir: str | Path | None = None) -> CallDecision:
+    """Call or fold when every opponent is all-in: ``pot`` chips already in the middle (the opponents' bets
+    included), ``to_call`` chips to put in. No later betting remains, so calling is right exactly when the
+    equity (``lookup.poker.equity`` of ``hand`` against ``opponents`` unknown hands, exact within ``budget``
+    seconds) exceeds to_call / (pot + to_call). Ties of gain answer "fold" (keep the chips)."""
+    from lookup.poker.equity import equity
+
+    for name, amount in (("pot", pot), ("to_call", to_call)):
+        if isinstance(amount, bool) or not isinstance(amount, int | float) or not amount > 0 or amount == float("inf"):
+            raise ValueError(f"{name} must be a positive number of chips, got {amount!r}")
+    result = equity([hand], board, opponents, dead, budget=budget, artifacts_dir=artifacts_dir)
+    if result.exact:  # exact rationals: the sign of the gain is exact too
+        share = Fraction(result.shares[0]) / result.deals
+        gain = share * (Fraction(pot) + Fraction(to_call)) - Fraction(to_call)
+    else:
+        share = result.equity[0]
+        gain = share * (pot + to_call) - to_call
+    return CallDecision("call" if gain > 0 else "fold", float(share), to_call / (pot + to_call), float(gain),
+                        result.exact)

@@ -1,0 +1,91 @@
+"""The poker artifacts, verified and kept in memory (both are small: ~4 MB and ~1 MB).
+
+``poker-evaluator.zarr`` (schema ``poker.evaluator``): the hand-evaluator tables ``rank_next``,
+``rank_value``, ``flush_value`` computed by the pipeline from ``lookup.poker.rules.hand_key``.
+``poker-preflop.zarr`` (schema ``poker.preflop``, HDF5 mirror ``.h5``): preflop equities of the 169
+starting-hand classes, heads-up and against random hands. Layouts in ``docs/poker.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lookup.poker.rules import RULES
+from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir, open_artifact
+
+EVALUATOR = "poker-evaluator"
+EVALUATOR_SCHEMA = "poker.evaluator"
+EVALUATOR_VERSIONS = (1,)
+EVALUATOR_ARRAYS = ("rank_next", "rank_value", "flush_value")
+
+PREFLOP = "poker-preflop"
+PREFLOP_SCHEMA = "poker.preflop"
+PREFLOP_VERSIONS = (1,)
+PREFLOP_ARRAYS = ("hu_win", "hu_tie", "hu_combos", "hu_equity", "random_win", "random_tie", "random_total",
+                  "multi_equity", "multi_se", "multi_exact", "multi_samples")
+
+
+@dataclass(frozen=True, eq=False)
+class EvaluatorTables:
+    """The evaluator tables (read-only); see ``pipeline/poker/ranking.py`` for what each entry means."""
+
+    rank_next: np.ndarray
+    rank_value: np.ndarray
+    flush_value: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class PreflopTables:
+    """The preflop arrays by name (read-only), the params they were built with, and the stage's stats."""
+
+    arrays: dict[str, np.ndarray]
+    params: dict[str, Any]
+    stats: dict[str, Any]
+
+
+def _path(name: str, artifacts_dir: str | Path | None) -> Path:
+    root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
+    return (root / f"{name}.zarr").resolve()
+
+
+def load_evaluator(artifacts_dir: str | Path | None = None) -> EvaluatorTables:
+    """The verified evaluator tables; ValueError (ArtifactError) naming the file when not built."""
+    path = _path(EVALUATOR, artifacts_dir)
+    return _load_evaluator(path, artifact_stamp(path))
+
+
+@lru_cache(maxsize=4)
+def _load_evaluator(path: Path, stamp: int) -> EvaluatorTables:
+    # ``stamp`` (the metadata file's mtime) makes a republished artifact a new cache entry.
+    arrays = _read(path, stamp, EVALUATOR_SCHEMA, EVALUATOR_VERSIONS, EVALUATOR_ARRAYS, "poker-evaluator")[0]
+    return EvaluatorTables(**arrays)
+
+
+def load_preflop(artifacts_dir: str | Path | None = None) -> PreflopTables:
+    """The verified preflop tables; ValueError (ArtifactError) naming the file when not built."""
+    path = _path(PREFLOP, artifacts_dir)
+    return _load_preflop(path, artifact_stamp(path))
+
+
+@lru_cache(maxsize=4)
+def _load_preflop(path: Path, stamp: int) -> PreflopTables:
+    arrays, meta = _read(path, stamp, PREFLOP_SCHEMA, PREFLOP_VERSIONS, PREFLOP_ARRAYS, "poker-preflop")
+    return PreflopTables(arrays=arrays, params=dict(meta["params"]), stats=dict(meta.get("stats", {})))
+
+
+def _read(path: Path, stamp: int, schema: str, versions: tuple[int, ...], names: tuple[str, ...],
+          family: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    if not stamp:
+        raise ArtifactError(f"{path}: the poker tables are not built; run `make run` "
+                            f"(or `dicetables build {family}`)")
+    with open_artifact(path, schema=schema, versions=versions, rules=RULES) as art:
+        arrays = {name: art.read(name) for name in names}
+        meta = art.meta
+    for arr in arrays.values():
+        arr.setflags(write=False)
+    return arrays, meta

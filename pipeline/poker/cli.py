@@ -1,0 +1,103 @@
+"""`dicetables poker ...`: exact equity of known hands, the preflop tables, the evaluator, the report."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from pipeline import cli_options as opt
+from pipeline.cli_options import artifacts_option, artifacts_root
+
+
+@click.group(name="poker")
+def cli() -> None:
+    """Texas hold'em: exact equity, preflop tables, hand values."""
+
+
+@cli.command()
+@click.argument("hands", nargs=-1)
+@click.option("--board", default="", help="0, 3, 4 or 5 cards, e.g. 2c7d9h.")
+@click.option("--opponents", type=int, default=0, show_default=True, help="Players with unknown cards.")
+@click.option("--dead", default="", help="Cards out of play.")
+@click.option("--budget", type=float, default=10.0, show_default=True,
+              help="Seconds allowed for an exact count; beyond it, a Monte Carlo estimate.")
+@click.option("--samples", type=int, default=2_000_000, show_default=True, help="Monte Carlo deals.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Monte Carlo seed.")
+@artifacts_option
+def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget: float, samples: int, seed: int,
+           artifacts_dir: Path | None) -> None:
+    """Win / tie / equity of each of HANDS (e.g. AsAh KsKd), exact or estimated."""
+    from lookup.poker.equity import equity as equity_
+    from pipeline.poker.engine import NumbaEngine
+    from pipeline.progress import console, say
+
+    start = time.perf_counter()
+    engine = NumbaEngine(artifacts_root(artifacts_dir))
+    with console.status("counting (compiling the kernels on first use)...") if not _quiet() else _null():
+        result = equity_(list(hands), board, opponents, dead, budget=budget, samples=samples, seed=seed,
+                         engine=engine)
+    for note in result.notes:
+        say(f"[yellow]note[/]: {note}")
+    kind = f"exact over {result.deals:,} deals" if result.exact else \
+        f"ESTIMATE from {result.deals:,} random deals (+- 1.96 standard errors)"
+    click.echo(f"{result.method}: {kind}; board [{result.board or '-'}], {result.opponents} unknown opponent(s)")
+    for i, label in enumerate(result.hands):
+        if result.exact:
+            click.echo(f"  {label}: win {100 * result.win[i]:8.4f} %  tie {100 * result.tie[i]:8.4f} %  "
+                       f"equity {100 * result.equity[i]:8.4f} %   (wins {result.wins[i]:,}, ties {result.ties[i]:,})")
+        else:
+            half = 1.96 * result.se[i]
+            click.echo(f"  {label}: win {100 * result.win[i]:8.4f} %  tie {100 * result.tie[i]:8.4f} %  "
+                       f"equity {100 * result.equity[i]:8.4f} % +- {100 * half:.4f} %  (se {result.se[i]:.2e})")
+    click.echo(f"time {time.perf_counter() - start:.3f} s")
+
+
+def _quiet() -> bool:
+    from pipeline.progress import _state
+
+    return bool(_state["quiet"])
+
+
+class _null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+@cli.command()
+@click.argument("hand")
+@click.option("--opponents", type=int, default=1, show_default=True, help="Random opponents (1..9).")
+@click.option("--against", default=None, help="A class (e.g. KK): exact heads-up equity instead.")
+@artifacts_option
+def preflop(hand: str, opponents: int, against: str | None, artifacts_dir: Path | None) -> None:
+    """Preflop equity of class HAND (AKs, T9o, QQ) from the tables."""
+    from lookup.poker.play import heads_up
+    from lookup.poker.play import preflop as preflop_
+
+    root = artifacts_root(artifacts_dir)
+    r = heads_up(hand, against, artifacts_dir=root) if against else preflop_(hand, opponents, artifacts_dir=root)
+    if r.exact:
+        extra = f" (wins {r.wins:,}, ties {r.ties:,} of {r.deals:,})" if r.deals else ""
+        click.echo(f"{r.hand} vs {r.against}: equity {100 * r.equity:.4f} % exact{extra}")
+    else:
+        click.echo(f"{r.hand} vs {r.against}: equity {100 * r.equity:.4f} % +- {196 * r.se:.4f} % "
+                   f"(Monte Carlo estimate, standard error {r.se:.2e})")
+
+
+@cli.command()
+@click.argument("cards", nargs=-1)
+@artifacts_option
+def value(cards: tuple[str, ...], artifacts_dir: Path | None) -> None:
+    """Value and category of the best five of 5 to 7 CARDS."""
+    from lookup.poker.evaluate import hand_value
+
+    v, category = hand_value(" ".join(cards), artifacts_dir=artifacts_root(artifacts_dir))
+    click.echo(f"{category} (value {v})")
+
+
+cli.add_command(opt.report_command(
+    "poker", "pipeline.poker.report", "Write the report (13x13 equity grids, JSON, Markdown) from the preflop tables."))

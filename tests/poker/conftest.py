@@ -1,0 +1,31 @@
+from pathlib import Path
+
+import pytest
+
+from pipeline import registry
+
+
+@pytest.fixture(scope="session")
+def poker_artifacts(tmp_path_factory) -> Path:
+    """An artifacts directory with the evaluator tables, built once per session (~4 s)."""
+    root = tmp_path_factory.mktemp("poker") / "artifacts"
+    params = root.parent / "params.yaml"
+    params.write_text("poker:\n  preflop: {}\n")
+    registry.build(["poker-evaluator"], params_path=params, artifacts_dir=root, manifest=False)
+    return root
+
+
+@pytest.fixture(scope="session")
+def evaluator(poker_artifacts):
+    from lookup.poker.tables import load_evaluator
+
+    return load_evaluator(poker_artifacts)
+
+
+@pytest.fixture(scope="session")
+def preflop_artifacts(poker_artifacts):
+    """The preflop tables with few Monte Carlo deals (the heads-up part is always complete: ~40 s)."""
+    params = poker_artifacts.parent / "params-preflop.yaml"
+    params.write_text("poker:\n  preflop:\n    max_opponents: 2\n    multiway_samples: 20000\n    seed: 5\n")
+    registry.build(["poker-preflop"], params_path=params, artifacts_dir=poker_artifacts, manifest=False)
+    return poker_artifacts

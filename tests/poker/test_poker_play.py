@@ -1,0 +1,117 @@
+"""lookup.poker.play: the preflop tables against per-matchup exact enumeration, published figures and Monte
+Carlo bounds; value and decide; bad input."""
+
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from lookup.poker.cards import class_combos, parse_class
+from lookup.poker.equity import equity
+from lookup.poker.play import decide, heads_up, preflop, value
+from pipeline.cli import main
+
+
+@pytest.fixture(scope="module")
+def engine(poker_artifacts):
+    from pipeline.poker.engine import NumbaEngine
+
+    return NumbaEngine(poker_artifacts)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pair", [("AA", "KK"), ("AKs", "AKo")])
+def test_heads_up_cells_equal_the_sum_of_their_specific_matchups(preflop_artifacts, engine, pair):
+    x, y = map(parse_class, pair)
+    wins = ties = combos = 0
+    for a, b in product(class_combos(x), class_combos(y)):
+        if set(a) & set(b):
+            continue
+        got = equity([a, b], engine=engine)
+        wins, ties, combos = wins + got.wins[0], ties + got.ties[0], combos + 1
+    cell = heads_up(*pair, artifacts_dir=preflop_artifacts)
+    assert (cell.wins, cell.ties, cell.deals) == (wins, ties, combos * 1_712_304)
+
+
+@pytest.mark.slow
+def test_tables_are_consistent_and_match_published_figures(preflop_artifacts, engine):
+    from lookup.poker.tables import load_preflop
+
+    a = load_preflop(preflop_artifacts).arrays
+    win, tie, total = a["hu_win"], a["hu_tie"], a["hu_combos"] * 1_712_304
+    assert np.array_equal(tie, tie.T) and np.array_equal(win + tie + win.T, total)
+    assert a["hu_combos"].sum() == 1326 * 1225
+    aa = preflop("AA", 1, artifacts_dir=preflop_artifacts)
+    assert aa.exact and round(100 * aa.equity, 1) == 85.2
+    # The class value equals the specific hand's exact equity against one random hand, as fractions.
+    specific = equity(["AsAh"], opponents=1, engine=engine)
+    assert aa.fraction == specific.shares[0] / specific.deals
+    assert round(100 * preflop("72o", 1, artifacts_dir=preflop_artifacts).equity, 1) == 34.6
+    assert round(100 * heads_up("AA", "KK", artifacts_dir=preflop_artifacts).equity, 1) == 81.9
+
+
+@pytest.mark.slow
+def test_monte_carlo_row_within_four_standard_errors(preflop_artifacts, engine):
+    est = preflop("AA", 2, artifacts_dir=preflop_artifacts)
+    assert not est.exact and est.se > 0
+    exact = equity(["AsAh"], opponents=2, engine=engine, budget=60)
+    assert exact.exact
+    truth = float(exact.shares[0] / exact.deals)
+    assert abs(est.equity - truth) < 4 * est.se
+    assert isinstance(exact.shares[0], Fraction)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hand, n, match", [("AKx", 1, "not a starting hand"), ("AA", 0, "1..2"),
+                                            ("AA", 3, "1..2"), ("AA", True, "integer"), ("AA", 1.0, "integer")])
+def test_preflop_bad_input(preflop_artifacts, hand, n, match):
+    with pytest.raises(ValueError, match=match):
+        preflop(hand, n, artifacts_dir=preflop_artifacts)
+
+
+@pytest.mark.slow
+def test_cli(preflop_artifacts):
+    runner = CliRunner()
+    root = str(preflop_artifacts)
+    out = runner.invoke(main, ["--quiet", "poker", "equity", "AsAh", "KdKc", "--board", "2c7d9h", "--artifacts",
+                               root])
+    assert out.exit_code == 0, out.output
+    assert "exact over 990 deals" in out.output and "As Ah: win  91.6162 %" in out.output
+    out = runner.invoke(main, ["--quiet", "poker", "preflop", "AA", "--against", "KK", "--artifacts", root])
+    assert out.exit_code == 0 and "AA vs KK: equity 81.9" in out.output
+    out = runner.invoke(main, ["--quiet", "poker", "equity", "AsAh", "--board", "2c7d", "--artifacts", root])
+    assert out.exit_code == 1 and "board of 2 card(s)" in out.output
+    out = runner.invoke(main, ["--quiet", "poker", "equity", "AsAh", "--opponents", "3", "--board", "2c7d9h",
+                               "--budget", "0", "--samples", "20000", "--artifacts", root])
+    assert out.exit_code == 0 and "ESTIMATE from 20,000 random deals" in out.output
+
+
+def test_value_is_the_preflop_equity(preflop_artifacts):
+    assert value("AA", artifacts_dir=preflop_artifacts) == preflop("AA", artifacts_dir=preflop_artifacts).equity
+    assert value("AsAh", artifacts_dir=preflop_artifacts) == pytest.approx(0.852037, abs=5e-7)
+
+
+def test_decide_calls_exactly_above_the_break_even_equity(poker_artifacts):
+    # On this flop AsAh against one unknown hand: an exact count, then call iff equity > to_call / (pot + to_call).
+    board = "2c7d9h"
+    exact = equity(["AsAh"], board, 1, artifacts_dir=poker_artifacts)
+    share = Fraction(exact.shares[0]) / exact.deals
+    pot = 100
+    # The smallest whole bet whose break-even equity exceeds ours must be folded, the one below called.
+    fold_at = next(c for c in range(1, 100_000) if Fraction(c, pot + c) >= share)
+    call = decide("AsAh", board=board, pot=pot, to_call=fold_at - 1, artifacts_dir=poker_artifacts)
+    fold = decide("AsAh", board=board, pot=pot, to_call=fold_at, artifacts_dir=poker_artifacts)
+    assert (call.action, fold.action) == ("call", "fold") and call.exact and fold.exact
+    assert call.equity == float(share) and call.gain > 0 >= fold.gain
+    assert fold.break_even == fold_at / (pot + fold_at)
+
+
+@pytest.mark.parametrize("kwargs, match", [({"pot": -1, "to_call": 5}, "pot must be"),
+                                           ({"pot": 10, "to_call": True}, "to_call must be"),
+                                           ({"pot": 10, "to_call": float("nan")}, "to_call must be"),
+                                           ({"pot": 10, "to_call": 5, "board": "2c7d"}, "board")])
+def test_decide_bad_input(poker_artifacts, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        decide("AsAh", artifacts_dir=poker_artifacts, **kwargs)
