@@ -9,12 +9,12 @@ boards: 9 characters from ``X``, ``O``, ``.``, row by row (``X.O......``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from lookup.naming import by_name
 
-EMPTY, X, O = 0, 1, 2
+EMPTY, X, O = 0, 1, 2  # noqa: E741 (the game names its marks X and O)
 SYMBOLS = ".XO"
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 CENTER = 4
@@ -140,7 +140,7 @@ class TicTacToe:
         return _minimax(state)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _minimax(state: Board) -> int:
     game = GAME
     if game.is_terminal(state):

@@ -13,6 +13,7 @@ from fractions import Fraction
 from lookup.opponents import Model
 from lookup.tictactoe.rules import EMPTY, GAME, START, Board, board_code
 
+
 def reachable() -> list[Board]:
     """Every position reachable from the empty board (play stops at a win or a full board), sorted by
     base-3 code."""
