@@ -20,7 +20,7 @@ between moves of exactly equal value go to the first move in the documented orde
   of C gives sum_a m(a) V(next, C_a), where C_a keeps the models of C that could play a; the node's value
   is the worst (lowest) of these (the seed's Max-Min-Expectimax, with its per-move filtering). With one
   credible model it is exactly ``predictive`` with that model.
-- ``bayesian``: a posterior over the models (prior uniform unless given), updated by each model's
+- ``bayesian``: a posterior over the models (uniform prior), updated by each model's
   likelihood of the observed moves; an opponent node's value is the expectation under the posterior
   predictive mixture, the posterior updated along each simulated move.
 """
