@@ -14,6 +14,7 @@ from pipeline.family import DEFAULT_PARAMS, Family, build_family, load_params
 from pipeline.g151 import stage as g151
 from pipeline.poker import stage as poker
 from pipeline.store import PROJECT_ROOT, write_manifest
+from pipeline.tictactoe import stage as tictactoe
 from pipeline.yahtzee import stage as yahtzee
 from pipeline.yahtzee_lab import stage as yahtzee_lab
 
@@ -24,6 +25,7 @@ SECTIONS: dict[str, Callable[[Mapping[str, Any]], list[Family]]] = {
     "yahtzee": yahtzee.families,
     "g151": g151.families,
     "poker": poker.families,
+    "tictactoe": tictactoe.families,
     "yahtzee_lab": yahtzee_lab.families,
 }
 

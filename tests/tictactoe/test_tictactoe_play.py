@@ -1,0 +1,61 @@
+"""lookup.tictactoe answers from the built tables, bad input, missing and corrupted tables, the CLI."""
+
+import shutil
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from lookup.store import ArtifactError, read_meta
+from lookup.tictactoe import best_moves, decide, value
+from pipeline.cli import main
+
+
+def test_answers(built):
+    assert value(".........", artifacts_dir=built) == 0
+    assert decide("XX..O.O..", artifacts_dir=built) == 2          # X completes the top row
+    assert best_moves("XX..O.O..", "random", artifacts_dir=built) == [2]
+    assert decide("X...O....", "first", artifacts_dir=built) in range(9)
+    assert value("X.O......", "random", artifacts_dir=built) == 1.0  # X forces a win here
+    assert value("XXXOO....", artifacts_dir=built) == -1  # finished: O, who would move, has lost
+    assert decide((1, 1, 0, 0, 2, 0, 2, 0, 0), artifacts_dir=built) == 2
+    # best response to random moving first: the exact value of the stats, rounded once
+    exact = read_meta(built / "tictactoe-tables.zarr")["stats"]["best_response_from_start"]["random"]["first"]
+    assert value(".........", "random", artifacts_dir=built) == float(Fraction(exact))
+
+
+@pytest.mark.parametrize("board, model, message", [
+    ("XXXOOO...", None, "both X and O"), ("XX.......", None, "2 X and 0 O"), ("XXXOO....", None, "game is over"),
+    ("X.O......", "clever", "unknown opponent model"), (12, None, "9-character"),
+    ((1, 1, 0, 0, 2, 0, 2, 0, True), None, "9-tuple"), ("X.O......", "strong", "unknown opponent model"),
+])
+def test_bad_input(built, board, model, message):
+    with pytest.raises(ValueError, match=message):
+        decide(board, model, artifacts_dir=built)
+
+
+def test_missing_and_corrupted_tables(built, tmp_path):
+    with pytest.raises(ArtifactError, match="not built"):
+        decide(".........", artifacts_dir=tmp_path)
+    root = tmp_path / "artifacts"
+    shutil.copytree(built, root)
+    shard = max((root / "tictactoe-tables.zarr" / "best_response").rglob("*"), key=lambda p: p.stat().st_size)
+    raw = bytearray(shard.read_bytes())
+    raw[len(raw) // 2] ^= 0x10
+    shard.write_bytes(bytes(raw))
+    with pytest.raises(ArtifactError, match="best_response|corrupted"):
+        decide(".........", "random", artifacts_dir=root)
+
+
+def test_cli(built):
+    run = CliRunner().invoke
+    out = run(main, ["tictactoe", "decide", "X.O.X....", "--model", "random", "--artifacts", str(built)])
+    assert out.exit_code == 0 and out.output.startswith("play 8"), out.output
+    out = run(main, ["tictactoe", "decide", "XXXOOO...", "--artifacts", str(built)])
+    assert out.exit_code == 1 and "both X and O" in out.output
+    out = run(main, ["tictactoe", "decide", "X.O......", "--model", "clever", "--artifacts", str(built)])
+    assert out.exit_code == 1 and "unknown opponent model 'clever'" in out.output
+    out = run(main, ["tictactoe", "match", "predictive", "first"])
+    assert out.exit_code == 0 and "moving first: win 1 (100.00%)" in out.output, out.output
+    out = run(main, ["tictactoe", "match", "genius", "first"])
+    assert out.exit_code == 1 and "unknown player 'genius'" in out.output
