@@ -172,11 +172,13 @@ def _register_games() -> None:
     """Each game's click group ``cli`` becomes ``dicetables GAME``; one line per game."""
     from pipeline.dicerace.cli import cli as dicerace
     from pipeline.g151.cli import cli as g151
+    from pipeline.web.cli import serve
     from pipeline.yahtzee.cli import cli as yahtzee
     from pipeline.yahtzee_lab.cli import cli as yahtzee_lab
 
     for group in (dicerace, g151, yahtzee):
         main.add_command(group)
+    main.add_command(serve)
     # The strategy lab plays Yahtzee: its commands stand in the game's group (`dicetables yahtzee match`).
     for name, command in yahtzee_lab.commands.items():
         yahtzee.add_command(command, name)
