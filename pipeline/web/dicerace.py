@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends
 
 from lookup.dicerace import decide, explain, strategy, value
 from pipeline.web.common import StrictModel, artifacts_dir
@@ -76,8 +76,8 @@ def _heatmap(dice: int, target: int, mode: str, root: Path) -> dict[str, object]
 
 
 @router.get("/heatmap")
-def heatmap_route(root: Artifacts, dice: Annotated[int, Query(strict=True)] = 10,
-                  target: Annotated[int, Query(strict=True)] = 100, mode: Mode = "sequential") -> dict[str, object]:
+def heatmap_route(root: Artifacts, dice: int = 10,
+                  target: int = 100, mode: Mode = "sequential") -> dict[str, object]:
     """best[my][other]: the most likely optimal number of dice (ties: fewest); mixed: several d optimal."""
     value(0, 0, dice=dice, target=target, mode=mode, artifacts_dir=root)  # the library validates first
     if target > HEATMAP_MAX_TARGET:

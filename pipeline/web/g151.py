@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends
 
 from lookup.g151 import DEFAULT_RULES, UNIT, action_values, decide, value
 from pipeline.web.common import StrictModel, artifacts_dir
@@ -53,8 +53,8 @@ def _heatmap(target: int, rules: str, other_banked: int | None, root: Path) -> d
 
 
 @router.get("/heatmap")
-def heatmap_route(root: Artifacts, target: Annotated[int, Query(strict=True)] = 1000, rules: str = DEFAULT_RULES,
-                  other_banked: Annotated[int | None, Query(strict=True)] = None) -> dict[str, object]:
+def heatmap_route(root: Artifacts, target: int = 1000, rules: str = DEFAULT_RULES,
+                  other_banked: int | None = None) -> dict[str, object]:
     """roll[banked / 50][turn_total / 50]: true = roll on, false = bank, null = turn already lost."""
     value(0, 0, other_banked, target, rules, artifacts_dir=root)  # the library validates first
     return _heatmap(target, rules, other_banked, root)
