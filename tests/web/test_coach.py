@@ -55,7 +55,8 @@ def brute(keep: tuple[int, ...], rerolls: int, artifacts) -> tuple[Counter, Coun
 
 
 def test_coach_matches_enumeration(web_artifacts):
-    for dice, rerolls, keeps in (([1, 3, 3, 5, 6], 1, None), ([2, 2, 4, 5, 5], 2, {(2, 2, 5, 5), (2, 4, 5), (5, 5, 5)})):
+    cases = (([1, 3, 3, 5, 6], 1, None), ([2, 2, 4, 5, 5], 2, {(2, 2, 5, 5), (2, 4, 5), (5, 5, 5)}))
+    for dice, rerolls, keeps in cases:
         outlooks = coach(dice, rerolls, SHEET, artifacts_dir=web_artifacts)
         checked = 0
         for o in outlooks:
