@@ -97,7 +97,8 @@ def test_wrong_types_are_422(client, body):
     assert client.post("/api/yahtzee/hasbro/decide", json=body).status_code == 422
 
 
-json_int = st.one_of(st.integers(-10, 400), st.integers(), st.booleans(), st.none(), st.floats(allow_nan=False),
+json_int = st.one_of(st.integers(-10, 400), st.integers(), st.booleans(), st.none(),
+                     st.floats(allow_nan=False, allow_infinity=False),
                      st.text(max_size=3))
 sheets = st.one_of(st.dictionaries(st.sampled_from([*yahtzee.CATEGORIES, "yahtzee_bonus", "x"]), json_int, max_size=13),
                    st.lists(json_int, max_size=14), json_int)
