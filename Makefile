@@ -19,6 +19,7 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
 	$(BIN)/dicetables summary
+	@echo "Web advisor and JSON API: $(BIN)/dicetables serve  (then open http://127.0.0.1:8000/, API docs at /docs)"
 
 test: $(STAMP)
 	$(BIN)/ruff check lookup pipeline tests benchmarks

@@ -195,11 +195,13 @@ def _register_games() -> None:
     from pipeline.g151.cli import cli as g151
     from pipeline.poker.cli import cli as poker
     from pipeline.tictactoe.cli import cli as tictactoe
+    from pipeline.web.cli import serve
     from pipeline.yahtzee.cli import cli as yahtzee
     from pipeline.yahtzee_lab.cli import cli as yahtzee_lab
 
     for group in (dicerace, g151, poker, tictactoe, yahtzee):
         main.add_command(group)
+    main.add_command(serve)
     # The strategy lab plays Yahtzee: its commands stand in the game's group (`dicetables yahtzee match`).
     for name, command in yahtzee_lab.commands.items():
         yahtzee.add_command(command, name)

@@ -163,10 +163,14 @@ def _game_packages() -> set[str]:
     return {m for m in modules() if m.startswith("pipeline.") and (ROOT / m.replace(".", "/")).is_dir()}
 
 
+# Packages that serve every game through its lookup API (the web app): shared, not a game.
+CALLERS_OF_EVERY_GAME = {"web"}
+
+
 def _game(module: str) -> str | None:
     """The game a module belongs to (a lab belongs to its game), or None for shared modules."""
     parts = module.split(".")
-    if len(parts) < 2 or not (ROOT / parts[0] / parts[1]).is_dir():
+    if len(parts) < 2 or not (ROOT / parts[0] / parts[1]).is_dir() or parts[1] in CALLERS_OF_EVERY_GAME:
         return None
     return parts[1].removesuffix("_lab")
 

@@ -1,0 +1,121 @@
+"""Load on `dicetables serve`: Yahtzee decide requests per second and latency, then many concurrent clients.
+
+Starts the server (uvicorn, loopback only, a free port) on the project's artifacts (hasbro tables needed),
+drives it with httpx over real HTTP from this process, and checks every answer against lookup's own.
+Bounded: at most --requests requests in phase 1, at most --seconds s in phase 2. The client runs on the
+same (shared, 2-core) machine as the server, so figures are pessimistic. Last lines machine readable.
+
+    python benchmarks/serve_load.py [--workers 2] [--requests 4000] [--clients 100] [--seconds 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
+
+import httpx  # noqa: E402
+
+from lookup.yahtzee import decide  # noqa: E402
+
+
+def situations(n: int, seed: int = 1) -> list[dict]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        sheet = {b: v for b, v in (("ones", 3), ("chance", 22), ("sixes", 24)) if rng.random() < 0.5}
+        out.append({"dice": [rng.randint(1, 6) for _ in range(5)], "rerolls": rng.randint(0, 2), "sheet": sheet})
+    return out
+
+
+def expected(body: dict) -> tuple:
+    d = decide(body["dice"], body["rerolls"], body["sheet"])
+    return (None if d.reroll is None else list(d.reroll)), d.category
+
+
+async def run(url: str, bodies: list[dict], answers: list[tuple], clients: int, limit_s: float,
+              max_requests: int) -> tuple[list[float], int, int]:
+    """(latencies in s, bad answers, errors) of `clients` concurrent keep-alive clients."""
+    latencies: list[float] = []
+    bad = errors = 0
+    stop = time.perf_counter() + limit_s
+    counter = iter(range(max_requests))
+
+    async def client(http: httpx.AsyncClient) -> None:
+        nonlocal bad, errors
+        for i in counter:
+            if time.perf_counter() > stop:
+                return
+            k = i % len(bodies)
+            t = time.perf_counter()
+            try:
+                r = await http.post(url, json=bodies[k])
+                got = r.json()
+                if r.status_code != 200 or (got["reroll"], got["category"]) != answers[k]:
+                    bad += 1
+            except httpx.HTTPError:
+                errors += 1
+            latencies.append(time.perf_counter() - t)
+
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as http:
+        await asyncio.gather(*(client(http) for _ in range(clients)))
+    return latencies, bad, errors
+
+
+def report(name: str, lat: list[float], seconds: float, bad: int, errors: int) -> None:
+    lat = sorted(lat)
+    p = lambda q: 1000 * lat[min(len(lat) - 1, int(q * len(lat)))]  # noqa: E731
+    print(f"{name} requests={len(lat)} seconds={seconds:.2f} rps={len(lat) / seconds:.0f} p50_ms={p(0.5):.2f} "
+          f"p99_ms={p(0.99):.2f} wrong={bad} errors={errors}", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--requests", type=int, default=4000)
+    ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--clients", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    args = ap.parse_args()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    command = str(Path(sys.executable).parent / "dicetables")
+    server = subprocess.Popen([command, "serve", "--port", str(port), "--workers",
+                               str(args.workers)], cwd=ROOT, stdout=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}/api/yahtzee/hasbro/decide"
+        for _ in range(300):
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/yahtzee/categories").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        bodies = situations(500)
+        answers = [expected(b) for b in bodies]
+        asyncio.run(run(url, bodies, answers, 4, 20, 400))  # warm up each worker's tables
+        t = time.perf_counter()
+        lat, bad, errors = asyncio.run(run(url, bodies, answers, args.concurrency, 60, args.requests))
+        report(f"serve_decide workers={args.workers} concurrency={args.concurrency}", lat, time.perf_counter() - t,
+               bad, errors)
+        t = time.perf_counter()
+        lat, bad, errors = asyncio.run(run(url, bodies, answers, args.clients, args.seconds, 10**9))
+        report(f"serve_clients workers={args.workers} clients={args.clients}", lat, time.perf_counter() - t,
+               bad, errors)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+if __name__ == "__main__":
+    main()

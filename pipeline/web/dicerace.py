@@ -1,0 +1,85 @@
+"""Dice-race routes: decide, strategy, value, explain at one state, and the whole strategy as a heatmap."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends
+
+from lookup.dicerace import decide, explain, strategy, value
+from pipeline.web.common import StrictModel, artifacts_dir
+
+router = APIRouter(prefix="/api/dicerace", tags=["dicerace"])
+Artifacts = Annotated[Path, Depends(artifacts_dir)]
+Mode = Literal["sequential", "simultaneous"]
+HEATMAP_MAX_TARGET = 200  # target**2 cells; larger games are answered state by state
+
+
+class State(StrictModel):
+    """my_score, other_score: 0..target-1, from the asking player's view; dice: most dice a turn may roll."""
+
+    my_score: int
+    other_score: int
+    dice: int = 10
+    target: int = 100
+    mode: Mode = "sequential"
+
+
+class DecideQuery(State):
+    seed: int | None = None  # simultaneous: seeds the draw from a mixed strategy
+
+
+def _kw(q: State, root: Path) -> dict[str, object]:
+    return {"dice": q.dice, "target": q.target, "mode": q.mode, "artifacts_dir": root}
+
+
+@router.post("/decide")
+async def decide_route(q: DecideQuery, root: Artifacts) -> dict[str, int]:
+    """The number of dice to roll (sequential: smallest optimal; simultaneous: a draw of the optimal mix)."""
+    return {"dice_to_roll": decide(q.my_score, q.other_score, rng=q.seed, **_kw(q, root))}
+
+
+@router.post("/strategy")
+async def strategy_route(q: State, root: Artifacts) -> dict[str, float]:
+    """{d: probability} of an optimal strategy (keys are numbers of dice, as text)."""
+    return {str(d): p for d, p in strategy(q.my_score, q.other_score, **_kw(q, root)).items()}
+
+
+@router.post("/value")
+async def value_route(q: State, root: Artifacts) -> dict[str, float]:
+    """Expected gain P(win) - P(loss) of the asking player under optimal play."""
+    return {"value": value(q.my_score, q.other_score, **_kw(q, root))}
+
+
+@router.post("/explain")
+def explain_route(q: State, root: Artifacts) -> dict[str, object]:
+    """Value, strategy, every optimal d and the expected gain of each d."""
+    e = explain(q.my_score, q.other_score, **_kw(q, root))
+    return {"value": e.value, "strategy": {str(d): p for d, p in e.strategy.items()}, "optimal": list(e.optimal),
+            "option_values": {str(d): v for d, v in e.option_values.items()}, "mixed": e.mixed}
+
+
+@lru_cache(maxsize=16)
+def _heatmap(dice: int, target: int, mode: str, root: Path) -> dict[str, object]:
+    best, mixed = [], []
+    for mine in range(target):
+        row_best, row_mixed = [], []
+        for other in range(target):
+            s = strategy(mine, other, dice=dice, target=target, mode=mode, artifacts_dir=root)
+            row_best.append(max(s, key=lambda d: (s[d], -d)))
+            row_mixed.append(len(s) > 1)
+        best.append(row_best)
+        mixed.append(row_mixed)
+    return {"dice": dice, "target": target, "mode": mode, "best": best, "mixed": mixed}
+
+
+@router.get("/heatmap")
+def heatmap_route(root: Artifacts, dice: int = 10,
+                  target: int = 100, mode: Mode = "sequential") -> dict[str, object]:
+    """best[my][other]: the most likely optimal number of dice (ties: fewest); mixed: several d optimal."""
+    value(0, 0, dice=dice, target=target, mode=mode, artifacts_dir=root)  # the library validates first
+    if target > HEATMAP_MAX_TARGET:
+        raise ValueError(f"heatmap only for target <= {HEATMAP_MAX_TARGET}, got {target}")
+    return _heatmap(dice, target, mode, root)

@@ -1,0 +1,111 @@
+"""Yahtzee routes: decide / explain / value / coach for every built rule set, and the sheet's bookkeeping
+(scoring a roll, totals, bonuses, Joker) through ``lookup.yahtzee.Sheet`` so the rules live once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from lookup.yahtzee import CATEGORIES, RULE_SETS, Sheet, decide, explain, get_rules, value
+from lookup.yahtzee.coach import coach
+from lookup.yahtzee.tables import values_name
+from pipeline.web.common import StrictModel, artifacts_dir, exact
+
+router = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"])
+Artifacts = Annotated[Path, Depends(artifacts_dir)]
+SheetBody = dict[str, int | None] | list[int | None]
+
+
+class SheetQuery(StrictModel):
+    """sheet: box name -> points or null (plus ``yahtzee_bonus``), or a 13-list in sheet order."""
+
+    sheet: SheetBody = {}
+
+
+class TurnQuery(SheetQuery):
+    """dice: pips in the player's order; rerolls: rerolls left (0, 1 or 2)."""
+
+    dice: list[int]
+    rerolls: int
+
+
+class ScoreQuery(SheetQuery):
+    dice: list[int]
+    category: str
+
+
+def _sheet_view(sh: Sheet) -> dict[str, object]:
+    """The sheet as the page shows it: boxes, totals and bonuses, as the rule set counts them."""
+    return {"sheet": sh.to_dict(), "upper_total": sh.upper_total, "upper_bonus": sh.upper_bonus,
+            "yahtzee_bonus": sh.yahtzee_bonus, "total": sh.total, "finished": sh.finished,
+            "upper_threshold": sh.rules.upper_threshold}
+
+
+@router.get("/rules")
+async def rule_sets(root: Artifacts) -> list[dict[str, object]]:
+    """Every rule set, its description, and whether its value table is built here."""
+    return [{"name": name, "description": r.description, "built": (root / f"{values_name(r)}.zarr").exists()}
+            for name, r in RULE_SETS.items()]
+
+
+@router.get("/categories")
+async def categories() -> list[str]:
+    """The boxes in sheet order."""
+    return list(CATEGORIES)
+
+
+@router.post("/{rules}/decide")
+async def decide_route(rules: str, q: TurnQuery, root: Artifacts) -> dict[str, object]:
+    """The optimal move: which dice to reroll (input order) or which box to score, and the expected final
+    score of the game under optimal play."""
+    d = decide(q.dice, q.rerolls, q.sheet, rules, artifacts_dir=root)
+    return {"rules": d.rules, "dice": list(d.dice), "rerolls": d.rerolls,
+            "reroll": None if d.reroll is None else list(d.reroll),
+            "keep": None if d.keep is None else list(d.keep), "category": d.category,
+            "expected_final": d.expected_final, "text": str(d)}
+
+
+@router.post("/{rules}/explain")
+async def explain_route(rules: str, q: TurnQuery, root: Artifacts) -> list[dict[str, object]]:
+    """Every legal option, best first: expected final score and regret (points below the best)."""
+    return [{"action": o.action, "keep": None if o.keep is None else list(o.keep), "category": o.category,
+             "expected_final": o.expected_final, "regret": o.regret}
+            for o in explain(q.dice, q.rerolls, q.sheet, rules, artifacts_dir=root)]
+
+
+@router.post("/{rules}/value")
+async def value_route(rules: str, q: SheetQuery, root: Artifacts) -> dict[str, float]:
+    """Expected final score under optimal play from the start of the next turn on this sheet."""
+    return {"value": value(q.sheet, rules, artifacts_dir=root)}
+
+
+@router.post("/{rules}/coach")
+async def coach_route(rules: str, q: TurnQuery, root: Artifacts) -> list[dict[str, object]]:
+    """For each keep (1 or 2 rerolls left): exact probability of ending the turn with each box made
+    (the final dice score > 0 there) and of optimal play scoring it there."""
+    return [{"keep": list(k.keep), "expected_final": k.expected_final, "regret": k.regret,
+             "made": {c: exact(p) for c, p in k.made.items()},
+             "scored": {c: exact(p) for c, p in k.scored.items()}}
+            for k in coach(q.dice, q.rerolls, q.sheet, rules, artifacts_dir=root)]
+
+
+@router.post("/{rules}/sheet")
+async def sheet_route(rules: str, q: SheetQuery) -> dict[str, object]:
+    """The validated sheet with its totals, upper bonus and Yahtzee bonus."""
+    return _sheet_view(Sheet.parse(q.sheet, get_rules(rules)))
+
+
+@router.post("/{rules}/allowed")
+async def allowed_route(rules: str, q: TurnQuery) -> dict[str, int]:
+    """Boxes the final dice may go in (Joker rules applied), with their points."""
+    return Sheet.parse(q.sheet, get_rules(rules)).allowed(q.dice)
+
+
+@router.post("/{rules}/score")
+async def score_route(rules: str, q: ScoreQuery) -> dict[str, object]:
+    """Score the dice in a box: the new sheet (bonuses and Joker applied) and the points earned."""
+    sh = Sheet.parse(q.sheet, get_rules(rules))
+    points = sh.score(q.category, q.dice)
+    return {"points": points, **_sheet_view(sh)}

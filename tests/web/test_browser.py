@@ -1,0 +1,121 @@
+"""The advisor page in a real headless Chromium (Debian's, driven by Playwright) against a uvicorn server.
+
+Skipped with a reason only where no browser can be had; under CI=true a missing browser fails."""
+
+import os
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+
+from lookup import yahtzee
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _need_browser() -> None:
+    problem = None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        problem = "playwright is not installed"
+    if problem is None and not os.path.exists(CHROMIUM):
+        problem = "no chromium (apt-get install chromium)"
+    if problem:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests must run in CI: {problem}")
+        pytest.skip(problem)
+
+
+@pytest.fixture(scope="module")
+def server(web_artifacts):
+    import uvicorn
+
+    from pipeline.web.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(web_artifacts), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        pg = browser.new_page(viewport={"width": 1300, "height": 900})
+        pg.set_default_timeout(20_000)
+        pg.goto(server + "/")
+        pg.wait_for_selector("#sheet td.box")
+        yield pg
+        browser.close()
+
+
+def test_enter_dice_and_sheet_by_clicking_gives_lookups_advice(page, web_artifacts):
+    # dice start at 1 3 3 5 6: click die 1 once (-> 2) and die 5 twice (6 -> 1 -> 2).
+    page.click("#dice .die[data-i='0']")
+    page.click("#dice .die[data-i='4']")
+    page.click("#dice .die[data-i='4']")
+    page.once("dialog", lambda d: d.accept("3"))
+    page.click("#sheet td[data-box='ones']")
+    page.wait_for_function("document.querySelector(\"#sheet td[data-box='ones']\").textContent === '3'")
+    page.select_option("#rerolls", "1")
+    page.click("#advise")
+    page.wait_for_selector("#options")
+    want = yahtzee.decide([2, 3, 3, 5, 2], 1, {"ones": 3}, artifacts_dir=web_artifacts)
+    assert page.inner_text("#best") == str(want)
+    rows = page.locator("#options tr").all_inner_texts()[1:]
+    options = yahtzee.explain([2, 3, 3, 5, 2], 1, {"ones": 3}, artifacts_dir=web_artifacts)
+    assert [r.split("\t")[0] for r in rows] == [o.action for o in options]
+    assert page.locator("#coach tr").count() > 2
+
+
+def test_bad_sheet_entry_shows_the_library_message(page):
+    page.once("dialog", lambda d: d.accept("7"))
+    page.click("#sheet td[data-box='twos']")
+    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert page.inner_text("#error") == "box twos cannot hold 7 points under 'hasbro'"
+
+
+def test_play_a_whole_game_with_hints(page):
+    page.click("#newgame")
+    for _ in range(13):
+        page.wait_for_selector("#options")
+        page.wait_for_function("document.getElementById('status').textContent.startsWith('Click')")
+        # follow the hints: roll while the advice rerolls, then score in the advised box
+        while page.input_value("#rerolls") != "0":
+            if "reroll" not in page.inner_text("#best") or "keep all" in page.inner_text("#best"):
+                break
+            advised = [page.locator(f"#dice .die[data-i='{i}']").get_attribute("class") for i in range(5)]
+            for i, cls in enumerate(advised):
+                if "reroll" not in cls:
+                    page.click(f"#dice .die[data-i='{i}']")
+            page.evaluate("document.getElementById('options').remove()")
+            page.click("#roll")
+            page.wait_for_selector("#options")
+        page.evaluate("document.getElementById('options') && document.getElementById('options').remove()")
+        page.select_option("#rerolls", "0")
+        page.click("#advise")
+        page.wait_for_selector("#options")
+        box = page.inner_text("#best").split(" as ")[1].split(";")[0]
+        page.evaluate("document.getElementById('options').remove()")
+        page.click(f"#sheet td[data-box='{box}']")
+        page.wait_for_function(f"document.querySelector(\"#sheet td[data-box='{box}']\").className === 'box'")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')")
+    assert int(page.inner_text("#total")) == int(page.inner_text("#status").split()[-1]) > 0

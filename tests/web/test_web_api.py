@@ -1,0 +1,123 @@
+"""The JSON API answers what lookup answers, and bad input is a 422 with the library's own message."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lookup import dicerace, g151, yahtzee
+
+SHEET = {"ones": 3, "chance": 22}
+
+
+def test_yahtzee_decide_explain_value_match_lookup(client, web_artifacts):
+    for dice, rerolls in (([1, 3, 3, 5, 6], 2), ([6, 2, 6, 6, 1], 1), ([2, 3, 4, 5, 5], 0)):
+        body = {"dice": dice, "rerolls": rerolls, "sheet": SHEET}
+        got = client.post("/api/yahtzee/hasbro/decide", json=body).json()
+        want = yahtzee.decide(dice, rerolls, SHEET, artifacts_dir=web_artifacts)
+        assert (got["category"], got["keep"]) == (want.category, None if want.keep is None else list(want.keep))
+        assert got["reroll"] == (None if want.reroll is None else list(want.reroll))
+        assert got["expected_final"] == want.expected_final
+        options = client.post("/api/yahtzee/hasbro/explain", json=body).json()
+        assert [(o["action"], o["expected_final"], o["regret"]) for o in options] == [
+            (o.action, o.expected_final, o.regret) for o in yahtzee.explain(dice, rerolls, SHEET,
+                                                                            artifacts_dir=web_artifacts)]
+    got = client.post("/api/yahtzee/hasbro/value", json={"sheet": {}}).json()["value"]
+    assert round(got, 7) == 254.5877287  # the published optimum (guide 3.1)
+    built = {r["name"] for r in client.get("/api/yahtzee/rules").json() if r["built"]}
+    assert built == {"hasbro"}
+
+
+def test_sheet_scoring_bonuses_and_joker(client):
+    sheet = {"yahtzee": 50, "sixes": 24}
+    got = client.post("/api/yahtzee/hasbro/score", json={"sheet": sheet, "dice": [5] * 5, "category": "fives"}).json()
+    assert got["points"] == 125  # 25 in fives + 100 Yahtzee bonus
+    assert got["yahtzee_bonus"] == 100 and got["sheet"]["fives"] == 25 and got["total"] == 50 + 24 + 25 + 100
+    # Forced Joker: fives is now filled, so a Yahtzee of fives may go in a lower box at Joker values.
+    allowed = client.post("/api/yahtzee/hasbro/allowed", json={"sheet": got["sheet"], "dice": [5] * 5,
+                                                               "rerolls": 0}).json()
+    assert allowed["large_straight"] == 40 and "ones" not in allowed
+    bad = client.post("/api/yahtzee/hasbro/score", json={"sheet": got["sheet"], "dice": [5] * 5, "category": "ones"})
+    assert bad.status_code == 422 and "ones" in bad.json()["detail"]
+
+
+def test_dicerace_and_151_match_lookup(client, web_artifacts):
+    kw = {"dice": 3, "target": 20, "artifacts_dir": web_artifacts}
+    for mine, other in ((0, 0), (12, 17), (19, 3)):
+        body = {"my_score": mine, "other_score": other, "dice": 3, "target": 20}
+        assert client.post("/api/dicerace/decide", json=body).json()["dice_to_roll"] == dicerace.decide(mine, other,
+                                                                                                        **kw)
+        assert client.post("/api/dicerace/value", json=body).json()["value"] == dicerace.value(mine, other, **kw)
+        assert client.post("/api/dicerace/strategy", json=body).json() == {
+            str(d): p for d, p in dicerace.strategy(mine, other, **kw).items()}
+    heat = client.get("/api/dicerace/heatmap", params={"dice": 3, "target": 20}).json()
+    assert heat["best"][12][17] == dicerace.decide(12, 17, **kw)
+    for banked, turn, other in ((0, 0, None), (300, 100, None), (300, 100, 450)):
+        body = {"banked": banked, "turn_total": turn, "other_banked": other, "target": 500}
+        got = client.post("/api/g151/decide", json=body).json()
+        assert got["action"] == g151.decide(banked, turn, other, 500, artifacts_dir=web_artifacts)
+        assert client.post("/api/g151/value", json=body).json()["value"] == g151.value(
+            banked, turn, other, 500, artifacts_dir=web_artifacts)
+    roll = client.get("/api/g151/heatmap", params={"target": 500}).json()["roll"]
+    assert roll[6][2] == (g151.decide(300, 100, None, 500, artifacts_dir=web_artifacts) == "roll")
+
+
+BAD = [
+    ("/api/yahtzee/hasbro/decide", {"dice": [1, 2, 3, 4, 7], "rerolls": 2},
+     lambda a: yahtzee.decide([1, 2, 3, 4, 7], 2, {}, artifacts_dir=a)),
+    ("/api/yahtzee/hasbro/decide", {"dice": [1, 2, 3, 4], "rerolls": 2},
+     lambda a: yahtzee.decide([1, 2, 3, 4], 2, {}, artifacts_dir=a)),
+    ("/api/yahtzee/hasbro/decide", {"dice": [1, 2, 3, 4, 5], "rerolls": 3},
+     lambda a: yahtzee.decide([1, 2, 3, 4, 5], 3, {}, artifacts_dir=a)),
+    ("/api/yahtzee/hasbro/explain", {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "sheet": {"ones": 7}},
+     lambda a: yahtzee.explain([1, 2, 3, 4, 5], 1, {"ones": 7}, artifacts_dir=a)),
+    ("/api/yahtzee/plain/value", {"sheet": {}}, lambda a: yahtzee.value({}, "plain", artifacts_dir=a)),
+    ("/api/yahtzee/nonsense/value", {"sheet": {}}, lambda a: yahtzee.value({}, "nonsense", artifacts_dir=a)),
+    ("/api/dicerace/decide", {"my_score": 25, "other_score": 0, "dice": 3, "target": 20},
+     lambda a: dicerace.decide(25, 0, dice=3, target=20, artifacts_dir=a)),
+    ("/api/g151/decide", {"banked": 30, "turn_total": 0, "target": 500},
+     lambda a: g151.decide(30, 0, None, 500, artifacts_dir=a)),
+    ("/api/g151/value", {"banked": 0, "turn_total": 0, "target": 750},
+     lambda a: g151.value(0, 0, None, 750, artifacts_dir=a)),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "call"), BAD, ids=[f"{p}-{i}" for i, (p, _, _) in enumerate(BAD)])
+def test_bad_input_is_422_with_the_library_message(client, web_artifacts, path, body, call):
+    with pytest.raises(ValueError) as exc:
+        call(web_artifacts)
+    response = client.post(path, json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"] == str(exc.value)
+
+
+@pytest.mark.parametrize("body", [{"dice": [1, 2, 3, 4, "5"], "rerolls": 1}, {"dice": [1, 2, 3, 4, 5], "rerolls": True},
+                                  {"dice": [1, 2, 3, 4, 5.0], "rerolls": 1}, {"dice": "12345", "rerolls": 1}, {},
+                                  {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "sheet": "x"}])
+def test_wrong_types_are_422(client, body):
+    assert client.post("/api/yahtzee/hasbro/decide", json=body).status_code == 422
+
+
+json_int = st.one_of(st.integers(-10, 400), st.integers(), st.booleans(), st.none(),
+                     st.floats(allow_nan=False, allow_infinity=False),
+                     st.text(max_size=3))
+sheets = st.one_of(st.dictionaries(st.sampled_from([*yahtzee.CATEGORIES, "yahtzee_bonus", "x"]), json_int, max_size=13),
+                   st.lists(json_int, max_size=14), json_int)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["decide", "explain", "coach", "value", "sheet", "allowed", "score"]),
+       st.sampled_from(["hasbro", "seed", "bad"]),
+       st.fixed_dictionaries({}, optional={"dice": st.one_of(st.lists(json_int, max_size=6), json_int),
+                                           "rerolls": json_int, "sheet": sheets,
+                                           "category": st.one_of(st.sampled_from(yahtzee.CATEGORIES), st.text())}))
+def test_fuzz_yahtzee_never_5xx(client, route, rules, body):
+    assert client.post(f"/api/yahtzee/{rules}/{route}", json=body).status_code in (200, 422)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["dicerace/decide", "dicerace/value", "dicerace/strategy", "dicerace/explain",
+                        "g151/decide", "g151/value"]),
+       st.fixed_dictionaries({}, optional={k: json_int for k in ("my_score", "other_score", "dice", "target", "banked",
+                                                                 "turn_total", "other_banked", "seed")}))
+def test_fuzz_other_games_never_5xx(client, route, body):
+    assert client.post(f"/api/{route}", json=body).status_code in (200, 422)
