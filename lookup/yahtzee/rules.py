@@ -174,20 +174,11 @@ class Rules:
         if self.boxes is None:
             if self.categories != CATEGORIES:
                 raise ValueError("the American categories are fixed (CATEGORIES, sheet order); give boxes")
-            fh, ss, ls = self.joker_scores
-            boxes = AMERICAN_BOXES[:8] + (
-                Box("full_house", "full_house", fixed=self.full_house_score),
-                Box("small_straight", "straight", n=4, fixed=self.small_straight_score),
-                Box("large_straight", "straight", n=5, fixed=self.large_straight_score),
-                Box("yahtzee", "yatzy", fixed=self.yahtzee_score),
-                AMERICAN_BOXES[12],
-            )
-            if (fh, ss, ls) != (self.full_house_score, self.small_straight_score, self.large_straight_score):
+            if tuple(self.joker_scores) != (self.full_house_score, self.small_straight_score,
+                                            self.large_straight_score):
                 raise ValueError("joker_scores must equal the full house and straight scores")
-            object.__setattr__(self, "_derived", True)
-            object.__setattr__(self, "boxes", boxes)
+            object.__setattr__(self, "boxes", self._american_boxes())
         else:
-            object.__setattr__(self, "_derived", False)
             object.__setattr__(self, "boxes", tuple(self.boxes))
             object.__setattr__(self, "categories", tuple(b.name for b in self.boxes))
         if self.n_faces != UPPER:
@@ -200,6 +191,16 @@ class Rules:
             raise ValueError("at most one yatzy box and 20 boxes")
         if self.joker != "none" and self.yahtzee_index < 0:
             raise ValueError("a Joker rule needs a yatzy box")
+
+    def _american_boxes(self) -> tuple[Box, ...]:
+        """The American sheet with this rule set's fixed scores."""
+        return AMERICAN_BOXES[:8] + (
+            Box("full_house", "full_house", fixed=self.full_house_score),
+            Box("small_straight", "straight", n=4, fixed=self.small_straight_score),
+            Box("large_straight", "straight", n=5, fixed=self.large_straight_score),
+            Box("yahtzee", "yatzy", fixed=self.yahtzee_score),
+            AMERICAN_BOXES[12],
+        )
 
     @property
     def joker_code(self) -> int:
@@ -240,7 +241,7 @@ class Rules:
         d.pop("boxes")
         d.pop("forced_order")
         d["categories"] = list(self.categories)
-        if self._derived and not self.forced_order:  # type: ignore[attr-defined]
+        if self.boxes == self._american_boxes() and not self.forced_order:
             d["joker_scores"] = list(self.joker_scores)
             return d
         for key in ("full_house_score", "small_straight_score", "large_straight_score", "yahtzee_score",
