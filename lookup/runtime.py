@@ -58,9 +58,9 @@ _BLOCK_BITS = BLOCK.bit_length() - 1
 _BLOCK_START = ~(BLOCK - 1)
 # Bound once: the checked read is on the hot path of every decision.
 _pread, _crc32, _unpack = os.pread, zlib.crc32, struct.unpack_from
-_COPY_DIR = re.compile(r"(?P<stem>[a-z0-9][a-z0-9_.-]*)-(?P<fp>[0-9a-f]{16})")
+_COPY_DIR = re.compile(r"(?P<stem>[a-z0-9][a-z0-9_.+-]*)-(?P<fp>[0-9a-f]{16})")
 # Temporaries: .tmp-<pid>-<8 hex>-<array>.npy / .crc32 / stamp.json (the pid tells whether its writer lives).
-_TMP = re.compile(r"\.tmp-(?P<pid>\d+)-[0-9a-f]{8}-[a-z0-9][a-z0-9_.-]*")
+_TMP = re.compile(r"\.tmp-(?P<pid>\d+)-[0-9a-f]{8}-[a-z0-9][a-z0-9_.+-]*")
 _DTYPES = {"float64": "d", "float32": "f", "int64": "q", "int32": "i", "int16": "h", "int8": "b",
            "uint64": "Q", "uint32": "I", "uint16": "H", "uint8": "B"}
 

@@ -26,8 +26,8 @@ META_KEY = "dicetables"
 # rule, schema version or statistic is a detected corruption, not a silently different artifact.
 META_SHA_KEY = "dicetables_sha256"
 # Names that become path components (artifact names, array names, copy directories): no separator, no
-# leading dot, bounded length.
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
+# leading dot, bounded length. "+" joins rule-set variants (yahtzee-scandinavian+tp4-values).
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,199}")
 HEX64 = re.compile(r"[0-9a-f]{64}")
 MANIFEST_NAME = "MANIFEST.json"
 # Rows hashed at a time: bounds the memory of hashing a large array read from a chunked store.
@@ -41,7 +41,7 @@ class ArtifactError(ValueError):
 def check_name(name: Any, what: str) -> str:
     """``name`` when it is safe as one path component (``NAME``); ArtifactError otherwise."""
     if type(name) is not str or not NAME.fullmatch(name) or ".." in name:
-        raise ArtifactError(f"{what} {name!r} is not a valid name (letters, digits, '_', '-', '.')")
+        raise ArtifactError(f"{what} {name!r} is not a valid name (letters, digits, '_', '-', '+', '.')")
     return name
 
 

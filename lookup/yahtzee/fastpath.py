@@ -15,12 +15,11 @@ from functools import cache
 from itertools import permutations, product
 from typing import Any
 
-from lookup.yahtzee.rules import ALL_FILLED, CATEGORIES, N_CATEGORIES, UPPER, YAHTZEE, Rules
+from lookup.yahtzee.rules import UPPER, Rules
 from lookup.yahtzee.sheet import BONUS_KEY, Sheet, parse_dice, possible_points
 
 _INT_ONLY = frozenset({int}).issuperset
 _INT_OR_NONE = frozenset({int, type(None)}).issuperset
-_KNOWN_KEYS = frozenset((*CATEGORIES, BONUS_KEY))
 
 
 @dataclass(frozen=True, eq=False)
@@ -31,6 +30,9 @@ class Plan:
         sorts it; reroll[perm][mask] = the sorted-dice mask as one bool per INPUT die.
     keep[roll][mask] = (keep index, kept faces as pips) of rerolling ``mask`` of sorted roll ``roll``.
     bits[c] = {points box c may hold: 1 << c} plus {None: 0} (empty): validation and filled mask at once.
+    known_keys: the box names and the Yahtzee-bonus key a mapping sheet may use.
+    sheets: False when sheets always go the slow way (boxes filled in a forced order: ``Sheet.parse``
+        checks the order).
     """
 
     rules: Rules
@@ -39,6 +41,8 @@ class Plan:
     keep: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
     bits: tuple[dict[int | None, int], ...]
     n_rolls: int
+    known_keys: frozenset[str]
+    sheets: bool
 
 
 _plans: dict[str, Plan] = {}
@@ -76,7 +80,8 @@ def _plan(rules: Rules) -> Plan:
         for roll in range(enc.n_rolls)
     )
     bits = tuple({**dict.fromkeys(p, 1 << c), None: 0} for c, p in enumerate(possible_points(rules)))
-    return Plan(rules, dice, tuple(reroll), keep, bits, enc.n_rolls)
+    return Plan(rules, dice, tuple(reroll), keep, bits, enc.n_rolls, frozenset((*rules.categories, BONUS_KEY)),
+                not rules.forced_order)
 
 
 def roll(dice: Any, p: Plan) -> tuple[tuple[int, ...], int, int]:
@@ -96,11 +101,13 @@ def sheet_state(sheet: Any, p: Plan) -> tuple[tuple[int, int, int], int]:
     rules = p.rules
     kind = type(sheet)
     bonus: Any = 0
-    if kind is dict:
-        boxes = list(map(sheet.get, CATEGORIES)) if _KNOWN_KEYS.issuperset(sheet) else None
+    if not p.sheets:
+        boxes = None
+    elif kind is dict:
+        boxes = list(map(sheet.get, rules.categories)) if p.known_keys.issuperset(sheet) else None
         bonus = sheet.get(BONUS_KEY, 0)
     elif kind is list or kind is tuple:
-        boxes = sheet if len(sheet) == N_CATEGORIES else None
+        boxes = sheet if len(sheet) == rules.n_boxes else None
     elif kind is Sheet and sheet.rules is rules:
         boxes, bonus = sheet.boxes, sheet.yahtzee_bonus
     else:
@@ -111,14 +118,15 @@ def sheet_state(sheet: Any, p: Plan) -> tuple[tuple[int, int, int], int]:
         mask = sum(map(dict.get, p.bits, boxes))  # a value the box cannot hold gets None: TypeError
     except TypeError:
         return _slow(sheet, rules)
-    if mask == ALL_FILLED:
+    if mask == rules.all_filled:
         raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
     upper = sum(filter(None, boxes[:UPPER]))
     total = sum(filter(None, boxes))
     if upper >= rules.upper_threshold:
         total += rules.optimised_upper_bonus
         upper = rules.upper_threshold
-    return (mask, upper, int(boxes[YAHTZEE] == rules.yahtzee_score)), total
+    yi = rules.yahtzee_index
+    return (mask, upper, int(yi >= 0 and boxes[yi] == rules.yahtzee_points)), total
 
 
 def _slow(sheet: Any, rules: Rules) -> tuple[tuple[int, int, int], int]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from lookup.validate import integer, integer_array
 from lookup.yahtzee import fastpath
-from lookup.yahtzee.rules import ALL_FILLED, CATEGORIES, Rules, get_rules
+from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.tables import YahtzeeTables, load_tables
 from lookup.yahtzee.turn import TurnAnalysis, analyse_turn
@@ -102,8 +102,9 @@ def decide(
 ) -> Decision:
     """The optimal move for ``dice`` (pips, player's order) with ``rerolls`` left on ``sheet``.
 
-    ``sheet``: a mapping box name -> points or None (optionally ``yahtzee_bonus``), a 13-list in sheet
-    order with None for empty boxes, or a ``Sheet``. Raises ValueError on bad input or missing tables.
+    ``sheet``: a mapping box name -> points or None (optionally ``yahtzee_bonus``), a list in sheet
+    order (one entry per box of ``rules``) with None for empty boxes, or a ``Sheet``. Raises ValueError
+    on bad input or missing tables.
     """
     rules = get_rules(rules)
     plan = fastpath.plan(rules)
@@ -131,7 +132,7 @@ def decide(
         def final_value() -> float:
             return total + float(_analysis(tables, state).final[roll, action])
 
-        return _decision(rules.name, pips, 0, None, None, CATEGORIES[action], final_value)
+        return _decision(rules.name, pips, 0, None, None, rules.categories[action], final_value)
     keep_index, keep = plan.keep[roll][action]
 
     def keep_value() -> float:
@@ -167,7 +168,8 @@ def explain(
     if rerolls == 0:
         for c, v in enumerate(analysis.final[roll]):
             if not np.isnan(v):
-                options.append((f"score as {CATEGORIES[c]}", None, CATEGORIES[c], sh.total + float(v)))
+                name = rules.categories[c]
+                options.append((f"score as {name}", None, name, sh.total + float(v)))
     else:
         seen = set()
         for mask in enc.mask_order:  # tie order: the first of equal options is the one decide() picks
@@ -205,7 +207,7 @@ def decide_batch(
 ) -> np.ndarray:
     """Optimal actions for n situations at once, by indexing the policy table.
 
-    dice: (n, n_dice) pips in the players' order; rerolls: (n,) 0..2; filled_mask (n,) 13-bit masks;
+    dice: (n, n_dice) pips in the players' order; rerolls: (n,) 0..2; filled_mask (n,) n_boxes-bit masks;
     upper (n,) upper totals capped at the threshold; ybox (n,) 1 if the Yahtzee box holds 50.
     Returns int64 (n,): for rerolls > 0 a reroll mask over the INPUT dice (bit i set = reroll dice[:, i]),
     for rerolls = 0 the box index (sheet order). Raises ValueError naming the first bad row.
@@ -220,7 +222,8 @@ def decide_batch(
         (rerolls, filled_mask, upper, ybox), ("rerolls", "filled_mask", "upper", "ybox"), strict=True))
     _first_bad("die face outside 1..6", (dice < 1).any(axis=1) | (dice > rules.n_faces).any(axis=1))
     _first_bad("rerolls outside 0..2", (rerolls < 0) | (rerolls > 2))
-    _first_bad("filled_mask outside 0..8190 (or a finished sheet)", (filled_mask < 0) | (filled_mask >= ALL_FILLED))
+    _first_bad(f"filled_mask outside 0..{rules.all_filled - 1} (or a finished sheet)",
+               (filled_mask < 0) | (filled_mask >= rules.all_filled))
     _first_bad(f"upper outside 0..{rules.upper_threshold}", (upper < 0) | (upper > rules.upper_threshold))
     _first_bad("ybox not 0 or 1", (ybox < 0) | (ybox > 1))
     policy = {name: np.asarray(arr) for name, arr in tables.policy.items()}  # whole arrays, checked once

@@ -15,15 +15,11 @@ import numpy as np
 
 from lookup.validate import integer, integer_sequence, is_integer
 from lookup.yahtzee.rules import (
-    ALL_FILLED,
-    CATEGORIES,
-    N_CATEGORIES,
     UPPER,
-    YAHTZEE,
     Rules,
-    box_outcome,
+    box_outcome_n,
     get_rules,
-    scoring_options,
+    scoring_options_n,
     scoring_tables,
 )
 
@@ -36,7 +32,7 @@ def possible_points(rules: Rules) -> tuple[frozenset[int], ...]:
     """For each box, every number of points it can hold under ``rules`` (normal or Joker scoring)."""
     st = scoring_tables(rules)
     return tuple(frozenset(np.unique(np.concatenate([st.score[:, c], st.joker_score[:, c]])).tolist())
-                 for c in range(N_CATEGORIES))
+                 for c in range(rules.n_boxes))
 
 
 def parse_dice(dice: Sequence[int], rules: Rules) -> tuple[int, ...]:
@@ -45,22 +41,20 @@ def parse_dice(dice: Sequence[int], rules: Rules) -> tuple[int, ...]:
     return integer_sequence(dice, "dice", rules.n_dice, 1, rules.n_faces)
 
 
-_INDEX = {name: i for i, name in enumerate(CATEGORIES)}
-
-
-def category_index(name: str | int) -> int:
-    """Index of a box given by name (sheet order) or index; ValueError for anything else."""
-    if type(name) is str and name in _INDEX:
-        return _INDEX[name]
+def category_index(name: str | int, rules: Rules | str = "hasbro") -> int:
+    """Index of a box of ``rules`` given by name (sheet order) or index; ValueError for anything else."""
+    categories = get_rules(rules).categories
+    if type(name) is str and name in categories:
+        return categories.index(name)
     if is_integer(name):
-        if 0 <= name < N_CATEGORIES:
+        if 0 <= name < len(categories):
             return int(name)
-        raise ValueError(f"category index {name} outside 0..{N_CATEGORIES - 1}")
+        raise ValueError(f"category index {name} outside 0..{len(categories) - 1}")
     if isinstance(name, str):
         key = name.strip().lower().replace(" ", "_").replace("-", "_")
-        if key in CATEGORIES:
-            return CATEGORIES.index(key)
-    raise ValueError(f"unknown category {name!r}; categories: {', '.join(CATEGORIES)}")
+        if key in categories:
+            return categories.index(key)
+    raise ValueError(f"unknown category {name!r}; categories: {', '.join(categories)}")
 
 
 @dataclass
@@ -78,30 +72,33 @@ class Sheet:
     @classmethod
     def empty(cls, rules: Rules | str = "hasbro") -> Sheet:
         """A sheet with every box open."""
-        return cls([None] * N_CATEGORIES, get_rules(rules))
+        rules = get_rules(rules)
+        return cls([None] * rules.n_boxes, rules)
 
     @classmethod
     def parse(cls, sheet: SheetLike, rules: Rules | str = "hasbro") -> Sheet:
         """A validated Sheet from a Sheet, a mapping name -> points/None (plus optional
-        ``yahtzee_bonus``), or a 13-list in sheet order with None for empty boxes."""
+        ``yahtzee_bonus``), or a list in sheet order (one entry per box of ``rules``) with None for empty
+        boxes."""
         rules = get_rules(rules)
         if isinstance(sheet, Sheet):
             if sheet.rules != rules:
                 raise ValueError(f"sheet is for rules {sheet.rules.name!r}, asked for {rules.name!r}")
             boxes, bonus = list(sheet.boxes), sheet.yahtzee_bonus
         elif isinstance(sheet, Mapping):
-            boxes, bonus = [None] * N_CATEGORIES, 0
+            boxes, bonus = [None] * rules.n_boxes, 0
             for key, points in sheet.items():
                 if key == BONUS_KEY:
                     bonus = 0 if points is None else points
                     continue
-                boxes[category_index(key)] = points
+                boxes[category_index(key, rules)] = points
         elif isinstance(sheet, Sequence) and not isinstance(sheet, str | bytes):
-            if len(sheet) != N_CATEGORIES:
-                raise ValueError(f"a sheet list has {N_CATEGORIES} entries in sheet order, got {len(sheet)}")
+            if len(sheet) != rules.n_boxes:
+                raise ValueError(f"a {rules.name} sheet list has {rules.n_boxes} entries in sheet order, "
+                                 f"got {len(sheet)}")
             boxes, bonus = list(sheet), 0
         else:
-            raise ValueError(f"sheet must be a Sheet, a mapping or a {N_CATEGORIES}-list, got {type(sheet).__name__}")
+            raise ValueError(f"sheet must be a Sheet, a mapping or a {rules.n_boxes}-list, got {type(sheet).__name__}")
         possible = possible_points(rules)
         out = cls(boxes=[_points(b, c, rules, possible) for c, b in enumerate(boxes)], rules=rules)
         out.yahtzee_bonus = out._check_bonus(bonus)
@@ -113,8 +110,8 @@ class Sheet:
         step = self.rules.yahtzee_bonus
         if bonus < 0 or (bonus and (not step or bonus % step)):
             raise ValueError(f"{BONUS_KEY} {bonus} is not a multiple of {step} under {self.rules.name!r}")
-        if bonus and self.boxes[YAHTZEE] != self.rules.yahtzee_score:
-            raise ValueError(f"{BONUS_KEY} {bonus} needs {self.rules.yahtzee_score} in the Yahtzee box")
+        if bonus and self.boxes[self.rules.yahtzee_index] != self.rules.yahtzee_points:
+            raise ValueError(f"{BONUS_KEY} {bonus} needs {self.rules.yahtzee_points} in the Yahtzee box")
         filled = sum(b is not None for b in self.boxes)
         if bonus and bonus // step > filled - 1:
             raise ValueError(f"{BONUS_KEY} {bonus} needs more filled boxes than {filled}")
@@ -133,12 +130,13 @@ class Sheet:
     @property
     def state(self) -> tuple[int, int, int]:
         """(filled_mask, upper total capped at the threshold, 1 if the Yahtzee box holds 50)."""
-        ybox = int(self.boxes[YAHTZEE] == self.rules.yahtzee_score)
+        yi = self.rules.yahtzee_index
+        ybox = int(yi >= 0 and self.boxes[yi] == self.rules.yahtzee_points)
         return self.filled_mask, min(self.upper_total, self.rules.upper_threshold), ybox
 
     @property
     def finished(self) -> bool:
-        return self.filled_mask == ALL_FILLED
+        return self.filled_mask == self.rules.all_filled
 
     @property
     def upper_bonus(self) -> int:
@@ -158,30 +156,34 @@ class Sheet:
         pips = parse_dice(dice, self.rules)
         st = scoring_tables(self.rules)
         roll = self.rules.encoding.roll_index(sorted(p - 1 for p in pips))
-        allowed, use_joker = scoring_options(self.rules.joker_code, self.filled_mask, int(st.yahtzee_face[roll]))
+        r = self.rules
+        allowed, use_joker = scoring_options_n(r.joker_code, self.filled_mask, int(st.yahtzee_face[roll]),
+                                               r.all_filled, r.yahtzee_index, int(r.forced_order))
         points = st.joker_score[roll] if use_joker else st.score[roll]
-        return {CATEGORIES[c]: int(points[c]) for c in range(N_CATEGORIES) if (allowed >> c) & 1}
+        return {r.categories[c]: int(points[c]) for c in range(r.n_boxes) if (allowed >> c) & 1}
 
     def score(self, category: str | int, dice: Sequence[int]) -> int:
         """Score ``dice`` in ``category`` (in place); returns the points earned, bonuses included."""
-        c = category_index(category)
+        c = category_index(category, self.rules)
+        name = self.rules.categories[c]
         options = self.allowed(dice)
-        if CATEGORIES[c] not in options:
-            why = "is filled" if self.boxes[c] is not None else "may not be used (Joker rule)"
-            raise ValueError(f"box {CATEGORIES[c]} {why}; allowed: {', '.join(options)}")
+        if name not in options:
+            rule = "forced order" if self.rules.forced_order else "Joker rule"
+            why = "is filled" if self.boxes[c] is not None else f"may not be used ({rule})"
+            raise ValueError(f"box {name} {why}; allowed: {', '.join(options)}")
         pips = parse_dice(dice, self.rules)
         mask, upper, ybox = self.state
         five_alike = int(len(set(pips)) == 1)
-        reward, _, _ = box_outcome(c, options[CATEGORIES[c]], upper, ybox, five_alike,
-                                   self.rules.upper_threshold, self.rules.optimised_upper_bonus,
-                                   self.rules.yahtzee_bonus)
-        self.boxes[c] = options[CATEGORIES[c]]
+        reward, _, _ = box_outcome_n(c, options[name], upper, ybox, five_alike,
+                                     self.rules.upper_threshold, self.rules.optimised_upper_bonus,
+                                     self.rules.yahtzee_bonus, self.rules.yahtzee_index)
+        self.boxes[c] = options[name]
         self.yahtzee_bonus += self.rules.yahtzee_bonus if five_alike and ybox else 0
         return reward
 
     def to_dict(self) -> dict[str, int | None]:
         """Mapping form: box name -> points or None, plus ``yahtzee_bonus``."""
-        return {**dict(zip(CATEGORIES, self.boxes, strict=True)), BONUS_KEY: self.yahtzee_bonus}
+        return {**dict(zip(self.rules.categories, self.boxes, strict=True)), BONUS_KEY: self.yahtzee_bonus}
 
 
 def _points(points: Any, category: int, rules: Rules, possible: tuple[frozenset[int], ...]) -> int | None:
@@ -189,7 +191,7 @@ def _points(points: Any, category: int, rules: Rules, possible: tuple[frozenset[
         return None
     if type(points) is int and points in possible[category]:
         return points
-    points = integer(points, f"box {CATEGORIES[category]}")
+    points = integer(points, f"box {rules.categories[category]}")
     if points not in possible[category]:
-        raise ValueError(f"box {CATEGORIES[category]} cannot hold {points} points under {rules.name!r}")
+        raise ValueError(f"box {rules.categories[category]} cannot hold {points} points under {rules.name!r}")
     return points

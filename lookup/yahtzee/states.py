@@ -1,10 +1,11 @@
 """The turn-start state space of Yahtzee and its row numbering.
 
-A state is ``(filled_mask, upper, ybox)``: the 13-bit mask of filled boxes, the upper-section total
+A state is ``(filled_mask, upper, ybox)``: the ``n_boxes``-bit mask of filled boxes, the upper-section total
 capped at ``rules.upper_threshold`` (0..63) and ``ybox`` = 1 when the Yahtzee box holds 50.
 
 Reachable states: ``upper`` must be a (capped) sum of ``(f + 1) * k`` with ``k`` in 0..n_dice over the
-FILLED upper boxes ``f``, and ``ybox`` = 1 needs the Yahtzee box filled.
+FILLED upper boxes ``f``, ``ybox`` = 1 needs the Yahtzee box filled, and under ``forced_order`` the filled
+boxes are a prefix of the sheet.
 
 Rows: states whose futures are identical share one row (one computation, one policy row):
 
@@ -22,7 +23,7 @@ from functools import cache
 
 import numpy as np
 
-from lookup.yahtzee.rules import N_CATEGORIES, UPPER, YAHTZEE, Rules
+from lookup.yahtzee.rules import UPPER, Rules
 
 __all__ = ["StateSpace", "state_space", "upper_reachable"]
 
@@ -46,10 +47,10 @@ def upper_reachable(rules: Rules) -> np.ndarray:
 class StateSpace:
     """Reachable states and their rows (read-only arrays).
 
-    state_index[2**13, threshold+1, 2] int32: row of each state, -1 if unreachable.
+    state_index[2**n_boxes, threshold+1, 2] int32: row of each state, -1 if unreachable.
     row_mask, row_upper, row_ybox [n_rows] int64: the representative state of each row.
-    layer_ptr[14]: rows with n filled boxes are ``layer_ptr[n]:layer_ptr[n + 1]``.
-    reachable[2**13, threshold+1, 2] bool.
+    layer_ptr[n_boxes + 2]: rows with n filled boxes are ``layer_ptr[n]:layer_ptr[n + 1]``.
+    reachable[2**n_boxes, threshold+1, 2] bool.
     """
 
     state_index: np.ndarray
@@ -68,10 +69,13 @@ class StateSpace:
 def state_space(rules: Rules, merge: bool = True) -> StateSpace:
     """The (cached) state space of ``rules``; ``merge=False`` gives every reachable state its own row."""
     t = rules.upper_threshold
-    masks = np.arange(1 << N_CATEGORIES)
+    masks = np.arange(1 << rules.n_boxes)
     ups = np.arange(t + 1)
     reach_u = upper_reachable(rules)[masks & ((1 << UPPER) - 1)]  # [mask, u]
-    yfilled = (masks >> YAHTZEE) & 1 == 1
+    if rules.forced_order:
+        reach_u &= ((masks & (masks + 1)) == 0)[:, None]  # filled boxes form a prefix of the sheet
+    yi = rules.yahtzee_index
+    yfilled = (masks >> yi) & 1 == 1 if yi >= 0 else np.zeros(len(masks), dtype=bool)
     reachable = np.stack([reach_u, reach_u & yfilled[:, None]], axis=2)
 
     open_upper_pips = np.zeros(len(masks), dtype=np.int64)
@@ -85,7 +89,9 @@ def state_space(rules: Rules, merge: bool = True) -> StateSpace:
     m3, u3, y3 = np.meshgrid(masks, ups, np.arange(2), indexing="ij")
     rm, ru, ry = m3, np.broadcast_to(rep_u[:, :, None], m3.shape), rep_y[y3]
     is_rep = reachable & (ru == u3) & (ry == y3)
-    popcount = np.array([bin(m).count("1") for m in masks])
+    popcount = np.zeros(len(masks), dtype=np.int64)
+    for c in range(rules.n_boxes):
+        popcount += (masks >> c) & 1
     sel = np.flatnonzero(is_rep.ravel())
     order = np.lexsort((y3.ravel()[sel], u3.ravel()[sel], m3.ravel()[sel], popcount[m3.ravel()[sel]]))
     sel = sel[order]
@@ -96,7 +102,7 @@ def state_space(rules: Rules, merge: bool = True) -> StateSpace:
     flat_rep = (rm * (t + 1) + ru) * 2 + ry
     state_index = np.where(reachable.ravel(), rows_of_rep[flat_rep.ravel()], -1).astype(np.int32)
     state_index = state_index.reshape(m3.shape)
-    layer_ptr = np.searchsorted(popcount[row_mask], np.arange(N_CATEGORIES + 2)).astype(np.int64)
+    layer_ptr = np.searchsorted(popcount[row_mask], np.arange(rules.n_boxes + 2)).astype(np.int64)
     for a in (state_index, row_mask, row_upper, row_ybox, layer_ptr, reachable):
         a.setflags(write=False)
     return StateSpace(state_index, row_mask, row_upper, row_ybox, layer_ptr, reachable)

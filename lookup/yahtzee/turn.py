@@ -23,12 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from lookup.yahtzee.rules import (
-    ALL_FILLED,
-    N_CATEGORIES,
     Rules,
-    box_outcome,
+    box_outcome_n,
     get_rules,
-    scoring_options,
+    scoring_options_n,
     scoring_tables,
 )
 
@@ -69,15 +67,16 @@ class TurnAnalysis:
 def _final_values(rules: Rules, value: np.ndarray, mask: int, upper: int, ybox: int) -> np.ndarray:
     st = scoring_tables(rules)
     n_rolls = st.score.shape[0]
-    final = np.full((n_rolls, N_CATEGORIES), np.nan)
-    args = (rules.upper_threshold, rules.optimised_upper_bonus, rules.yahtzee_bonus)
+    final = np.full((n_rolls, rules.n_boxes), np.nan)
+    args = (rules.upper_threshold, rules.optimised_upper_bonus, rules.yahtzee_bonus, rules.yahtzee_index)
     for r in range(n_rolls):
         face = int(st.yahtzee_face[r])
-        allowed, use_joker = scoring_options(rules.joker_code, mask, face)
+        allowed, use_joker = scoring_options_n(rules.joker_code, mask, face, rules.all_filled,
+                                               rules.yahtzee_index, int(rules.forced_order))
         points = st.joker_score[r] if use_joker else st.score[r]
-        for c in range(N_CATEGORIES):
+        for c in range(rules.n_boxes):
             if (allowed >> c) & 1:
-                reward, nu, ny = box_outcome(c, int(points[c]), upper, ybox, int(face >= 0), *args)
+                reward, nu, ny = box_outcome_n(c, int(points[c]), upper, ybox, int(face >= 0), *args)
                 final[r, c] = reward + value[mask | (1 << c), nu, ny]
     return final
 
@@ -108,7 +107,7 @@ def analyse_turn(rules: Rules | str, value: np.ndarray, state: tuple[int, int, i
     """Values of every option in the turn starting at ``state = (filled_mask, upper, ybox)``."""
     rules = get_rules(rules)
     mask, upper, ybox = (int(x) for x in state)
-    if mask == ALL_FILLED or np.isnan(value[mask, upper, ybox]):
+    if mask == rules.all_filled or np.isnan(value[mask, upper, ybox]):
         raise ValueError(f"unreachable or finished state {state}")
     enc = rules.encoding
     final = _final_values(rules, value, mask, upper, ybox)

@@ -14,12 +14,13 @@ from pipeline import cli_options as opt
 def _read_sheet(path: Path | None) -> Any:
     from lookup.store import read_json
 
-    return [None] * 13 if path is None else read_json(path, "sheet file not found")
+    return {} if path is None else read_json(path, "sheet file not found")  # {}: every box open
 
 
 sheet_option = click.option(
     "--sheet", "sheet_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-    help="JSON score sheet: {box name: points or null, ...} or a 13-list in sheet order (default: empty).")
+    help="JSON score sheet: {box name: points or null, ...} or a list in sheet order, one entry per box of "
+         "the rule set (default: empty).")
 
 
 @click.group(name="yahtzee")

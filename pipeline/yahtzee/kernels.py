@@ -24,13 +24,22 @@ from lookup.yahtzee import rules as _rules
 from lookup.yahtzee.turn import TIE_EPS as _LOOKUP_TIE_EPS
 
 # One definition of the Joker rule and of a box's bookkeeping, compiled from the lookup module.
-scoring_options = njit(cache=True, inline="always")(_rules.scoring_options)
-box_outcome = njit(cache=True, inline="always")(_rules.box_outcome)
+scoring_options = njit(cache=True, inline="always")(_rules.scoring_options_n)
+box_outcome = njit(cache=True, inline="always")(_rules.box_outcome_n)
 
-N_CAT = _rules.N_CATEGORIES
+# The number of boxes, the Yahtzee box and the forced order come in ``params`` (``rules.kernel_params``):
+# (joker_code, upper_threshold, upper_bonus, yahtzee_bonus, n_dice, n_boxes, yahtzee_index, forced_order).
 N_UPPER = _rules.UPPER
 # Two options whose values differ by at most TIE_EPS points are tied (see ``solver`` docstring).
 TIE_EPS = _LOOKUP_TIE_EPS  # 1e-9, defined once in lookup.yahtzee.turn
+
+
+@njit(cache=True, inline="always")
+def _usable_boxes(mask, params):
+    """Boxes a roll that is not five alike may be scored in: the open ones (only the first under a
+    forced order)."""
+    open_mask = ((1 << params[5]) - 1) & ~mask
+    return open_mask & -open_mask if params[7] else open_mask
 
 
 @njit(cache=True, inline="always")
@@ -52,13 +61,14 @@ def _final_values(
     n_rolls = v0.shape[0]
     for r in range(n_rolls):
         v0[r] = -np.inf
-    for c in range(N_CAT):
-        if (mask >> c) & 1:
+    usable = _usable_boxes(mask, params)
+    for c in range(params[5]):
+        if (usable >> c) & 1 == 0:
             continue
         nmask = mask | (1 << c)
         if c < N_UPPER:
             for k in range(n_dice + 1):
-                rew, nu, ny = box_outcome(c, (c + 1) * k, upper, ybox, 0, thr, ubonus, ybonus)
+                rew, nu, ny = box_outcome(c, (c + 1) * k, upper, ybox, 0, thr, ubonus, ybonus, params[6])
                 g[c, k] = rew + _next_value(vrow, state_index, nmask, nu, ny)
             gc = g[c]
             cnt = counts_t[c]
@@ -67,7 +77,7 @@ def _final_values(
                 if x > v0[r]:
                     v0[r] = x
         else:
-            rew, nu, ny = box_outcome(c, 0, upper, ybox, 0, thr, ubonus, ybonus)
+            rew, nu, ny = box_outcome(c, 0, upper, ybox, 0, thr, ubonus, ybonus, params[6])
             wc = _next_value(vrow, state_index, nmask, nu, ny)
             w[c] = wc
             sc = score_t[c]
@@ -87,13 +97,13 @@ def _yahtzee_roll_value(mask, upper, ybox, face, r, only_c, vrow, state_index, j
     """Best value of five-alike roll ``r`` of ``face`` over its allowed boxes (only box ``only_c`` if >= 0;
     -inf if that box is not allowed)."""
     joker_code, thr, ubonus, ybonus = params[0], params[1], params[2], params[3]
-    allowed, use_joker = scoring_options(joker_code, mask, face)
+    allowed, use_joker = scoring_options(joker_code, mask, face, (1 << params[5]) - 1, params[6], params[7])
     best = -np.inf
-    for c in range(N_CAT):
+    for c in range(params[5]):
         if (allowed >> c) & 1 == 0 or (only_c >= 0 and c != only_c):
             continue
         pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
-        rew, nu, ny = box_outcome(c, pts, upper, ybox, 1, thr, ubonus, ybonus)
+        rew, nu, ny = box_outcome(c, pts, upper, ybox, 1, thr, ubonus, ybonus, params[6])
         x = rew + _next_value(vrow, state_index, mask | (1 << c), nu, ny)
         if x > best:
             best = x
@@ -147,8 +157,9 @@ def _best_category(mask, upper, ybox, r, v0r, g, w, vrow, state_index, score_t, 
                    yface, params):
     """Lowest-index allowed box whose value is within TIE_EPS of the best ``v0r``."""
     f = yface[r]
-    for c in range(N_CAT):
-        if (mask >> c) & 1:
+    usable = _usable_boxes(mask, params)
+    for c in range(params[5]):
+        if (usable >> c) & 1 == 0:
             continue
         if f >= 0:
             x = _yahtzee_roll_value(mask, upper, ybox, f, r, c, vrow, state_index, joker_score, score_t,
@@ -178,8 +189,8 @@ def build_policy(lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score
     for ch in prange(n_chunks):
         e = np.empty(n_keeps)
         m = np.empty(n_keeps + 1)
-        g = np.empty((N_CAT, n_dice + 1))
-        w = np.empty(N_CAT)
+        g = np.empty((params[5], n_dice + 1))
+        w = np.empty(params[5])
         for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
             mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
             _final_values(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
@@ -222,9 +233,9 @@ def evaluate_layer(lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, ca
             for r in range(n_rolls):
                 c = category[prow, r]
                 f = yface[r]
-                allowed, use_joker = scoring_options(joker_code, mask, f)
+                allowed, use_joker = scoring_options(joker_code, mask, f, (1 << params[5]) - 1, params[6], params[7])
                 pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
-                rew, nu, ny = box_outcome(c, pts, upper, ybox, 1 if f >= 0 else 0, thr, ubonus, ybonus)
+                rew, nu, ny = box_outcome(c, pts, upper, ybox, 1 if f >= 0 else 0, thr, ubonus, ybonus, params[6])
                 nxt = state_index[mask | (1 << c), nu, ny]
                 m1 = moments[nxt, 0]
                 e[roll_offset + r, 0] = rew + m1
@@ -273,14 +284,16 @@ def _final_values_batch(mask, ups, ybs, v0, g, w, vrow, state_index, score_t, jo
     for r in range(n_rolls):
         for s in range(BATCH):
             v0[r, s] = -np.inf
-    for c in range(N_CAT):
-        if (mask >> c) & 1:
+    usable = _usable_boxes(mask, params)
+    for c in range(params[5]):
+        if (usable >> c) & 1 == 0:
             continue
         nmask = mask | (1 << c)
         if c < N_UPPER:
             for k in range(n_dice + 1):
                 for s in range(BATCH):
-                    rew, nu, ny = box_outcome(c, (c + 1) * k, ups[s], ybs[s], 0, thr, ubonus, ybonus)
+                    rew, nu, ny = box_outcome(c, (c + 1) * k, ups[s], ybs[s], 0, thr, ubonus, ybonus,
+                                              params[6])
                     g[k, s] = rew + vrow[state_index[nmask, nu, ny]]
             cnt = counts_t[c]
             for r in range(n_rolls):
@@ -290,7 +303,7 @@ def _final_values_batch(mask, ups, ybs, v0, g, w, vrow, state_index, score_t, jo
                     v0[r, s] = x if x > v0[r, s] else v0[r, s]
         else:
             for s in range(BATCH):
-                rew, nu, ny = box_outcome(c, 0, ups[s], ybs[s], 0, thr, ubonus, ybonus)
+                rew, nu, ny = box_outcome(c, 0, ups[s], ybs[s], 0, thr, ubonus, ybonus, params[6])
                 w[s] = vrow[state_index[nmask, nu, ny]]
             sc = score_t[c]
             for r in range(n_rolls):

@@ -2,7 +2,7 @@
 
 Tables (``Solution``):
 
-* ``value[filled_mask, upper, ybox]`` float64, shape (2**13, threshold+1, 2): expected remaining points
+* ``value[filled_mask, upper, ybox]`` float64, shape (2**n_boxes, threshold+1, 2): expected remaining points
   from the start of a turn under optimal play (the upper bonus counts in the turn it is earned, each
   Yahtzee bonus when it is earned); NaN for unreachable states. For ``seed`` the optimisation ignores the
   upper bonus and so do these values.
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lookup.yahtzee.rules import N_CATEGORIES, Rules, get_rules, scoring_tables
+from lookup.yahtzee.rules import Rules, get_rules, kernel_params, scoring_tables
 from lookup.yahtzee.states import state_space
 from pipeline.yahtzee import kernels
 
@@ -106,16 +106,13 @@ def kernel_tables(rules: Rules) -> KernelTables:
 
 
 def _params(rules: Rules, *, real_bonus: bool = False) -> np.ndarray:
-    ubonus = rules.upper_bonus if real_bonus else rules.optimised_upper_bonus
-    return np.array(
-        [rules.joker_code, rules.upper_threshold, ubonus, rules.yahtzee_bonus, rules.n_dice], dtype=np.int64
-    )
+    return np.array(kernel_params(rules, real_bonus=real_bonus), dtype=np.int64)
 
 
 def solve(rules: Rules | str = "hasbro", *, policy: bool = False, progress: Progress | None = None) -> Solution:
     """Solve ``rules`` exactly by backward induction over the layers of filled boxes.
 
-    progress(done, total) is called after each layer (total = 13, plus 1 for the policy tables).
+    progress(done, total) is called after each layer (total = n_boxes, plus 1 for the policy tables).
     """
     rules = get_rules(rules)
     t0 = time.perf_counter()
@@ -124,9 +121,9 @@ def solve(rules: Rules | str = "hasbro", *, policy: bool = False, progress: Prog
     params = _params(rules)
     state_index = np.ascontiguousarray(space.state_index)
     vrow = np.zeros(space.n_rows, dtype=np.float64)  # the finished-game layer stays 0
-    total = N_CATEGORIES + (1 if policy else 0)
+    total = rules.n_boxes + (1 if policy else 0)
     t1 = time.perf_counter()
-    for done, n_filled in enumerate(range(N_CATEGORIES - 1, -1, -1), start=1):
+    for done, n_filled in enumerate(range(rules.n_boxes - 1, -1, -1), start=1):
         lo, hi = int(space.layer_ptr[n_filled]), int(space.layer_ptr[n_filled + 1])
         batch_lo, batch_n = _batches(space.row_mask, lo, hi, kernels.BATCH)
         kernels.solve_layer_batched(
@@ -163,7 +160,7 @@ def _policy(rules, space, kt, params, vrow) -> tuple[np.ndarray, np.ndarray]:
     n_rows, n_rolls = space.n_rows, len(kt.roll_prob)
     reroll = np.zeros((n_rows, 2, n_rolls), dtype=np.uint8)
     category = np.full((n_rows, n_rolls), 255, dtype=np.uint8)
-    lo, hi = 0, int(space.layer_ptr[N_CATEGORIES])  # finished games take no decision
+    lo, hi = 0, int(space.layer_ptr[rules.n_boxes])  # finished games take no decision
     kernels.build_policy(
         lo, hi, space.row_mask, space.row_upper, space.row_ybox, vrow, np.ascontiguousarray(space.state_index),
         kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface, params, kt.add_die, kt.sub_pad,
@@ -193,7 +190,7 @@ def exact_statistics(rules: Rules | str, solution: Solution | None = None) -> di
         solution.state_index[full.row_mask, full.row_upper, full.row_ybox].astype(np.int64)
     )
     moments = np.zeros((full.n_rows, 4), dtype=np.float64)
-    for n_filled in range(N_CATEGORIES - 1, -1, -1):
+    for n_filled in range(rules.n_boxes - 1, -1, -1):
         lo, hi = int(full.layer_ptr[n_filled]), int(full.layer_ptr[n_filled + 1])
         kernels.evaluate_layer(
             lo, hi, full.row_mask, full.row_upper, full.row_ybox, policy_row, solution.reroll,

@@ -1,14 +1,15 @@
 """The compiled game engine: two-player (or solo) Yahtzee games between compiled players, numba.
 
-A game is 13 rounds; in each round player A plays a whole turn, then player B; both see the opponent's
-sheet as it stood at the start of the round (the order of play within a round changes nothing). A player's sheet state
-is ``me = [filled_mask, upper (capped at the threshold), ybox, total, upper_bonus_earned]``; ``total`` is
+A game is one round per box of the rule set (13 American, 15 Scandinavian); in each round player A plays
+a whole turn, then player B; both see the opponent's sheet as it stood at the start of the round (the
+order of play within a round changes nothing). A player's sheet state is
+``me = [filled_mask, upper (capped at the threshold), ybox, total, upper_bonus_earned]``; ``total`` is
 the REAL score (box points, the upper bonus when earned, Yahtzee bonuses) whatever the player's table
 optimises. Dice come from ``streams`` (the destiny list of the player's stream for that game and turn).
 
 Compiled players (``P`` tuples, built by ``pipeline.yahtzee_lab.players``):
-``(ip, state_index, reroll, category, vrow, alpha)`` with ``ip = [kind, joker_code, threshold,
-optimised upper bonus, yahtzee bonus, n_dice]`` (the table's params, for Perturbation's values). The
+``(ip, state_index, reroll, category, vrow, alpha)`` with ``ip = [kind, *rules.kernel_params(table)]``
+(the table's params, for Perturbation's values). The
 game tables ``G`` come from :func:`game_tables`.
 
 Decisions are checked: a box the rules do not allow ends the game with an error flag (the Python layer
@@ -23,7 +24,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from lookup.yahtzee.rules import N_CATEGORIES, UPPER, Rules, scoring_tables
+from lookup.yahtzee.rules import UPPER, Rules, scoring_tables
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables, padded_subkeeps
 from pipeline.yahtzee_lab.decision_une import une_category, une_reroll
@@ -32,6 +33,7 @@ from pipeline.yahtzee_lab.streams import destiny, game_streams, rng_next, rng_st
 
 KIND_NONE, KIND_TABLE, KIND_RANDOM, KIND_UNE, KIND_PERTURB = -1, 0, 1, 2, 3
 ME_SIZE = 5
+MAX_BOXES = 20  # Rules allow at most 20 boxes
 _scoring_options = kernels.scoring_options
 _box_outcome = kernels.box_outcome
 
@@ -43,7 +45,8 @@ def game_tables(rules: Rules) -> tuple:
     (gp, score, joker_score, yface, code_to_roll, roll_counts, keep_of_mask, keep_counts, keep_size,
     mask_order, score_t, counts_t, yroll, add_die, sub_pad, size_offset) where ``gp = [joker_code,
     threshold, upper bonus (paid in the game), yahtzee bonus, n_dice, n_faces, roll_offset, full house,
-    small straight, large straight, yahtzee scores]``.
+    small straight, large straight, yahtzee scores (American heuristics), n_boxes, yahtzee box index,
+    forced order]``.
     """
     enc = rules.encoding
     st = scoring_tables(rules)
@@ -52,7 +55,8 @@ def game_tables(rules: Rules) -> tuple:
     code_to_roll[enc.rolls @ (rules.n_faces ** np.arange(rules.n_dice))] = np.arange(enc.n_rolls)
     gp = np.array([rules.joker_code, rules.upper_threshold, rules.upper_bonus, rules.yahtzee_bonus, rules.n_dice,
                    rules.n_faces, enc.roll_offset, rules.full_house_score, rules.small_straight_score,
-                   rules.large_straight_score, rules.yahtzee_score], dtype=np.int64)
+                   rules.large_straight_score, rules.yahtzee_score, rules.n_boxes, rules.yahtzee_index,
+                   int(rules.forced_order)], dtype=np.int64)
     c = np.ascontiguousarray
     return (gp, c(st.score), c(st.joker_score), c(st.yahtzee_face), code_to_roll, c(enc.roll_counts),
             c(enc.keep_of_mask), c(enc.keep_counts), c(enc.keep_size), c(enc.mask_order), kt.score_t,
@@ -65,7 +69,7 @@ def new_work(G):
     gp, add_die = G[0], G[13]
     n_keeps = add_die.shape[0]
     return (np.empty(n_keeps), np.empty(n_keeps + 1), np.empty(n_keeps), np.empty(n_keeps),
-            np.empty((N_CATEGORIES, gp[4] + 1)), np.empty(N_CATEGORIES), np.empty(max(1 << gp[4], N_CATEGORIES)),
+            np.empty((gp[11], gp[4] + 1)), np.empty(gp[11]), np.empty(max(1 << gp[4], gp[11])),
             np.empty(N_FEATURES), np.zeros(2, dtype=np.uint64), np.zeros(gp[4], dtype=np.int64))
 
 
@@ -74,8 +78,14 @@ def begin_turn(P, W, G, me):
     """Per-turn preparation: Perturbation computes its keep values for this turn-start state."""
     ip = P[0]
     if ip[0] == KIND_PERTURB:
-        turn_values(me[0], me[1], me[2], P[1], P[4], ip[1:6], G[10], G[2], G[11], G[12], G[13], G[14], G[15],
+        turn_values(me[0], me[1], me[2], P[1], P[4], ip[1:9], G[10], G[2], G[11], G[12], G[13], G[14], G[15],
                     G[0][6], W[0], W[1], W[4], W[5], W[2], W[3])
+
+
+@njit(cache=True, inline="always")
+def _allowed(gp, mask, yface_r):
+    """``scoring_options_n`` for the game tables' rules: (allowed boxes, use Joker values)."""
+    return _scoring_options(gp[0], mask, yface_r, (1 << gp[11]) - 1, gp[12], gp[13])
 
 
 # The hot path passes arrays one by one, never whole player / game tuples: numba increments and
@@ -123,10 +133,10 @@ def _reroll(dice, dest, pos, mk):
 @njit(cache=True)
 def _random_box(rng, allowed):
     n = 0
-    for c in range(N_CATEGORIES):
+    for c in range(MAX_BOXES):
         n += (allowed >> c) & 1
     pick = rng_next(rng, n)
-    for c in range(N_CATEGORIES):
+    for c in range(MAX_BOXES):
         if (allowed >> c) & 1:
             if pick == 0:
                 return np.int64(c)
@@ -165,19 +175,19 @@ def perturbation_reroll(P, W, G, me, opp_total, r, left):
 @njit(cache=True)
 def perturbation_box(P, W, G, me, opp_total, r, allowed, use_joker):
     return perturb_category(P[5], r, allowed, use_joker, G[1], G[2], G[3], me[0], me[1], me[2], P[1], P[4],
-                            P[0][1:6], G[0][1], me[3] - opp_total, W[6])
+                            P[0][1:9], G[0][1], me[3] - opp_total, W[6])
 
 
 @njit(cache=True)
 def score_box(gp, score, joker_score, yface, me, r, c, use_joker):
     """Score roll ``r`` in box ``c`` on ``me`` (in place) with the game's real bonuses; False if the rules
     do not allow that box."""
-    allowed, _ = _scoring_options(gp[0], me[0], yface[r])
-    if c < 0 or c >= N_CATEGORIES or (allowed >> c) & 1 == 0:
+    allowed, _ = _allowed(gp, me[0], yface[r])
+    if c < 0 or c >= gp[11] or (allowed >> c) & 1 == 0:
         return False
     pts = joker_score[r, c] if use_joker else score[r, c]
     upper = me[1]
-    rew, nu, ny = _box_outcome(c, pts, upper, me[2], 1 if yface[r] >= 0 else 0, gp[1], gp[2], gp[3])
+    rew, nu, ny = _box_outcome(c, pts, upper, me[2], 1 if yface[r] >= 0 else 0, gp[1], gp[2], gp[3], gp[12])
     if c < UPPER and upper < gp[1] <= nu:
         me[4] = 1
     me[0] |= 1 << c
@@ -200,7 +210,7 @@ def turn_fast(kind, state_index, reroll, category, rng, dice, me, seed, key, str
         mk = fast_reroll(kind, state_index, reroll, rng, me, dice, roll_counts[r], r, left, gp)
         pos = _reroll(dice, dest, pos, mk)
     r = roll_of(code_to_roll, gp[5], dice)
-    allowed, use_joker = _scoring_options(gp[0], me[0], yface[r])
+    allowed, use_joker = _allowed(gp, me[0], yface[r])
     c = fast_box(kind, state_index, category, rng, me, r, allowed, joker_score[r] if use_joker else score[r])
     return score_box(gp, score, joker_score, yface, me, r, c, use_joker)
 
@@ -217,7 +227,7 @@ def turn_perturbation(P, W, G, me, opp_total, seed, key, stream, turn, dest):
         r = roll_of(G[4], gp[5], dice)
         pos = _reroll(dice, dest, pos, perturbation_reroll(P, W, G, me, opp_total, r, left))
     r = roll_of(G[4], gp[5], dice)
-    allowed, use_joker = _scoring_options(gp[0], me[0], G[3][r])
+    allowed, use_joker = _allowed(gp, me[0], G[3][r])
     c = perturbation_box(P, W, G, me, opp_total, r, allowed, use_joker)
     return score_box(gp, G[1], G[2], G[3], me, r, c, use_joker)
 
@@ -263,7 +273,7 @@ def play_table_games(lo, hi, first, seed, mode, PA, PB, G, scores, bonus, errors
             game_key[lane], streams[lane, 0], streams[lane, 1] = game_streams(mode, base + lane)
             me[lane] = 0
             alive[lane] = True
-        for turn in range(N_CATEGORIES):
+        for turn in range(gp[11]):  # one round per box
             for p in range(players):
                 P = PA if p == 0 else PB
                 state_index, reroll, category = P[1], P[2], P[3]
@@ -281,7 +291,7 @@ def play_table_games(lo, hi, first, seed, mode, PA, PB, G, scores, bonus, errors
                 for lane in range(n):
                     if alive[lane]:
                         r = roll_of(code_to_roll, gp[5], dice[lane])
-                        use_joker = _scoring_options(gp[0], me[lane, p, 0], yface[r])[1]
+                        use_joker = _allowed(gp, me[lane, p, 0], yface[r])[1]
                         c = np.int64(category[row[lane], r])
                         if not score_box(gp, score, joker_score, yface, me[lane, p], r, c, use_joker):
                             alive[lane] = False
@@ -316,7 +326,7 @@ def play_games(lo, hi, first, seed, mode, PA, PB, G, scores, bonus, errors):
         a[:] = 0
         b[:] = 0
         ok = True
-        for turn in range(N_CATEGORIES):
+        for turn in range(gp[11]):
             # Each player sees the opponent's total as it stood at the start of the round, so the order of
             # play within a round changes nothing (two copies of one player tie every coupled game).
             total_a, total_b = a[3], b[3]
@@ -367,7 +377,7 @@ def decide(P, W, G, me, opp_total, dice, left):
         if kind == KIND_PERTURB:
             return perturbation_reroll(P, W, G, me, opp_total, r, left)
         return fast_reroll(kind, P[1], P[2], W[8], me, dice, G[5][r], r, left, gp)
-    allowed, use_joker = _scoring_options(gp[0], me[0], G[3][r])
+    allowed, use_joker = _allowed(gp, me[0], G[3][r])
     if kind == KIND_PERTURB:
         return perturbation_box(P, W, G, me, opp_total, r, allowed, use_joker)
     return fast_box(kind, P[1], P[3], W[8], me, r, allowed, G[2][r] if use_joker else G[1][r])

@@ -143,7 +143,7 @@ def perturb_category(alpha, r, allowed, use_joker, score, joker_score, yface, ma
         if (allowed >> c) & 1 == 0:
             continue
         pts = joker_score[r, c] if use_joker else score[r, c]
-        rew, nu, ny = _box_outcome(c, pts, upper, ybox, yroll, vparams[1], vparams[2], vparams[3])
+        rew, nu, ny = _box_outcome(c, pts, upper, ybox, yroll, vparams[1], vparams[2], vparams[3], vparams[6])
         v = rew + vrow[state_index[mask | (1 << c), nu, ny]]
         if playable and c < UPPER:
             v += alpha[4] * (pts - PAR_DICE * (c + 1))

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from lookup.yahtzee.rules import N_CATEGORIES, Rules, get_rules
+from lookup.yahtzee.rules import CATEGORIES, Rules, get_rules, kernel_params
 from lookup.yahtzee.sheet import Sheet, category_index
 from lookup.yahtzee.tables import load_tables
 from pipeline.yahtzee_lab import engine
@@ -48,7 +48,7 @@ BUILTIN = ("optimal", "esperance", "random", "decision_une", "perturbation")
 _KINDS = {"random": engine.KIND_RANDOM, "decision_une": engine.KIND_UNE}
 # The scoring fields two rule sets must share for a table of one to play a game of the other.
 _SCORING = ("n_dice", "n_faces", "upper_threshold", "upper_bonus", "yahtzee_bonus", "joker", "full_house_score",
-            "small_straight_score", "large_straight_score", "yahtzee_score", "joker_scores")
+            "small_straight_score", "large_straight_score", "yahtzee_score", "joker_scores", "boxes", "forced_order")
 
 
 @dataclass(frozen=True)
@@ -145,10 +145,10 @@ def _row_values(value: np.ndarray, state_index: np.ndarray, n_rows: int) -> np.n
 
 
 def player_params(kind: int, table: Rules | None) -> np.ndarray:
-    """``ip`` of a compiled player: [kind, joker_code, threshold, optimised upper bonus, yahtzee bonus, n_dice]."""
+    """``ip`` of a compiled player: [kind, joker_code, threshold, optimised upper bonus, yahtzee bonus, n_dice,
+    n_boxes, yahtzee box index, forced order] (``kernel_params`` of its table's rules)."""
     t = table or get_rules("hasbro")
-    return frozen(np.array([kind, t.joker_code, t.upper_threshold, t.optimised_upper_bonus, t.yahtzee_bonus,
-                             t.n_dice], dtype=np.int64))
+    return frozen(np.array([kind, *kernel_params(t)], dtype=np.int64))
 
 
 ZERO_ALPHA = frozen(np.zeros(N_FEATURES))
@@ -168,6 +168,8 @@ def compile_player(spec: PlayerSpec, rules: Rules, artifacts_dir: str | None = N
     ``rules`` (tables memory-mapped from ``artifacts_dir``; cached per process)."""
     if not spec.compiled:
         raise ValueError(f"player {spec.name!r} is a Python callable: it plays on the Python engine only")
+    if spec.kind in ("decision_une", "perturbation") and rules.categories != CATEGORIES:
+        raise ValueError(f"player {spec.name!r} plays the American sheet only, not {rules.name!r}")
     if spec.kind in _KINDS:
         return _untabled(_KINDS[spec.kind])
     table = get_rules(spec.table_rules or rules.name)
@@ -204,10 +206,10 @@ def as_reroll_mask(action: Any, n_dice: int, who: str) -> int:
                      f"{n_dice} bools)")
 
 
-def as_category(action: Any, who: str) -> int:
-    """A box action as its index; ValueError naming the player otherwise."""
+def as_category(action: Any, who: str, rules: str | Rules = "hasbro") -> int:
+    """A box action of a ``rules`` game as its index; ValueError naming the player otherwise."""
     try:
-        return category_index(action.item() if isinstance(action, np.integer) else action)
+        return category_index(action.item() if isinstance(action, np.integer) else action, rules)
     except (ValueError, TypeError):
         raise ValueError(f"player {who!r}: illegal box {action!r}") from None
 
@@ -241,7 +243,7 @@ class CompiledPlayer:
         action = int(engine.decide(self.P, self.W, self.G, me, int(opponent.total), pips[order] - 1,
                                    int(rerolls_left)))
         if rerolls_left == 0:
-            return action if 0 <= action < N_CATEGORIES else -1
+            return action if 0 <= action < own.rules.n_boxes else -1
         return sum(1 << int(order[i]) for i in range(len(order)) if (action >> i) & 1)  # back to input order
 
 

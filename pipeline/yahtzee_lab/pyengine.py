@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lookup.yahtzee.rules import N_CATEGORIES, Rules
+from lookup.yahtzee.rules import Rules
 from lookup.yahtzee.sheet import Sheet
 from pipeline.yahtzee_lab.players import PlayerSpec, as_category, as_reroll_mask, game_rules, python_player
 from pipeline.yahtzee_lab.streams import MODE_CODES, destiny_list, game_streams
@@ -33,7 +33,7 @@ def _turn(player, name: str, own: Sheet, opp: Sheet, seed: int, key: int, stream
                 dice[i] = dest[pos]
                 pos += 1
         dice.sort()
-    box = as_category(player(own, opp, tuple(dice), 0), name)
+    box = as_category(player(own, opp, tuple(dice), 0), name, own.rules)
     try:
         own.score(box, dice)
     except ValueError as exc:
@@ -55,7 +55,7 @@ def play_python(a: PlayerSpec, b: PlayerSpec | None, games: int, *, seed: int, m
     for i in range(games):
         key, sa, sb = game_streams(code, first + i)
         sheets = [Sheet.empty(rules), Sheet.empty(rules)]
-        for turn in range(N_CATEGORIES):
+        for turn in range(rules.n_boxes):
             # B sees A's sheet as it stood at the start of the round, like the compiled engine.
             before = Sheet(list(sheets[0].boxes), rules, sheets[0].yahtzee_bonus)
             _turn(pa, a.name, sheets[0], sheets[1], seed, key, sa, turn)
