@@ -22,8 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
+from lookup.validate import is_integer
 from lookup.yahtzee.encoding import DiceEncoding
-from lookup.yahtzee.rules import CATEGORIES, Rules, get_rules, scoring_tables
+from lookup.yahtzee.rules import Rules, get_rules, scoring_tables
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.tables import YahtzeeTables, load_tables
 from lookup.yahtzee.turn import TurnAnalysis, analyse_turn
@@ -65,7 +66,7 @@ def _turn(tables: YahtzeeTables, state: tuple[int, int, int]) -> TurnAnalysis:
 
 
 def _final_indicators(rules: Rules, analysis: TurnAnalysis) -> tuple[np.ndarray, np.ndarray]:
-    """(made[R, 13], scored[R, 13]) as 0/1 integers for every final roll."""
+    """(made[R, B], scored[R, B]) as 0/1 integers for every final roll and every box of the rule set."""
     made = (scoring_tables(rules).score > 0).astype(np.int64)
     scored = np.zeros_like(made)
     for r in range(made.shape[0]):
@@ -79,7 +80,7 @@ def coach(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rule
     probabilities of each box being made / scored at the end of the turn under optimal later play."""
     rules = get_rules(rules)
     pips = parse_dice(dice, rules)
-    if isinstance(rerolls, bool) or not isinstance(rerolls, int | np.integer) or rerolls not in (1, 2):
+    if not is_integer(rerolls) or rerolls not in (1, 2):
         raise ValueError(f"the coach view needs rerolls left 1 or 2, got {rerolls!r}")
     sh = Sheet.parse(sheet, rules)
     if sh.finished:
@@ -105,8 +106,8 @@ def coach(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rule
         seen.add(k)
         m, s = (counts[k] @ q[rerolls - 1][i] for i in (0, 1))
         out.append((k, float(analysis.keep[rerolls][k]),
-                    {c: Fraction(int(m[i]), denominator) for i, c in enumerate(CATEGORIES)},
-                    {c: Fraction(int(s[i]), denominator) for i, c in enumerate(CATEGORIES)}))
+                    {c: Fraction(int(m[i]), denominator) for i, c in enumerate(rules.categories)},
+                    {c: Fraction(int(s[i]), denominator) for i, c in enumerate(rules.categories)}))
     best = max(o[1] for o in out)
     out.sort(key=lambda o: -o[1])
     return [KeepOutlook(tuple(int(f) + 1 for f in enc.keeps[k]), sh.total + v, max(0.0, best - v), mk, sc)

@@ -155,3 +155,14 @@ def test_play_api_and_lab_on_a_scandinavian_rule_set(forced_tables):
     slow = play_python(get_player("optimal"), get_player("random"), 30, seed=2, mode="coupled", rules=rules,
                        artifacts_dir=root)
     assert np.array_equal(fast.scores, slow[0])
+
+
+def test_coach_names_every_box_of_the_rule_set(forced_tables):
+    from lookup.yahtzee.coach import coach
+    from lookup.yahtzee.rules import get_rules
+
+    outlooks = coach([1, 2, 3, 4, 6], 1, {}, "scandinavian+forced", artifacts_dir=forced_tables)
+    names = list(get_rules("scandinavian+forced").categories)
+    assert all(list(o.made) == names and list(o.scored) == names for o in outlooks)
+    # Forced order: the first open box (ones) is the only one optimal play can score.
+    assert all(o.scored["ones"] == 1 for o in outlooks)
