@@ -21,9 +21,10 @@ run: $(STAMP)
 	$(BIN)/dicetables summary
 	@echo "Web advisor and JSON API: $(BIN)/dicetables serve  (then open http://127.0.0.1:8000/, API docs at /docs)"
 
+# Two pytest workers (pytest-xdist): most tests run one core each, and the machine has two.
 test: $(STAMP)
 	$(BIN)/ruff check lookup pipeline tests benchmarks
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test,bench]"
