@@ -37,8 +37,10 @@ PREDICTIVE, REALISTIC, BAYESIAN = 0, 1, 2
 PLAYER_CODES = {"predictive": PREDICTIVE, "realistic": REALISTIC, "bayesian": BAYESIAN}
 
 # The seed's ``evaluer_coup`` (section 5.2) for the greedy model, for a placed tile (a|b): a valid move
-# +5, +2 (a + b), a double +10, a tile matching both open ends +15, the other player left without a tile
-# matching the new ends +20; plus, from the seed's global evaluation, +2 per tile of the mover's hand that
+# +5, +2 (a + b), a double +10, a tile matching both open ends +15, the other player surely left without a
+# tile matching the new ends +20 (every such tile is in the mover's hand or on the line: the model reads
+# only what the mover sees, where the seed's code read the other hand); plus, from the seed's global
+# evaluation, +2 per tile of the mover's hand that
 # matches a new end and +700 for emptying the hand (the seed's winning score).
 SCORE_MOVE, SCORE_PIPS, SCORE_DOUBLE, SCORE_BOTH_ENDS, SCORE_BLOCK, SCORE_CONNECTABLE, SCORE_WIN = \
     5, 2, 10, 15, 20, 2, 700
@@ -156,8 +158,9 @@ def step(h0, h1, left, right, to_move, passes, move):
 # --- opponent models ----------------------------------------------------------------------------------
 
 
-def seed_score(move, hand, other, left, right):
-    """The greedy model's score of placing ``move`` from ``hand`` against ``other`` (see SCORE_*)."""
+def seed_score(move, hand, unseen, left, right):
+    """The greedy model's score of placing ``move`` from ``hand``; ``unseen``: the tiles the mover does
+    not see (the other hand and the boneyard). See SCORE_*."""
     t = move >> 1
     a = TILE_A[t]
     b = TILE_B[t]
@@ -169,7 +172,7 @@ def seed_score(move, hand, other, left, right):
     if left >= 0 and ((a == left and b == right) or (a == right and b == left)):
         s += SCORE_BOTH_ENDS
     reach = MATCH[nl] | MATCH[nr]
-    if other & reach == 0:
+    if unseen & reach == 0:
         s += SCORE_BLOCK
     s += SCORE_CONNECTABLE * popcount(after & reach)
     if after == 0:
@@ -177,9 +180,9 @@ def seed_score(move, hand, other, left, right):
     return s
 
 
-def model_probs(kind, moves, n, hand, other, left, right, out):
+def model_probs(kind, moves, n, hand, unseen, left, right, out):
     """Probability of each of the ``n`` legal ``moves`` under model ``kind`` for the mover holding
-    ``hand`` (``other``: the other player's hand). Written into ``out[:n]``."""
+    ``hand`` (``unseen``: the tiles it does not see). Written into ``out[:n]``."""
     if n == 1:
         out[0] = 1.0
         return
@@ -198,7 +201,7 @@ def model_probs(kind, moves, n, hand, other, left, right, out):
         if kind == STRONG:
             s = float(TILE_A[t] + TILE_B[t])
         else:
-            s = float(seed_score(moves[i], hand, other, left, right))
+            s = float(seed_score(moves[i], hand, unseen, left, right))
         out[i] = s
         if s > best:
             best = s
@@ -239,7 +242,7 @@ def search(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, depth,
             acc += rollout(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, w, mk, rng)
         return acc / rollouts
     hand = h0 if to_move == 0 else h1
-    other = h1 if to_move == 0 else h0
+    unseen = (h1 if to_move == 0 else h0) | bone
     moves = np.empty(MAX_MOVES, np.int64)
     n = legal_into(hand, left, right, drawn, bone_n, moves)
     if moves[0] == DRAW:
@@ -266,7 +269,7 @@ def search(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, depth,
     probs = np.zeros((nm, n))
     for j in range(nm):
         if w[j] > 0:
-            model_probs(mk[j], moves, n, hand, other, left, right, probs[j])
+            model_probs(mk[j], moves, n, hand, unseen, left, right, probs[j])
     values = np.zeros(n)
     for i in range(n):
         q = 0.0
@@ -331,7 +334,7 @@ def rollout(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, w, mk
         if r != 2.0:
             return r
         hand = h0 if to_move == 0 else h1
-        other = h1 if to_move == 0 else h0
+        unseen = (h1 if to_move == 0 else h0) | bone
         n = legal_into(hand, left, right, drawn, bone_n, moves)
         if moves[0] == DRAW:
             idx = rand_below(rng, bone_n)
@@ -352,7 +355,7 @@ def rollout(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, w, mk
             drawn = y
             continue
         if to_move == me:
-            model_probs(STRONG, moves, n, hand, other, left, right, probs)
+            model_probs(STRONG, moves, n, hand, unseen, left, right, probs)
             i = 0
             while probs[i] == 0.0:
                 i += 1
@@ -363,7 +366,7 @@ def rollout(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, w, mk
             while j < len(mk) - 1 and (u >= acc or w[j] <= 0):
                 j += 1
                 acc += w[j]
-            model_probs(mk[j], moves, n, hand, other, left, right, probs)
+            model_probs(mk[j], moves, n, hand, unseen, left, right, probs)
             i = pick(rng, probs, n)
         h0, h1, left, right, to_move, passes = step(h0, h1, left, right, to_move, passes, moves[i])
         drawn = NO_TILE
@@ -410,7 +413,7 @@ def event_likelihood(kind, hand, ev, e, after):
     held = hand | after | (1 << (move >> 1))
     drawn = (move >> 1) if ev[e, 0] == EV_PLACE_DRAWN else -1
     n = legal_into(held, ev[e, 2], ev[e, 3], drawn, ev[e, 5], moves)
-    model_probs(kind, moves, n, held, ev[e, 4], ev[e, 2], ev[e, 3], probs)
+    model_probs(kind, moves, n, held, ALL_TILES & ~held & ~ev[e, 4], ev[e, 2], ev[e, 3], probs)
     for i in range(n):
         if moves[i] == move:
             return probs[i]
@@ -466,7 +469,7 @@ def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hand
     """Candidate opponent hands of ``k`` tiles with each model's likelihood of the observed window.
 
     The window ``ev[:n_ev]`` holds the opponent's observed events since the start or its last unseen draw
-    (rows: kind, move, left, right, the player's own hand, boneyard size). Within it the opponent's hand
+    (rows: kind, move, left, right, the tiles on the line, boneyard size). Within it the opponent's hand
     at each event is its hand now plus the tiles it placed since, so the likelihood of a hand is exact.
     When the unknown tiles outside every void allow at most ``max_exact`` hands, every hand is listed once
     (``origin`` -1) and the result is exact; otherwise ``samples`` hands are drawn uniformly from each
@@ -713,7 +716,7 @@ def best_index(values, n):
     return b
 
 
-def record(ev, n_ev, move, drawn, left, right, my_hand, bone_n):
+def record(ev, n_ev, move, drawn, left, right, board, bone_n):
     """Write the opponent's observed ``move`` as event ``n_ev`` of the window (``drawn`` >= 0 when it drew
     this turn; the player does not see which tile). Returns True when the move closes the window: a pass
     after drawing, i.e. a tile the player never saw entered the opponent's hand."""
@@ -726,19 +729,19 @@ def record(ev, n_ev, move, drawn, left, right, my_hand, bone_n):
     ev[n_ev, 1] = move
     ev[n_ev, 2] = left
     ev[n_ev, 3] = right
-    ev[n_ev, 4] = my_hand
+    ev[n_ev, 4] = board
     ev[n_ev, 5] = bone_n
     return False
 
 
-def restart_window(ev, left, right, my_hand, bone_n):
+def restart_window(ev, left, right, board, bone_n):
     """A new window after an unseen draw: its first event is the void the pass shows (the whole hand,
     the drawn tile included, matches neither end). Returns the window's length (1)."""
     ev[0, 0] = EV_VOID
     ev[0, 1] = PASS
     ev[0, 2] = left
     ev[0, 3] = right
-    ev[0, 4] = my_hand
+    ev[0, 4] = board
     ev[0, 5] = bone_n
     return 1
 
@@ -799,14 +802,14 @@ def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, ro
             move = moves[best_index(values, n)]
         else:
             n = legal_into(h[mover], left, right, drawn, bone_n, moves)
-            model_probs(model, moves, n, h[mover], h[1 - mover], left, right, probs)
+            model_probs(model, moves, n, h[mover], ALL_TILES & ~h[mover] & ~board, left, right, probs)
             move = moves[pick(rng, probs, n)]
-            if record(ev, n_ev, move, drawn, left, right, h[seat], bone_n):
+            if record(ev, n_ev, move, drawn, left, right, board, bone_n):
                 # It drew a tile it kept: the window closes (the hand before the draw is weighed).
                 if kind != PREDICTIVE:
                     w = window_weights(kind, w, popcount(h[mover]) - 1, ALL_TILES & ~h[seat] & ~board, ev, n_ev,
                                        mk, samples, max_exact, rng)
-                n_ev = restart_window(ev, left, right, h[seat], bone_n)
+                n_ev = restart_window(ev, left, right, board, bone_n)
             else:
                 n_ev += 1
         if n_log < log.shape[0]:

@@ -144,12 +144,12 @@ def _their_move(v: View, token: str, where: str, kind: int, mk: np.ndarray, samp
         if move not in [int(m) for m in moves[:n]]:
             raise ValueError(f"{where}: {tile_name(t)} does not go there (ends {v.left} and {v.right})")
     drawn = v.drawn if v.drawn >= 0 else -1
-    if E.record(v.events, v.n_events, move, drawn, v.left, v.right, v.hand, v.boneyard_size):
+    if E.record(v.events, v.n_events, move, drawn, v.left, v.right, v.board, v.boneyard_size):
         _check_window(v)
         if kind != E.PREDICTIVE:
             v.weights = E.window_weights(kind, v.weights, v.opponent_tiles - 1, v.unknown, v.events, v.n_events, mk,
                                          samples, float(max_exact), rng)
-        v.n_events = E.restart_window(v.events, v.left, v.right, v.hand, v.boneyard_size)
+        v.n_events = E.restart_window(v.events, v.left, v.right, v.board, v.boneyard_size)
     else:
         v.n_events += 1
     if move == E.DRAW:

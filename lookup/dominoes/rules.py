@@ -96,6 +96,10 @@ def _tile_index(t: Any) -> int:
     return integer(t, "tile", 0, E.N_TILES - 1)
 
 
+def _tiles(tiles: tuple[int, ...]) -> int:
+    return sum(1 << t for t in tiles)
+
+
 def tiles_of(mask: int) -> list[int]:
     return [t for t in range(E.N_TILES) if mask >> t & 1]
 
@@ -181,7 +185,7 @@ class Dominoes:
             return replace(state, hands=hands, boneyard=state.boneyard[1:], drawn=y, log=log, last_score=0)
         if move == E.PASS:
             return replace(state, to_move=1 - p, passes=state.passes + 1, drawn=-1, log=log, last_score=0)
-        score = E.seed_score(move, state.hands[p], state.hands[1 - p], state.left, state.right)
+        score = E.seed_score(move, state.hands[p], state.hands[1 - p] | _tiles(state.boneyard), state.left, state.right)
         h0, h1, left, right, to_move, passes = E.step(state.hands[0], state.hands[1], state.left, state.right, p,
                                                       state.passes, move)
         t = move >> 1
