@@ -71,7 +71,7 @@ def brute_force(case, model: str, depth: int) -> list[float]:
         if GAME.is_terminal(state):
             return float(GAME.returns(state)[0])
         if d == 0:
-            return E.leaf_value(0, state.hands[0], state.hands[1])
+            return E.leaf_value(0, state.hands[0], state.hands[1], state.left, state.right)
         moves = GAME.legal_moves(state)
         if moves == (E.DRAW,):  # nobody knows the boneyard's order from here on: each tile alike
             bone = state.boneyard
