@@ -40,6 +40,7 @@ def main() -> None:
     compile_s = time.perf_counter() - start
     per_player = {}
     total_s = 0.0
+    cpu0 = time.process_time()
     for player in s.players:
         t0 = time.perf_counter()
         for model in s.models:
@@ -52,7 +53,9 @@ def main() -> None:
         per_player[player] = 2 * len(s.models) * games / dt
         print(f"{player}: {2 * len(s.models) * games} games in {dt:.1f} s = {per_player[player]:.0f} games/s")
     n_games = 2 * len(s.models) * len(s.players) * games
+    cpu_s = time.process_time() - cpu0  # both threads: on an idle 2-core machine the wall time is about half
     full_s = total_s * 10_000 / games
+    full_cpu_s = cpu_s * 10_000 / games
     # One decision, plain Python (lookup) and compiled, on the same replayed positions.
     plain, compiled = [], []
     for seed in range(20):
@@ -72,7 +75,8 @@ def main() -> None:
           f"{statistics.median(plain) * 1e3:.1f} ms, compiled {statistics.median(compiled) * 1e3:.2f} ms "
           f"({len(plain)} positions)")
     print(f"dominoes games_per_s={n_games / total_s:.0f} games={n_games} experiment_s={total_s:.1f} "
-          f"full_experiment_s={full_s:.0f} compile_s={compile_s:.1f} "
+          f"full_experiment_s={full_s:.0f} experiment_cpu_s={cpu_s:.1f} full_experiment_cpu_s={full_cpu_s:.0f} "
+          f"compile_s={compile_s:.1f} "
           + " ".join(f"{p}_games_per_s={v:.0f}" for p, v in per_player.items())
           + f" decide_plain_ms={statistics.median(plain) * 1e3:.1f}"
           + f" decide_compiled_ms={statistics.median(compiled) * 1e3:.2f}"

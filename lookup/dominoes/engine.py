@@ -14,7 +14,7 @@ place has exactly one legal move: ``DRAW`` while the boneyard has tiles (once pe
 after drawing, the only legal placements are those of the drawn tile, and ``PASS`` when it does not fit.
 
 Values are for the player ``me``: +1 win, 0 draw, -1 loss at the end of a game; below the search depth a
-position is scored by :func:`leaf_value`, an estimate in [-0.9, 0.9].
+position is scored by :func:`leaf_value`, an estimate in [-0.95, 0.95].
 """
 
 from __future__ import annotations
