@@ -402,6 +402,28 @@ def rand_below(rng, n):
     return (rand_next(rng) * n) >> 32
 
 
+def list_tiles(mask, tiles):
+    """Write the tiles of ``mask`` into ``tiles`` (ascending); returns their number."""
+    p = 0
+    for t in range(N_TILES):
+        if mask >> t & 1:
+            tiles[p] = t
+            p += 1
+    return p
+
+
+def sample_hand(rng, tiles, p, k):
+    """A uniform k-subset of ``tiles[:p]`` as a mask (partial Fisher-Yates; ``tiles`` is reordered)."""
+    h = 0
+    for i in range(k):
+        r = i + rand_below(rng, p - i)
+        tmp = tiles[i]
+        tiles[i] = tiles[r]
+        tiles[r] = tmp
+        h |= 1 << tiles[i]
+    return h
+
+
 def seed_rng(seed):
     rng = np.zeros(1, np.int64)
     rng[0] = (seed ^ 0x5DEECE66D) & 0xFFFFFFFFFFFF
@@ -485,11 +507,7 @@ def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hand
     tiles = np.empty(N_TILES, np.int64)
     count = 0
     if n_choose_k(popcount(base), k) <= max_exact:
-        p = 0
-        for t in range(N_TILES):
-            if base >> t & 1:
-                tiles[p] = t
-                p += 1
+        p = list_tiles(base, tiles)
         if k > p:
             return 0
         idx = np.arange(k)
@@ -514,22 +532,11 @@ def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hand
     for j0 in range(nm):
         if not active[j0]:
             continue
-        pool = model_pool(mk[j0], unknown, ev, n_ev, after)
-        p = 0
-        for t in range(N_TILES):
-            if pool >> t & 1:
-                tiles[p] = t
-                p += 1
+        p = list_tiles(model_pool(mk[j0], unknown, ev, n_ev, after), tiles)
         if k > p:
             continue
         for _ in range(samples):
-            h = 0
-            for i in range(k):  # partial Fisher-Yates: k distinct tiles of the pool
-                r = i + rand_below(rng, p - i)
-                tmp = tiles[i]
-                tiles[i] = tiles[r]
-                tiles[r] = tmp
-                h |= 1 << tiles[i]
+            h = sample_hand(rng, tiles, p, k)
             hands[count] = h
             origin[count] = j0
             for j in range(nm):
@@ -587,16 +594,22 @@ def pool_sizes_of(unknown, ev, n_ev, mk):
     return sizes
 
 
-def window_weights(kind, w0, k, unknown, ev, n_ev, mk, samples, max_exact, rng):
-    """The player's model weights once the window closes (the opponent drew a tile it did not show)."""
+def weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng):
+    """:func:`hand_weights` for the models of positive weight in ``w0``, with each model's evidence:
+    returns (count, hands, lik, origin, z)."""
     nm = len(mk)
     cap = max(int(max_exact), samples * nm) + 1
     hands = np.zeros(cap, np.int64)
     lik = np.zeros((cap, nm))
     origin = np.zeros(cap, np.int64)
-    active = w0 > 0
-    count = hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hands, lik, origin)
+    count = hand_weights(k, unknown, ev, n_ev, mk, w0 > 0, samples, max_exact, rng, hands, lik, origin)
     z = model_evidence(count, lik, origin, nm, pool_sizes_of(unknown, ev, n_ev, mk), k)
+    return count, hands, lik, origin, z
+
+
+def window_weights(kind, w0, k, unknown, ev, n_ev, mk, samples, max_exact, rng):
+    """The player's model weights once the window closes (the opponent drew a tile it did not show)."""
+    z = weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng)[4]
     return belief_weights(kind, w0, z)
 
 
@@ -617,14 +630,7 @@ def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev,
         values[i] = 0.0
     if n == 1:
         return 1
-    cap = max(int(max_exact), samples * nm) + 1
-    hands = np.zeros(cap, np.int64)
-    lik = np.zeros((cap, nm))
-    origin = np.zeros(cap, np.int64)
-    active = w0 > 0
-    count = hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hands, lik, origin)
-    sizes = pool_sizes_of(unknown, ev, n_ev, mk)
-    z = model_evidence(count, lik, origin, nm, sizes, k)
+    count, hands, lik, origin, z = weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng)
     alpha = belief_weights(kind, w0, z)
     uninformed = True
     for j in range(nm):
@@ -684,11 +690,7 @@ def _accumulate(me, my_hand, opp, bone, bone_n, left, right, passes, kind, w, mk
 def _uninformed_values(me, my_hand, k, unknown, bone_n, left, right, passes, kind, w0, mk, depth, samples,
                        rollouts, rng, moves, n, values):
     tiles = np.empty(N_TILES, np.int64)
-    p = 0
-    for t in range(N_TILES):
-        if unknown >> t & 1:
-            tiles[p] = t
-            p += 1
+    p = list_tiles(unknown, tiles)
     w = np.zeros(len(mk))
     total = 0.0
     for j in range(len(mk)):
@@ -697,13 +699,7 @@ def _uninformed_values(me, my_hand, k, unknown, bone_n, left, right, passes, kin
     for j in range(len(mk)):
         w[j] = w[j] / total if kind != REALISTIC else (1.0 if w[j] > 0 else 0.0)
     for _ in range(samples):
-        h = 0
-        for i in range(k):
-            r = i + rand_below(rng, p - i)
-            tmp = tiles[i]
-            tiles[i] = tiles[r]
-            tiles[r] = tmp
-            h |= 1 << tiles[i]
+        h = sample_hand(rng, tiles, p, k)
         _accumulate(me, my_hand, h, unknown & ~h, bone_n, left, right, passes, kind, w, mk, depth, rollouts, rng, moves,
                     n, 1.0, values)
     for i in range(n):
