@@ -192,6 +192,7 @@ def summary(artifacts_dir: Path | None) -> None:
 def _register_games() -> None:
     """Each game's click group ``cli`` becomes ``dicetables GAME``; one line per game."""
     from pipeline.dicerace.cli import cli as dicerace
+    from pipeline.dominoes.cli import cli as dominoes
     from pipeline.g151.cli import cli as g151
     from pipeline.poker.cli import cli as poker
     from pipeline.tictactoe.cli import cli as tictactoe
@@ -199,7 +200,7 @@ def _register_games() -> None:
     from pipeline.yahtzee.cli import cli as yahtzee
     from pipeline.yahtzee_lab.cli import cli as yahtzee_lab
 
-    for group in (dicerace, g151, poker, tictactoe, yahtzee):
+    for group in (dicerace, dominoes, g151, poker, tictactoe, yahtzee):
         main.add_command(group)
     main.add_command(serve)
     # The strategy lab plays Yahtzee: its commands stand in the game's group (`dicetables yahtzee match`).

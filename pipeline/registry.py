@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.dicerace import stage as dicerace
+from pipeline.dominoes import stage as dominoes
 from pipeline.family import DEFAULT_PARAMS, Family, build_family, load_params
 from pipeline.g151 import stage as g151
 from pipeline.poker import stage as poker
@@ -26,6 +27,7 @@ SECTIONS: dict[str, Callable[[Mapping[str, Any]], list[Family]]] = {
     "g151": g151.families,
     "poker": poker.families,
     "tictactoe": tictactoe.families,
+    "dominoes": dominoes.families,
     "yahtzee_lab": yahtzee_lab.families,
 }
 

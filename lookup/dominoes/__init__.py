@@ -1,0 +1,25 @@
+"""Dominoes (guide, section 3.7) against opponent models, with the opponent's hand hidden: the rules as
+the game API of ``lookup.opponents``, and a player's decision from what it has seen.
+
+    from lookup.dominoes import decide, value
+    decide(["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"], "6-6", seat=1, player="realistic")
+"""
+
+from lookup.dominoes.play import MODEL_NAMES, PLAYERS, View, decide, move_values, replay, value
+from lookup.dominoes.rules import (
+                                   GAME,
+                                   Dominoes,
+                                   Observation,
+                                   Rules,
+                                   State,
+                                   deal,
+                                   move_name,
+                                   parse_move,
+                                   parse_tile,
+                                   tile_name,
+)
+from lookup.dominoes.tables import Matchups, load_matchups
+
+__all__ = ["GAME", "MODEL_NAMES", "PLAYERS", "Dominoes", "Matchups", "Observation", "Rules", "State", "View",
+           "deal", "decide", "load_matchups", "move_name", "move_values", "parse_move", "parse_tile", "replay",
+           "tile_name", "value"]

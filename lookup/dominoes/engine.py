@@ -1,0 +1,840 @@
+"""Dominoes rules, opponent models and the hidden-hand players, written once in numba-compatible Python.
+
+This module is the single definition: ``lookup.dominoes`` runs it as plain Python (one decision at a
+time), ``pipeline.dominoes.kernels`` compiles a copy of it with ``numba.njit`` for the experiment (millions
+of decisions). Keep it numba-compatible: ints, floats and numpy arrays only, no classes, no dicts.
+
+Encoding (guide, section 3.7). Tiles 0..27 are the double-six set in the order (0|0), (0|1), ..., (0|6),
+(1|1), ..., (6|6) (``TILE_A[t] <= TILE_B[t]``). A hand is a 28-bit mask. The line is known by its two
+open ends ``left``, ``right`` (both -1 on the empty board). A move is ``2 * tile + side`` (side 0 = the
+left end, 1 = the right end; the opening tile is ``2 * tile``), ``DRAW`` or ``PASS``. Legal moves come in
+the documented order: tile index ascending, the left end before the right end; a tile that fits both ends
+of equal value is listed once (left), since both placements give the same line. A player with no tile to
+place has exactly one legal move: ``DRAW`` while the boneyard has tiles (once per turn), else ``PASS``;
+after drawing, the only legal placements are those of the drawn tile, and ``PASS`` when it does not fit.
+
+Values are for the player ``me``: +1 win, 0 draw, -1 loss at the end of a game; below the search depth a
+position is scored by :func:`leaf_value`, an estimate in [-0.95, 0.95].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+N_TILES = 28
+HAND_SIZE = 7
+PASS_LIMIT = 4  # the seed's ``tours_sans_coup``: four passes in a row end a blocked game
+DRAW = 56
+PASS = 57
+MAX_MOVES = 64
+ALL_TILES = (1 << N_TILES) - 1
+
+# Opponent models (lookup.opponents names them; the numbers are the kernels' codes).
+RANDOM, FIRST, LAST, STRONG, GREEDY = 0, 1, 2, 3, 4
+MODEL_CODES = {"random": RANDOM, "first": FIRST, "last": LAST, "strong": STRONG, "greedy": GREEDY}
+# Players: predictive (one model), realistic (credible set, worst case), bayesian (posterior).
+PREDICTIVE, REALISTIC, BAYESIAN = 0, 1, 2
+PLAYER_CODES = {"predictive": PREDICTIVE, "realistic": REALISTIC, "bayesian": BAYESIAN}
+
+# The seed's ``evaluer_coup`` (section 5.2) for the greedy model, for a placed tile (a|b): a valid move
+# +5, +2 (a + b), a double +10, a tile matching both open ends +15, the other player surely left without a
+# tile matching the new ends +20 (every such tile is in the mover's hand or on the line: the model reads
+# only what the mover sees, where the seed's code read the other hand); plus, from the seed's global
+# evaluation, +2 per tile of the mover's hand that
+# matches a new end and +700 for emptying the hand (the seed's winning score).
+SCORE_MOVE, SCORE_PIPS, SCORE_DOUBLE, SCORE_BOTH_ENDS, SCORE_BLOCK, SCORE_CONNECTABLE, SCORE_WIN = \
+    5, 2, 10, 15, 20, 2, 700
+# leaf_value: per tile and per pip of hand difference, per tile fitting an open end, and the cap (a leaf is
+# never a certain result). Chosen on 3,000 paired deals per seat against the random model (docs/dominoes.md).
+LEAF_TILE, LEAF_PIP, LEAF_MOBILE, LEAF_CAP = 0.25, 0.015, 0.15, 0.95
+# Event kinds of the opponent's observed history (see :func:`hand_weights`).
+EV_PLACE, EV_VOID, EV_PLACE_DRAWN = 0, 1, 2
+NO_TILE = np.int64(-1)  # typed, not a literal: the compiled recursive search gets one signature
+
+
+def _tile_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    a, b = [], []
+    for i in range(7):
+        for j in range(i, 7):
+            a.append(i)
+            b.append(j)
+    match = [sum(1 << t for t in range(N_TILES) if a[t] == p or b[t] == p) for p in range(7)]
+    return np.array(a, np.int64), np.array(b, np.int64), np.array(match, np.int64)
+
+
+TILE_A, TILE_B, MATCH = _tile_table()  # pips of each tile; MATCH[p]: tiles showing pip p
+
+
+# --- rules --------------------------------------------------------------------------------------------
+
+
+def popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+def pips(mask):
+    """Total pips of the tiles in ``mask``."""
+    s = 0
+    for t in range(N_TILES):
+        if mask >> t & 1:
+            s += TILE_A[t] + TILE_B[t]
+    return s
+
+
+def legal_into(hand, left, right, drawn, bone_n, out):
+    """Write the legal moves (documented order) into ``out``; returns their number (>= 1). ``drawn`` is
+    the tile drawn this turn (-1 if none): then only its placements are legal."""
+    n = 0
+    if left < 0:
+        for t in range(N_TILES):
+            if hand >> t & 1:
+                out[n] = 2 * t
+                n += 1
+        return n
+    src = hand if drawn < 0 else (1 << drawn)
+    for t in range(N_TILES):
+        if src >> t & 1:
+            a = TILE_A[t]
+            b = TILE_B[t]
+            if a == left or b == left:
+                out[n] = 2 * t
+                n += 1
+            if right != left and (a == right or b == right):
+                out[n] = 2 * t + 1
+                n += 1
+    if n == 0:
+        out[0] = DRAW if (drawn < 0 and bone_n > 0) else PASS
+        n = 1
+    return n
+
+
+def place(move, left, right):
+    """The open ends after placing ``move`` (a tile move) on the line with ends ``left``, ``right``."""
+    t = move >> 1
+    a = TILE_A[t]
+    b = TILE_B[t]
+    if left < 0:
+        return a, b
+    if move & 1 == 0:
+        return (b if a == left else a), right
+    return left, (b if a == right else a)
+
+
+def blocked_result(mine, theirs):
+    """Result for the owner of ``mine`` when a blocked game ends: the lower pip total wins."""
+    pm = pips(mine)
+    pt = pips(theirs)
+    return 1.0 if pm < pt else (-1.0 if pm > pt else 0.0)
+
+
+def result(me, h0, h1, passes):
+    """+1 / 0 / -1 for ``me`` when the game is over, 2.0 while it goes on."""
+    if h0 == 0:
+        return 1.0 if me == 0 else -1.0
+    if h1 == 0:
+        return 1.0 if me == 1 else -1.0
+    if passes >= PASS_LIMIT:
+        return blocked_result(h0, h1) if me == 0 else blocked_result(h1, h0)
+    return 2.0
+
+
+def step(h0, h1, left, right, to_move, passes, move):
+    """The state after ``move`` (a placement or ``PASS``; a draw is applied by the caller, which knows the
+    boneyard). Returns (h0, h1, left, right, to_move, passes); the turn passes to the other player."""
+    if move == PASS:
+        return h0, h1, left, right, 1 - to_move, passes + 1
+    t = move >> 1
+    nl, nr = place(move, left, right)
+    if to_move == 0:
+        h0 = h0 & ~(1 << t)
+    else:
+        h1 = h1 & ~(1 << t)
+    return h0, h1, nl, nr, 1 - to_move, 0
+
+
+# --- opponent models ----------------------------------------------------------------------------------
+
+
+def seed_score(move, hand, unseen, left, right):
+    """The greedy model's score of placing ``move`` from ``hand``; ``unseen``: the tiles the mover does
+    not see (the other hand and the boneyard). See SCORE_*."""
+    t = move >> 1
+    a = TILE_A[t]
+    b = TILE_B[t]
+    nl, nr = place(move, left, right)
+    after = hand & ~(1 << t)
+    s = SCORE_MOVE + SCORE_PIPS * (a + b)
+    if a == b:
+        s += SCORE_DOUBLE
+    if left >= 0 and ((a == left and b == right) or (a == right and b == left)):
+        s += SCORE_BOTH_ENDS
+    reach = MATCH[nl] | MATCH[nr]
+    if unseen & reach == 0:
+        s += SCORE_BLOCK
+    s += SCORE_CONNECTABLE * popcount(after & reach)
+    if after == 0:
+        s += SCORE_WIN
+    return s
+
+
+def model_probs(kind, moves, n, hand, unseen, left, right, out):
+    """Probability of each of the ``n`` legal ``moves`` under model ``kind`` for the mover holding
+    ``hand`` (``unseen``: the tiles it does not see). Written into ``out[:n]``."""
+    if n == 1:
+        out[0] = 1.0
+        return
+    if kind == RANDOM:
+        for i in range(n):
+            out[i] = 1.0 / n
+        return
+    if kind == FIRST or kind == LAST:
+        for i in range(n):
+            out[i] = 0.0
+        out[0 if kind == FIRST else n - 1] = 1.0
+        return
+    best = -1.0
+    for i in range(n):
+        t = moves[i] >> 1
+        if kind == STRONG:
+            s = float(TILE_A[t] + TILE_B[t])
+        else:
+            s = float(seed_score(moves[i], hand, unseen, left, right))
+        out[i] = s
+        if s > best:
+            best = s
+    ties = 0
+    for i in range(n):
+        if out[i] == best:
+            ties += 1
+    for i in range(n):
+        out[i] = 1.0 / ties if out[i] == best else 0.0
+
+
+# --- search on one deal -------------------------------------------------------------------------------
+
+
+def leaf_value(me, h0, h1, left, right):
+    """Estimate in [-LEAF_CAP, LEAF_CAP] for ``me`` below the search depth: fewer tiles and fewer pips
+    in hand than the other player is better, and more tiles that fit the open ends."""
+    mine = h0 if me == 0 else h1
+    theirs = h1 if me == 0 else h0
+    v = LEAF_TILE * (popcount(theirs) - popcount(mine)) + LEAF_PIP * (pips(theirs) - pips(mine))
+    if left >= 0:
+        reach = MATCH[left] | MATCH[right]
+        v += LEAF_MOBILE * (popcount(mine & reach) - popcount(theirs & reach))
+    return min(LEAF_CAP, max(-LEAF_CAP, v))
+
+
+def search(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, depth, kind, w, mk, rollouts, rng):
+    """Expected value for ``me`` of the full-information position (hands ``h0``, ``h1``, the boneyard a
+    set ``bone`` of ``bone_n`` tiles in uniformly random order), searching ``depth`` more placements or
+    passes. ``me`` maximises; the other player moves by the models ``mk`` weighted by ``w`` as the player
+    ``kind`` reads them (predictive: one weight 1; realistic: 0/1 credibility, worst model; bayesian:
+    posterior weights). A draw is a chance node over the boneyard tiles."""
+    r = result(me, h0, h1, passes)
+    if r != 2.0:
+        return r
+    if depth <= 0:
+        if rollouts <= 0:
+            return leaf_value(me, h0, h1, left, right)
+        acc = 0.0
+        for _ in range(rollouts):
+            acc += rollout(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, w, mk, rng)
+        return acc / rollouts
+    hand = h0 if to_move == 0 else h1
+    unseen = (h1 if to_move == 0 else h0) | bone
+    moves = np.empty(MAX_MOVES, np.int64)
+    n = legal_into(hand, left, right, drawn, bone_n, moves)
+    if moves[0] == DRAW:
+        total = 0.0
+        for y in range(N_TILES):
+            if bone >> y & 1:
+                bit = 1 << y
+                if to_move == 0:
+                    total += search(me, h0 | bit, h1, bone & ~bit, bone_n - 1, left, right, to_move, passes,
+                                    y, depth, kind, w, mk, rollouts, rng)
+                else:
+                    total += search(me, h0, h1 | bit, bone & ~bit, bone_n - 1, left, right, to_move, passes,
+                                    y, depth, kind, w, mk, rollouts, rng)
+        return total / bone_n
+    if to_move == me:
+        best = -2.0
+        for i in range(n):
+            a0, a1, nl, nr, nt, npas = step(h0, h1, left, right, to_move, passes, moves[i])
+            v = search(me, a0, a1, bone, bone_n, nl, nr, nt, npas, NO_TILE, depth - 1, kind, w, mk, rollouts, rng)
+            if v > best:
+                best = v
+        return best
+    nm = len(mk)
+    probs = np.zeros((nm, n))
+    for j in range(nm):
+        if w[j] > 0:
+            model_probs(mk[j], moves, n, hand, unseen, left, right, probs[j])
+    values = np.zeros(n)
+    for i in range(n):
+        q = 0.0
+        for j in range(nm):
+            q += w[j] * probs[j, i]
+        if q <= 0:
+            continue
+        child = np.zeros(nm)
+        for j in range(nm):
+            if kind == REALISTIC:
+                child[j] = 1.0 if (w[j] > 0 and probs[j, i] > 0) else 0.0
+            else:
+                child[j] = w[j] * probs[j, i] / q
+        a0, a1, nl, nr, nt, npas = step(h0, h1, left, right, to_move, passes, moves[i])
+        values[i] = search(me, a0, a1, bone, bone_n, nl, nr, nt, npas, NO_TILE, depth - 1, kind, child, mk, rollouts,
+                           rng)
+    if kind == REALISTIC:
+        worst = 2.0
+        for j in range(nm):
+            if w[j] > 0:
+                e = 0.0
+                for i in range(n):
+                    if probs[j, i] > 0:
+                        e += probs[j, i] * values[i]
+                if e < worst:
+                    worst = e
+        return worst
+    total = 0.0
+    for i in range(n):
+        q = 0.0
+        for j in range(nm):
+            q += w[j] * probs[j, i]
+        if q > 0:
+            total += q * values[i]
+    return total
+
+
+def pick(rng, probs, n):
+    """A move index drawn from ``probs[:n]`` (never one of probability 0)."""
+    u = rand_next(rng) / 4294967296.0
+    i = 0
+    acc = probs[0]
+    while i < n - 1 and u >= acc:
+        i += 1
+        acc += probs[i]
+    while probs[i] == 0.0:  # rounding at the top end: the last move of positive probability
+        i -= 1
+    return i
+
+
+def rollout(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, w, mk, rng):
+    """One game played out from a full-information position: ``me`` places its heaviest playable tile
+    (first in the documented order among equals), the other player follows a model drawn from the
+    weights ``w``, draws come from the boneyard set at random. Returns +1 / 0 / -1 for ``me``."""
+    moves = np.empty(MAX_MOVES, np.int64)
+    probs = np.empty(MAX_MOVES)
+    total = 0.0
+    for j in range(len(mk)):
+        total += w[j]
+    while True:
+        r = result(me, h0, h1, passes)
+        if r != 2.0:
+            return r
+        hand = h0 if to_move == 0 else h1
+        unseen = (h1 if to_move == 0 else h0) | bone
+        n = legal_into(hand, left, right, drawn, bone_n, moves)
+        if moves[0] == DRAW:
+            idx = rand_below(rng, bone_n)
+            y = 0
+            for t in range(N_TILES):
+                if bone >> t & 1:
+                    if idx == 0:
+                        y = t
+                        break
+                    idx -= 1
+            bit = 1 << y
+            if to_move == 0:
+                h0 |= bit
+            else:
+                h1 |= bit
+            bone &= ~bit
+            bone_n -= 1
+            drawn = y
+            continue
+        if to_move == me:
+            model_probs(STRONG, moves, n, hand, unseen, left, right, probs)
+            i = 0
+            while probs[i] == 0.0:
+                i += 1
+        else:
+            u = rand_next(rng) / 4294967296.0 * total
+            j = 0
+            acc = w[0]
+            while j < len(mk) - 1 and (u >= acc or w[j] <= 0):
+                j += 1
+                acc += w[j]
+            model_probs(mk[j], moves, n, hand, unseen, left, right, probs)
+            i = pick(rng, probs, n)
+        h0, h1, left, right, to_move, passes = step(h0, h1, left, right, to_move, passes, moves[i])
+        drawn = NO_TILE
+
+
+# --- what the player knows of the opponent's hand ----------------------------------------------------
+
+
+def n_choose_k(n, k):
+    """C(n, k) as a float (the counts are compared with a budget, never used as exact integers)."""
+    if k < 0 or k > n:
+        return 0.0
+    c = 1.0
+    for i in range(k):
+        c = c * (n - i) / (i + 1)
+    return c
+
+
+def rand_next(rng):
+    """The next 32 random bits of the 48-bit linear congruential generator in ``rng[0]`` (the same
+    numbers in plain Python and compiled: every product is reduced to its low 48 bits)."""
+    s = (int(rng[0]) * 25214903917 + 11) & 0xFFFFFFFFFFFF
+    rng[0] = s
+    return s >> 16
+
+
+def rand_below(rng, n):
+    """A uniform integer in 0..n-1 (n < 2**31)."""
+    return (rand_next(rng) * n) >> 32
+
+
+def list_tiles(mask, tiles):
+    """Write the tiles of ``mask`` into ``tiles`` (ascending); returns their number."""
+    p = 0
+    for t in range(N_TILES):
+        if mask >> t & 1:
+            tiles[p] = t
+            p += 1
+    return p
+
+
+def sample_hand(rng, tiles, p, k):
+    """A uniform k-subset of ``tiles[:p]`` as a mask (partial Fisher-Yates; ``tiles`` is reordered)."""
+    h = 0
+    for i in range(k):
+        r = i + rand_below(rng, p - i)
+        tmp = tiles[i]
+        tiles[i] = tiles[r]
+        tiles[r] = tmp
+        h |= 1 << tiles[i]
+    return h
+
+
+def seed_rng(seed):
+    rng = np.zeros(1, np.int64)
+    rng[0] = (seed ^ 0x5DEECE66D) & 0xFFFFFFFFFFFF
+    return rng
+
+
+def event_likelihood(kind, hand, ev, e, after):
+    """Probability that model ``kind`` plays the observed move of event ``e`` when the opponent holds
+    ``hand`` now (``after``: the tiles it placed after event ``e`` from its hand)."""
+    moves = np.empty(MAX_MOVES, np.int64)
+    probs = np.empty(MAX_MOVES)
+    move = ev[e, 1]
+    held = hand | after | (1 << (move >> 1))
+    drawn = (move >> 1) if ev[e, 0] == EV_PLACE_DRAWN else -1
+    n = legal_into(held, ev[e, 2], ev[e, 3], drawn, ev[e, 5], moves)
+    model_probs(kind, moves, n, held, ALL_TILES & ~held & ~ev[e, 4], ev[e, 2], ev[e, 3], probs)
+    for i in range(n):
+        if moves[i] == move:
+            return probs[i]
+    return 0.0
+
+
+def hand_likelihood(kind, hand, ev, n_ev, after):
+    """Probability that model ``kind`` plays every observed placement of the window when the opponent
+    holds ``hand`` now; 0 when ``hand`` breaks a void (it would have held a tile it could place)."""
+    p = 1.0
+    for e in range(n_ev):
+        if ev[e, 0] == EV_VOID:
+            if (hand | after[e]) & (MATCH[ev[e, 2]] | MATCH[ev[e, 3]]):
+                return 0.0
+        else:
+            p *= event_likelihood(kind, hand, ev, e, after[e])
+            if p == 0.0:
+                return 0.0
+    return p
+
+
+def placed_after(ev, n_ev):
+    """after[e]: tiles the opponent placed from its hand after event e (not those placed right after
+    drawing them): in the window it held them at event e."""
+    after = np.zeros(max(n_ev, 1), np.int64)
+    acc = 0
+    for e in range(n_ev - 1, -1, -1):
+        after[e] = acc
+        if ev[e, 0] == EV_PLACE:
+            acc |= 1 << (ev[e, 1] >> 1)
+    return after
+
+
+def model_pool(kind, unknown, ev, n_ev, after):
+    """Tiles the opponent may hold now under model ``kind``: the unknown tiles minus those that break a
+    void and, for the models that rank each move on its own tile (first, last, strong), those whose
+    holding would have made an observed placement impossible."""
+    pool = unknown
+    for e in range(n_ev):
+        if ev[e, 0] == EV_VOID:
+            pool &= ~(MATCH[ev[e, 2]] | MATCH[ev[e, 3]])
+    if kind == FIRST or kind == LAST or kind == STRONG:
+        for t in range(N_TILES):
+            if pool >> t & 1:
+                for e in range(n_ev):
+                    if ev[e, 0] == EV_PLACE and event_likelihood(kind, 1 << t, ev, e, after[e]) == 0.0:
+                        pool &= ~(1 << t)
+                        break
+    return pool
+
+
+def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hands, lik, origin):
+    """Candidate opponent hands of ``k`` tiles with each model's likelihood of the observed window.
+
+    The window ``ev[:n_ev]`` holds the opponent's observed events since the start or its last unseen draw
+    (rows: kind, move, left, right, the tiles on the line, boneyard size). Within it the opponent's hand
+    at each event is its hand now plus the tiles it placed since, so the likelihood of a hand is exact.
+    When the unknown tiles outside every void allow at most ``max_exact`` hands, every hand is listed once
+    (``origin`` -1) and the result is exact; otherwise ``samples`` hands are drawn uniformly from each
+    active model's pool (``origin`` = the model). Fills ``hands``, ``lik[h, j]`` and returns the count.
+    """
+    nm = len(mk)
+    after = placed_after(ev, n_ev)
+    base = model_pool(RANDOM, unknown, ev, n_ev, after)
+    tiles = np.empty(N_TILES, np.int64)
+    count = 0
+    if n_choose_k(popcount(base), k) <= max_exact:
+        p = list_tiles(base, tiles)
+        if k > p:
+            return 0
+        idx = np.arange(k)
+        while True:
+            h = 0
+            for i in range(k):
+                h |= 1 << tiles[idx[i]]
+            hands[count] = h
+            origin[count] = -1
+            for j in range(nm):
+                lik[count, j] = hand_likelihood(mk[j], h, ev, n_ev, after) if active[j] else 0.0
+            count += 1
+            i = k - 1
+            while i >= 0 and idx[i] == p - k + i:
+                i -= 1
+            if i < 0:
+                break
+            idx[i] += 1
+            for m in range(i + 1, k):
+                idx[m] = idx[m - 1] + 1
+        return count
+    for j0 in range(nm):
+        if not active[j0]:
+            continue
+        p = list_tiles(model_pool(mk[j0], unknown, ev, n_ev, after), tiles)
+        if k > p:
+            continue
+        for _ in range(samples):
+            h = sample_hand(rng, tiles, p, k)
+            hands[count] = h
+            origin[count] = j0
+            for j in range(nm):
+                lik[count, j] = hand_likelihood(mk[j], h, ev, n_ev, after) if active[j] else 0.0
+            count += 1
+    return count
+
+
+def model_evidence(count, lik, origin, nm, pool_sizes, k):
+    """Each model's likelihood of the window, up to a factor common to all models: exact sums over the
+    listed hands, or the pool's hand count times the mean over that model's samples."""
+    z = np.zeros(nm)
+    n_s = np.zeros(nm)
+    for h in range(count):
+        o = origin[h]
+        if o < 0:
+            for j in range(nm):
+                z[j] += lik[h, j]
+        else:
+            z[o] += lik[h, o]
+            n_s[o] += 1
+    for j in range(nm):
+        if n_s[j] > 0:
+            z[j] = z[j] / n_s[j] * n_choose_k(pool_sizes[j], k)
+    return z
+
+
+def belief_weights(kind, w0, z):
+    """The model weights after the window: realistic keeps the credible models (evidence > 0) at weight
+    1; bayesian multiplies its prior by the evidence and normalises; predictive keeps its one model.
+    When no model can explain the window (possible only when the opponent plays outside the model set,
+    or with sampled hands), the weights before the window are kept."""
+    nm = len(w0)
+    out = np.zeros(nm)
+    total = 0.0
+    for j in range(nm):
+        if w0[j] > 0 and z[j] > 0:
+            out[j] = 1.0 if kind == REALISTIC else w0[j] * z[j]
+            total += out[j]
+    if total == 0.0:
+        for j in range(nm):
+            out[j] = w0[j]
+        return out
+    if kind != REALISTIC:
+        for j in range(nm):
+            out[j] /= total
+    return out
+
+
+def pool_sizes_of(unknown, ev, n_ev, mk):
+    after = placed_after(ev, n_ev)
+    sizes = np.zeros(len(mk), np.int64)
+    for j in range(len(mk)):
+        sizes[j] = popcount(model_pool(mk[j], unknown, ev, n_ev, after))
+    return sizes
+
+
+def weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng):
+    """:func:`hand_weights` for the models of positive weight in ``w0``, with each model's evidence:
+    returns (count, hands, lik, origin, z)."""
+    nm = len(mk)
+    cap = max(int(max_exact), samples * nm) + 1
+    hands = np.zeros(cap, np.int64)
+    lik = np.zeros((cap, nm))
+    origin = np.zeros(cap, np.int64)
+    count = hand_weights(k, unknown, ev, n_ev, mk, w0 > 0, samples, max_exact, rng, hands, lik, origin)
+    z = model_evidence(count, lik, origin, nm, pool_sizes_of(unknown, ev, n_ev, mk), k)
+    return count, hands, lik, origin, z
+
+
+def window_weights(kind, w0, k, unknown, ev, n_ev, mk, samples, max_exact, rng):
+    """The player's model weights once the window closes (the opponent drew a tile it did not show)."""
+    z = weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng)[4]
+    return belief_weights(kind, w0, z)
+
+
+def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev, n_ev, kind, w0, mk,
+                depth, samples, max_exact, rollouts, rng, moves, values):
+    """The player's value of each legal move (written into ``values``, moves into ``moves``; returns
+    their number): the expectation over the opponent hands it considers (see :func:`hand_weights`),
+    each weighed by the models' likelihood of the window, of the depth-``depth`` search after the move.
+
+    Hand weights: predictive, the one model's likelihood; realistic, the mean over the credible models
+    of each model's normalised likelihood (the hand posterior if that model is the true one); bayesian,
+    the posterior mixture. Inside the search of a hand, realistic keeps the models that could have played
+    the window with that hand, bayesian the posterior given that hand.
+    """
+    nm = len(mk)
+    n = legal_into(my_hand, left, right, drawn, bone_n, moves)
+    for i in range(n):
+        values[i] = 0.0
+    if n == 1:
+        return 1
+    count, hands, lik, origin, z = weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng)
+    alpha = belief_weights(kind, w0, z)
+    uninformed = True
+    for j in range(nm):
+        if alpha[j] > 0 and z[j] > 0:
+            uninformed = False
+    if uninformed or count == 0:  # nothing explains the window: every hand of the unknown tiles alike
+        return _uninformed_values(me, my_hand, k, unknown, bone_n, left, right, passes, kind, w0, mk, depth,
+                                  samples, rollouts, rng, moves, n, values)
+    # Per-model sums of likelihood over that model's listed hands (normalisers).
+    norm = np.zeros(nm)
+    for h in range(count):
+        o = origin[h]
+        for j in range(nm):
+            if o < 0 or o == j:
+                norm[j] += lik[h, j]
+    w = np.zeros(nm)
+    wsum = 0.0
+    for h in range(count):
+        o = origin[h]
+        omega = 0.0
+        for j in range(nm):
+            if (o < 0 or o == j) and alpha[j] > 0 and norm[j] > 0 and z[j] > 0:
+                share = alpha[j] if kind != REALISTIC else 1.0
+                omega += share * lik[h, j] / norm[j]
+        if omega <= 0.0:
+            continue
+        total = 0.0
+        for j in range(nm):
+            if kind == REALISTIC:
+                w[j] = 1.0 if (alpha[j] > 0 and lik[h, j] > 0) else 0.0
+            else:
+                w[j] = alpha[j] * lik[h, j]
+            total += w[j]
+        if total <= 0.0:
+            continue
+        if kind != REALISTIC:
+            for j in range(nm):
+                w[j] /= total
+        _accumulate(me, my_hand, hands[h], unknown & ~hands[h], bone_n, left, right, passes, kind, w, mk, depth,
+                    rollouts, rng, moves, n, omega, values)
+        wsum += omega
+    for i in range(n):
+        values[i] /= wsum
+    return n
+
+
+def _accumulate(me, my_hand, opp, bone, bone_n, left, right, passes, kind, w, mk, depth, rollouts, rng, moves, n,
+                omega, values):
+    h0 = my_hand if me == 0 else opp
+    h1 = opp if me == 0 else my_hand
+    for i in range(n):
+        a0, a1, nl, nr, nt, npas = step(h0, h1, left, right, me, passes, moves[i])
+        values[i] += omega * search(me, a0, a1, bone, bone_n, nl, nr, nt, npas, NO_TILE, depth - 1, kind, w, mk,
+                                    rollouts, rng)
+
+
+def _uninformed_values(me, my_hand, k, unknown, bone_n, left, right, passes, kind, w0, mk, depth, samples,
+                       rollouts, rng, moves, n, values):
+    tiles = np.empty(N_TILES, np.int64)
+    p = list_tiles(unknown, tiles)
+    w = np.zeros(len(mk))
+    total = 0.0
+    for j in range(len(mk)):
+        w[j] = w0[j]
+        total += w[j]
+    for j in range(len(mk)):
+        w[j] = w[j] / total if kind != REALISTIC else (1.0 if w[j] > 0 else 0.0)
+    for _ in range(samples):
+        h = sample_hand(rng, tiles, p, k)
+        _accumulate(me, my_hand, h, unknown & ~h, bone_n, left, right, passes, kind, w, mk, depth, rollouts, rng, moves,
+                    n, 1.0, values)
+    for i in range(n):
+        values[i] /= samples
+    return n
+
+
+def best_index(values, n):
+    """The first move of highest value (ties go to the documented order)."""
+    b = 0
+    for i in range(1, n):
+        if values[i] > values[b]:
+            b = i
+    return b
+
+
+def record(ev, n_ev, move, drawn, left, right, board, bone_n):
+    """Write the opponent's observed ``move`` as event ``n_ev`` of the window (``drawn`` >= 0 when it drew
+    this turn; the player does not see which tile). Returns True when the move closes the window: a pass
+    after drawing, i.e. a tile the player never saw entered the opponent's hand."""
+    if move == PASS and drawn >= 0:
+        return True  # its void was recorded with the draw
+    if move == DRAW or move == PASS:
+        ev[n_ev, 0] = EV_VOID  # it held no tile matching either end
+    else:
+        ev[n_ev, 0] = EV_PLACE_DRAWN if drawn >= 0 else EV_PLACE
+    ev[n_ev, 1] = move
+    ev[n_ev, 2] = left
+    ev[n_ev, 3] = right
+    ev[n_ev, 4] = board
+    ev[n_ev, 5] = bone_n
+    return False
+
+
+def restart_window(ev, left, right, board, bone_n):
+    """A new window after an unseen draw: its first event is the void the pass shows (the whole hand,
+    the drawn tile included, matches neither end). Returns the window's length (1)."""
+    ev[0, 0] = EV_VOID
+    ev[0, 1] = PASS
+    ev[0, 2] = left
+    ev[0, 3] = right
+    ev[0, 4] = board
+    ev[0, 5] = bone_n
+    return 1
+
+
+# --- a seeded game: the player against one model ------------------------------------------------------
+
+
+def deal(rng, order):
+    """Shuffle the 28 tiles into ``order`` (Fisher-Yates): seat 0 gets order[0:7], seat 1 order[7:14],
+    the boneyard is order[14:28] drawn from the front."""
+    for t in range(N_TILES):
+        order[t] = t
+    for i in range(N_TILES - 1, 0, -1):
+        j = rand_below(rng, i + 1)
+        tmp = order[i]
+        order[i] = order[j]
+        order[j] = tmp
+
+
+def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, log):
+    """One game of the player ``kind`` (seat ``seat``, models ``mk`` with initial weights ``w_init``)
+    against the opponent playing model ``model`` (which sees the true state). Returns the result for the
+    player (+1 / 0 / -1). ``log`` (rows: mover, move; -1 ends it) receives the moves when it has room
+    (draws are logged as DRAW and followed by a row (-2, tile))."""
+    rng = seed_rng(seed)
+    order = np.empty(N_TILES, np.int64)
+    deal(rng, order)
+    h = np.zeros(2, np.int64)
+    for i in range(HAND_SIZE):
+        h[0] |= 1 << order[i]
+        h[1] |= 1 << order[HAND_SIZE + i]
+    bone_pos = 2 * HAND_SIZE
+    left = -1
+    right = -1
+    to_move = 0
+    passes = 0
+    drawn = -1
+    board = 0
+    w = w_init.copy()
+    ev = np.zeros((4 * N_TILES, 6), np.int64)
+    n_ev = 0
+    moves = np.empty(MAX_MOVES, np.int64)
+    values = np.empty(MAX_MOVES)
+    probs = np.empty(MAX_MOVES)
+    n_log = 0
+    while True:
+        r = result(seat, h[0], h[1], passes)
+        if r != 2.0:
+            if n_log < log.shape[0]:
+                log[n_log, 0] = -1
+            return r
+        bone_n = N_TILES - bone_pos
+        mover = to_move
+        if mover == seat:
+            unknown = ALL_TILES & ~h[seat] & ~board
+            n = move_values(seat, h[seat], popcount(h[1 - seat]), unknown, bone_n, left, right, passes, drawn, ev,
+                            n_ev, kind, w, mk, depth, samples, max_exact, rollouts, rng, moves, values)
+            move = moves[best_index(values, n)]
+        else:
+            n = legal_into(h[mover], left, right, drawn, bone_n, moves)
+            model_probs(model, moves, n, h[mover], ALL_TILES & ~h[mover] & ~board, left, right, probs)
+            move = moves[pick(rng, probs, n)]
+            if record(ev, n_ev, move, drawn, left, right, board, bone_n):
+                # It drew a tile it kept: the window closes (the hand before the draw is weighed).
+                if kind != PREDICTIVE:
+                    w = window_weights(kind, w, popcount(h[mover]) - 1, ALL_TILES & ~h[seat] & ~board, ev, n_ev,
+                                       mk, samples, max_exact, rng)
+                n_ev = restart_window(ev, left, right, board, bone_n)
+            else:
+                n_ev += 1
+        if n_log < log.shape[0]:
+            log[n_log, 0] = mover
+            log[n_log, 1] = move
+            n_log += 1
+        if move == DRAW:
+            y = order[bone_pos]
+            bone_pos += 1
+            h[mover] |= 1 << y
+            drawn = y
+            if n_log < log.shape[0]:
+                log[n_log, 0] = -2
+                log[n_log, 1] = y
+                n_log += 1
+            continue
+        if move != PASS:
+            board |= 1 << (move >> 1)
+        h[0], h[1], left, right, to_move, passes = step(h[0], h[1], left, right, mover, passes, move)
+        drawn = -1
+    return 0.0
+
+
+def play_games(seeds, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, out):
+    """``out[g]`` = the result of ``play_game(seeds[g], ...)`` for every game (no move log)."""
+    log = np.empty((0, 2), np.int64)
+    for g in range(len(seeds)):
+        out[g] = play_game(seeds[g], kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, log)

@@ -1,0 +1,233 @@
+"""A player's decision from what it has seen: its hand, every move so far (the other player's draws
+without the tile), and its opponent models.
+
+The hidden hand is handled explicitly (``engine.hand_weights``): every opponent hand consistent with
+the observed window is listed and weighed exactly when there are at most ``max_exact`` of them, otherwise
+``samples`` hands are drawn per model; each is searched ``depth`` placements deep (``engine.search``).
+This runs the engine as plain Python: one decision takes from milliseconds to a few seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lookup.dominoes import engine as E
+from lookup.dominoes.rules import hand_mask, move_name, parse_move, parse_tile, tile_name
+from lookup.naming import by_name
+from lookup.validate import integer
+
+MODEL_NAMES = tuple(E.MODEL_CODES)  # random, first, last, strong, greedy
+PLAYERS = tuple(E.PLAYER_CODES)  # predictive, realistic, bayesian
+
+
+@dataclass
+class View:
+    """The player's bookkeeping after replaying a history (all that ``engine.move_values`` reads)."""
+
+    seat: int
+    hand: int
+    board: int
+    left: int
+    right: int
+    to_move: int
+    passes: int
+    drawn: int
+    boneyard_size: int
+    opponent_tiles: int
+    events: np.ndarray
+    n_events: int
+    weights: np.ndarray
+    over: bool
+
+    @property
+    def unknown(self) -> int:
+        """Tiles the player has not seen: the opponent's hand and the boneyard."""
+        return E.ALL_TILES & ~self.hand & ~self.board
+
+
+def _tokens(history: str | Iterable[str]) -> list[str]:
+    if isinstance(history, str):
+        return history.split()
+    return [str(t) for t in history]
+
+
+def _settings(player: str, model: str | None, models: Sequence[str] | None) -> tuple[int, np.ndarray, np.ndarray]:
+    kind = by_name(E.PLAYER_CODES, player, "dominoes player")
+    if kind == E.PREDICTIVE:
+        if model is None:
+            raise ValueError("a predictive player needs model=... (the one opponent model it assumes)")
+        names = [model]
+    else:
+        names = list(models) if models is not None else list(MODEL_NAMES)
+        if not names:
+            raise ValueError(f"a {player} player needs at least one opponent model")
+    mk = np.array([by_name(E.MODEL_CODES, n, "opponent model") for n in names], np.int64)
+    w = np.ones(len(mk)) / (len(mk) if kind == E.BAYESIAN else 1)
+    return kind, mk, w
+
+
+def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *, player: str = "realistic",
+           model: str | None = None, models: Sequence[str] | None = None, samples: int = 16,
+           max_exact: int = 2000, seed: int = 0) -> View:
+    """Replay ``history`` (move tokens in turn order: ``"6-6"``, ``"6-3R"``, ``"draw"``, ``"pass"``; the
+    player's own draws as ``"draw:2-4"``) from the view of ``seat`` holding ``hand`` (its 7 dealt tiles).
+    ValueError naming the first move that the rules refuse (an illegal move of the player, an opponent
+    tile the player holds or that is on the line, a draw from an empty boneyard or a second draw in a
+    turn, a pass before drawing, a move after the end) or a history no opponent hand can explain."""
+    seat = integer(seat, "seat", 0, 1)
+    kind, mk, w = _settings(player, model, models)
+    my_hand = hand_mask(hand)
+    if E.popcount(my_hand) != E.HAND_SIZE:
+        raise ValueError(f"hand: expected {E.HAND_SIZE} dealt tiles, got {E.popcount(my_hand)}")
+    rng = E.seed_rng(integer(seed, "seed", 0, 2**62))
+    v = View(seat, my_hand, 0, -1, -1, 0, 0, -1, E.N_TILES - 2 * E.HAND_SIZE, E.HAND_SIZE,
+             np.zeros((4 * E.N_TILES, 6), np.int64), 0, w, False)
+    moves = np.empty(E.MAX_MOVES, np.int64)
+    for i, token in enumerate(_tokens(history)):
+        where = f"history move {i + 1} ({token!r})"
+        if v.over:
+            raise ValueError(f"{where}: the game is already over")
+        if v.to_move == seat:
+            _my_move(v, token, where, moves)
+        else:
+            _their_move(v, token, where, kind, mk, samples, max_exact, rng)
+    _check_window(v)
+    return v
+
+
+def _my_move(v: View, token: str, where: str, moves: np.ndarray) -> None:
+    n = E.legal_into(v.hand, v.left, v.right, v.drawn, v.boneyard_size, moves)
+    legal = [int(m) for m in moves[:n]]
+    if token.lower().startswith("draw"):
+        if legal != [E.DRAW]:
+            raise ValueError(f"{where}: drawing is not legal (legal: {', '.join(move_name(m) for m in legal)})")
+        if ":" not in token:
+            raise ValueError(f"{where}: say which tile you drew ('draw:2-4')")
+        t = parse_tile(token.split(":", 1)[1])
+        if not (v.unknown >> t & 1):
+            raise ValueError(f"{where}: tile {tile_name(t)} cannot be in the boneyard (you hold it or it is placed)")
+        v.hand |= 1 << t
+        v.drawn = t
+        v.boneyard_size -= 1
+        return
+    move = parse_move(token, opening=v.left < 0)
+    if move not in legal:
+        raise ValueError(f"{where}: not a legal move (legal: {', '.join(move_name(m) for m in legal)})")
+    _apply(v, move, v.seat)
+
+
+def _their_move(v: View, token: str, where: str, kind: int, mk: np.ndarray, samples: int, max_exact: int,
+                rng: np.ndarray) -> None:
+    low = token.lower()
+    if low == "draw":
+        if v.drawn >= 0:
+            raise ValueError(f"{where}: a player draws at most once a turn")
+        if v.boneyard_size == 0:
+            raise ValueError(f"{where}: the boneyard is empty")
+        if v.left < 0:
+            raise ValueError(f"{where}: the opening player places a tile, it does not draw")
+        move = E.DRAW
+    elif low == "pass":
+        if v.drawn < 0 and v.boneyard_size > 0:
+            raise ValueError(f"{where}: a player passes only after drawing, or with an empty boneyard")
+        move = E.PASS
+    else:
+        move = parse_move(token, opening=v.left < 0)
+        t = move >> 1
+        if not (v.unknown >> t & 1):
+            raise ValueError(f"{where}: the opponent cannot hold {tile_name(t)} (you hold it or it is placed)")
+        moves = np.empty(E.MAX_MOVES, np.int64)
+        n = E.legal_into(1 << t, v.left, v.right, -1, v.boneyard_size, moves)
+        if move not in [int(m) for m in moves[:n]]:
+            raise ValueError(f"{where}: {tile_name(t)} does not go there (ends {v.left} and {v.right})")
+    drawn = v.drawn if v.drawn >= 0 else -1
+    if E.record(v.events, v.n_events, move, drawn, v.left, v.right, v.board, v.boneyard_size):
+        _check_window(v)
+        if kind != E.PREDICTIVE:
+            v.weights = E.window_weights(kind, v.weights, v.opponent_tiles - 1, v.unknown, v.events, v.n_events, mk,
+                                         samples, float(max_exact), rng)
+        v.n_events = E.restart_window(v.events, v.left, v.right, v.board, v.boneyard_size)
+    else:
+        v.n_events += 1
+    if move == E.DRAW:
+        v.drawn = E.N_TILES  # drew a tile the player does not see
+        v.boneyard_size -= 1
+        v.opponent_tiles += 1
+        return
+    _apply(v, move, 1 - v.seat)
+
+
+def _apply(v: View, move: int, mover: int) -> None:
+    if move == E.PASS:
+        v.passes += 1
+    else:
+        v.left, v.right = (int(x) for x in E.place(move, v.left, v.right))
+        v.board |= 1 << (move >> 1)
+        v.passes = 0
+        if mover == v.seat:
+            v.hand &= ~(1 << (move >> 1))
+        else:
+            v.opponent_tiles -= 1
+    v.drawn = -1
+    v.to_move = 1 - mover
+    v.over = v.hand == 0 or v.opponent_tiles == 0 or v.passes >= E.PASS_LIMIT
+
+
+def _check_window(v: View) -> None:
+    """ValueError unless some opponent hand fits the window: tiles it placed after a void cannot match
+    that void's ends, and enough unknown tiles avoid every void."""
+    after = E.placed_after(v.events, v.n_events)
+    for e in range(v.n_events):
+        if v.events[e, 0] == E.EV_VOID:
+            ends = E.MATCH[v.events[e, 2]] | E.MATCH[v.events[e, 3]]
+            if after[e] & ends:
+                bad = [tile_name(t) for t in range(E.N_TILES) if after[e] & ends >> t & 1]
+                raise ValueError(f"history inconsistent with the rules: the opponent placed {', '.join(bad)} "
+                                 f"after drawing or passing for want of a {v.events[e, 2]} or {v.events[e, 3]}")
+    free = E.popcount(E.model_pool(E.RANDOM, v.unknown, v.events, v.n_events, after))
+    k = v.opponent_tiles if v.drawn != E.N_TILES else v.opponent_tiles - 1
+    if free < k:
+        raise ValueError(f"history inconsistent with the rules: the opponent holds {k} tiles but only {free} "
+                         "unknown tiles avoid the ends it could not play on")
+
+
+def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *, player: str = "realistic",
+                model: str | None = None, models: Sequence[str] | None = None, depth: int = 3, samples: int = 16,
+                max_exact: int = 2000, seed: int = 0) -> list[tuple[str, float]]:
+    """(move, value) for each legal move of ``seat``, whose turn it must be after ``history``: the value
+    is the player's expected result (+1 win, 0 draw, -1 loss; below the search depth the engine's leaf
+    estimate) over the opponent hands consistent with the history, weighed by the models (``player``:
+    predictive with ``model``, realistic or bayesian over ``models``, all five by default)."""
+    depth = integer(depth, "depth", 1, 12)
+    samples = integer(samples, "samples", 1, 100_000)
+    max_exact = integer(max_exact, "max_exact", 0, 10**6)
+    v = replay(hand, history, seat, player=player, model=model, models=models, samples=samples,
+               max_exact=max_exact, seed=seed)
+    if v.over:
+        raise ValueError("the game is over: no move to decide")
+    if v.to_move != v.seat:
+        raise ValueError(f"it is player {v.to_move}'s turn, not player {v.seat}'s")
+    kind, mk, _ = _settings(player, model, models)
+    moves = np.empty(E.MAX_MOVES, np.int64)
+    values = np.zeros(E.MAX_MOVES)
+    rng = E.seed_rng(integer(seed, "seed", 0, 2**62) + 1)
+    n = E.move_values(v.seat, v.hand, v.opponent_tiles, v.unknown, v.boneyard_size, v.left, v.right, v.passes,
+                      v.drawn, v.events, v.n_events, kind, v.weights, mk, depth, samples, float(max_exact), 0, rng,
+                      moves, values)
+    return [(move_name(int(moves[i])), float(values[i])) for i in range(n)]
+
+
+def decide(hand: Iterable[str | int], history: str | Iterable[str], seat: int, **options: object) -> str:
+    """The move to play (written form): the first of highest value in the documented order (see
+    ``move_values`` for the options)."""
+    values = move_values(hand, history, seat, **options)  # type: ignore[arg-type]
+    best = max(v for _, v in values)
+    return next(m for m, v in values if v == best)
+
+
+def value(hand: Iterable[str | int], history: str | Iterable[str], seat: int, **options: object) -> float:
+    """The player's expected result of its best move (see ``move_values``)."""
+    return max(v for _, v in move_values(hand, history, seat, **options))  # type: ignore[arg-type]

@@ -1,0 +1,208 @@
+"""The player's hidden-hand expectation against brute force over every deal, realistic with one credible
+model against predictive, the lookup API's answers and its refusals, the CLI."""
+
+import itertools
+import random
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from lookup import opponents
+from lookup.dominoes import decide, move_values, value
+from lookup.dominoes import engine as E
+from lookup.dominoes.rules import GAME, State
+from pipeline.cli import main
+
+
+def _mask(tiles):
+    return sum(1 << t for t in tiles)
+
+
+def endgame(seed: int, model: str, unknown: int = 6, k: int = 3, mine: int = 3):
+    """A small endgame seen by player 0: ``unknown`` tiles hidden (``k`` in the opponent's hand, the rest the
+    boneyard in random order), ``mine`` in its hand, the others on the line; the opponent (playing ``model``)
+    moves first and play goes on (player 0 at random) until player 0 has a choice after at least one
+    opponent event. Returns None when that does not happen without an unseen draw kept by the opponent."""
+    rnd = random.Random(seed)
+    tiles = list(range(28))
+    rnd.shuffle(tiles)
+    hidden, hand = tiles[:unknown], tiles[unknown:unknown + mine]
+    board = _mask(tiles[unknown + mine:])
+    left, right = rnd.randrange(7), rnd.randrange(7)
+    state = State((_mask(hand), _mask(hidden[:k])), tuple(hidden[k:]), left, right, to_move=1)
+    ev = np.zeros((64, 6), np.int64)
+    n_ev, seen = 0, []
+    dist = opponents.get_model(model)
+    while not GAME.is_terminal(state):
+        moves = GAME.legal_moves(state)
+        bone_n = len(state.boneyard)
+        if state.to_move == 0:
+            if len(moves) > 1 and n_ev > 0:
+                return {"start": (hidden, hand, board, left, right, k), "seen": seen, "ev": ev, "n_ev": n_ev,
+                        "state": state, "board": board}
+            move = rnd.choice(moves)
+        else:
+            probs = dist.distribution(GAME, state)
+            move = rnd.choices(list(probs), weights=[float(p) for p in probs.values()])[0]
+            if E.record(ev, n_ev, move, state.drawn, state.left, state.right, board, bone_n):
+                return None  # a kept unseen draw: the window would restart
+            n_ev += 1
+        nxt = GAME.apply(state, move)
+        seen.append((state.to_move, move, nxt.drawn if state.to_move == 0 and move == E.DRAW else -1))
+        if move < E.DRAW:
+            board |= 1 << (move >> 1)
+        state = nxt
+    return None
+
+
+def brute_force(case, model: str, depth: int) -> list[float]:
+    """Every deal of the hidden tiles (the opponent's hand and the boneyard's order), replayed through the
+    game API: weight = the model's probability of the opponent's observed moves (0 when the deal cannot
+    have produced them); value of each move = the search of the full position (the opponent's hand known,
+    future draws uniform over the boneyard)."""
+    hidden, hand, _, left, right, k = case["start"]
+    dist = opponents.get_model(model)
+    totals, weight_sum = None, Fraction(0)
+
+    def search(state, d):
+        if GAME.is_terminal(state):
+            return float(GAME.returns(state)[0])
+        if d == 0:
+            return E.leaf_value(0, state.hands[0], state.hands[1], state.left, state.right)
+        moves = GAME.legal_moves(state)
+        if moves == (E.DRAW,):  # nobody knows the boneyard's order from here on: each tile alike
+            bone = state.boneyard
+            return sum(search(GAME.apply(replace(state, boneyard=(y, *bone[:i], *bone[i + 1:])), E.DRAW), d)
+                       for i, y in enumerate(bone)) / len(bone)
+        if state.to_move == 0:
+            return max(search(GAME.apply(state, m), d - 1) for m in moves)
+        return sum(float(p) * search(GAME.apply(state, m), d - 1) for m, p in dist.distribution(GAME, state).items())
+
+    for perm in itertools.permutations(hidden):
+        state = State((_mask(hand), _mask(perm[:k])), tuple(perm[k:]), left, right, to_move=1)
+        weight = Fraction(1)
+        for mover, move, my_draw in case["seen"]:
+            if move not in GAME.legal_moves(state):
+                weight = Fraction(0)
+                break
+            if mover == 1:
+                weight *= dist.distribution(GAME, state).get(move, Fraction(0))
+            state = GAME.apply(state, move)
+            if my_draw >= 0 and state.drawn != my_draw:
+                weight = Fraction(0)
+            if weight == 0:
+                break
+        if weight == 0:
+            continue
+        values = [search(GAME.apply(state, m), depth - 1) for m in GAME.legal_moves(state)]
+        totals = [float(weight) * v for v in values] if totals is None else \
+            [t + float(weight) * v for t, v in zip(totals, values, strict=True)]
+        weight_sum += weight
+    return [t / float(weight_sum) for t in totals]
+
+
+def engine_values(case, kind: int, models: list[str], depth: int, w0=None) -> list[float]:
+    state = case["state"]
+    mk = np.array([E.MODEL_CODES[m] for m in models], np.int64)
+    w = np.ones(len(mk)) if w0 is None else np.array(w0, float)
+    unknown = E.ALL_TILES & ~state.hands[0] & ~case["board"]
+    moves, values = np.empty(E.MAX_MOVES, np.int64), np.zeros(E.MAX_MOVES)
+    n = E.move_values(0, state.hands[0], E.popcount(state.hands[1]), unknown, len(state.boneyard), state.left,
+                      state.right, state.passes, state.drawn, case["ev"], case["n_ev"], kind, w, mk, depth, 4, 1e6, 0,
+                      E.seed_rng(1), moves, values)
+    assert [int(m) for m in moves[:n]] == list(GAME.legal_moves(state))
+    return [float(v) for v in values[:n]]
+
+
+def _cases(model, count, **shape):
+    out, seed = [], 0
+    while len(out) < count:
+        case = endgame(seed, model, **shape)
+        seed += 1
+        if case is not None:
+            out.append(case)
+    return out
+
+
+@pytest.mark.parametrize("model", ["random", "first", "strong", "greedy"])
+def test_exact_expectation_equals_brute_force_over_every_deal(model):
+    for case in _cases(model, 6):
+        exact = engine_values(case, E.PREDICTIVE, [model], depth=3)
+        assert exact == pytest.approx(brute_force(case, model, depth=3), rel=0, abs=1e-12)
+
+
+@pytest.mark.slow
+def test_exact_expectation_equals_brute_force_on_larger_endgames():
+    for model in ("random", "last"):
+        for case in _cases(model, 3, unknown=7, k=3, mine=4):
+            exact = engine_values(case, E.PREDICTIVE, [model], depth=4)
+            assert exact == pytest.approx(brute_force(case, model, depth=4), rel=0, abs=1e-12)
+
+
+@pytest.mark.parametrize("model", ["random", "last", "strong", "greedy"])
+def test_realistic_with_one_credible_model_is_predictive(model):
+    for case in _cases(model, 5):
+        predictive = engine_values(case, E.PREDICTIVE, [model], depth=3)
+        assert engine_values(case, E.REALISTIC, [model], depth=3) == predictive
+        assert engine_values(case, E.BAYESIAN, [model], depth=3) == predictive
+        # the other models present but not credible (weight 0) change nothing either
+        others = [model, *[m for m in E.MODEL_CODES if m != model]]
+        assert engine_values(case, E.REALISTIC, others, depth=3, w0=[1, 0, 0, 0, 0]) == predictive
+
+
+HAND = ["6-6", "1-1", "0-0", "0-1", "0-2", "0-3", "0-4"]
+
+
+def test_lookup_answers_and_is_reproducible():
+    kw = {"depth": 2, "samples": 4, "seed": 9}
+    first = move_values(HAND, "6-6 draw 1-6L", 0, player="realistic", **kw)
+    assert [m for m, _ in first] == ["0-1L", "1-1L"]  # tile index order: 0-1 is tile 1, 1-1 tile 7
+    assert move_values(HAND, ["6-6", "draw", "1-6L"], 0, player="realistic", **kw) == first  # same seed, same answer
+    assert decide(HAND, "6-6 draw 1-6L", 0, player="realistic", **kw) in ("0-1L", "1-1L")
+    assert -1 <= value(HAND, "6-6 draw 1-6L", 0, player="bayesian", **kw) <= 1
+    one = move_values(HAND, "6-6 draw 1-6L", 0, player="realistic", models=["strong"], **kw)
+    assert one == move_values(HAND, "6-6 draw 1-6L", 0, player="predictive", model="strong", **kw)
+
+
+@pytest.mark.parametrize("history, message", [
+    ("6-6 draw 1-6L 1-1L 5-6R", "history inconsistent"),    # it held 5-6 when it drew for want of a 6
+    ("6-6 5-5L", "5-5 does not go there"),
+    ("6-6 pass", "passes only after drawing"),
+    ("6-6 draw draw", "at most once a turn"),
+    ("1-2", "not a legal move"),
+    ("6-6 draw 1-6L 2-2L", "not a legal move"),
+    ("6-6 1-6L 0-0R", "not a legal move"),
+    ("6-6 3-6L draw", "drawing is not legal"),
+    ("6-6 1-1L", "cannot hold 1-1"),
+])
+def test_bad_histories_are_refused_naming_the_problem(history, message):
+    with pytest.raises(ValueError, match=message):
+        move_values(HAND, history, 0, player="realistic", depth=1, samples=2)
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="unknown opponent model 'perfect-ish'"):
+        move_values(HAND, "6-6 draw 1-6L", 0, player="realistic", models=["random", "perfect-ish"])
+    with pytest.raises(ValueError, match="unknown dominoes player"):
+        move_values(HAND, "6-6 draw 1-6L", 0, player="oracle")
+    with pytest.raises(ValueError, match="needs model"):
+        move_values(HAND, "6-6 draw 1-6L", 0, player="predictive")
+    with pytest.raises(ValueError, match="player 1's turn"):
+        move_values(HAND, "6-6", 0)
+    with pytest.raises(ValueError, match="seat"):
+        move_values(HAND, "", True)
+    with pytest.raises(ValueError, match="depth"):
+        move_values(HAND, "6-6 draw 1-6L", 0, depth=1.5)
+
+
+def test_cli_decide_and_errors():
+    runner = CliRunner()
+    ok = runner.invoke(main, ["dominoes", "decide", "--hand", ",".join(HAND), "--seat", "0", "--depth", "2",
+                              "--samples", "3", "6-6", "draw", "1-6L"])
+    assert ok.exit_code == 0, ok.output
+    assert ok.output.startswith("play ")
+    bad = runner.invoke(main, ["dominoes", "decide", "--hand", ",".join(HAND), "--seat", "0", "6-6", "pass"])
+    assert bad.exit_code != 0 and "passes only after drawing" in bad.output
