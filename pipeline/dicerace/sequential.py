@@ -37,6 +37,7 @@ from pipeline.dicerace.kernels import (
     BUST_SCORE,
     MAX_DICE,
     RING,
+    bust_powers,
     expect_roll,
     policy_probs,
     qmean_level,
@@ -127,13 +128,6 @@ def relative_bound(dice: int, target: int) -> float:
     1.01 covers the second-order terms.
     """
     return 1.01 * 2 * target * (5 * dice + 3) * 2.0**-53
-
-
-def bust_powers(dice: int) -> np.ndarray:
-    """b[d] = probability that d dice show at least one bust face (1 - s_d), the exact fraction rounded once."""
-    from lookup.dicerace import rules
-
-    return np.array([float(1 - rules.safe_probability(d)) for d in range(dice + 1)], dtype=np.float64)
 
 
 @njit(cache=True, inline="always")
