@@ -3,17 +3,18 @@ it has a pure saddle point, and the row player's optimal strategies (is it uniqu
 rows are optimal), decided with exact arithmetic only.
 
 Independent of the solver: roll laws by enumerating dice (convolving single dice beyond 6), matrices as
-expectations over each player's roll in turn, and an exact optimal pair found by trying square supports (HiGHS on the rounded matrix proposes
-the first support to try; the pair is accepted only when it passes the exact equilibrium check, else every
-square support is enumerated).
+expectations over each player's roll in turn, and an exact optimal pair found by trying square supports
+(HiGHS on the rounded matrix proposes the first support to try; a pair is accepted only when it passes the
+exact equilibrium check, else square supports are enumerated). Uniqueness: the tangent cone of the optimal
+set at the exact optimal strategy is {0}, decided by exact linear algebra.
 """
 
 from __future__ import annotations
 
 import itertools
-from functools import cache
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 
