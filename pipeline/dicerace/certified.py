@@ -212,17 +212,19 @@ def certify_mixed(delta: np.ndarray, bound: np.ndarray, x: np.ndarray, y: np.nda
     (Shapley-Snow).
 
     ``delta``: the entries shifted by a constant (``shifted``: a common shift changes no strategy);
-    ``bound``: the certified error of each. The kernel systems K z = e (z = (x on its support,
-    value)) of the exact game differ from the computed ones by at most the bounds on the support; with
-    beta = ||K^-1|| ||dK|| < 1/2 the exact solution is within 2 beta ||z|| / (1 - beta) of the computed one
-    (a factor 2 on top covers the rounding of these float computations), and every strict inequality is
-    checked with that margin.
+    ``bound``: the certified error of each. Each player's kernel system K z = e (z = its strategy on its
+    support and the value) has a computed solution z with residual K z - e = res; the exact game's K* = K + dK
+    has |dK| <= the bounds on the supports, so with beta = ||K^-1|| ||dK|| < 1/2 its solution z* is within
+    (beta ||z|| + ||K^-1|| ||res||) / (1 - beta) of z (max norms; 1.01 on top covers the rounding of these
+    float computations). Every strict inequality is then checked with that margin.
     """
     rows, cols = np.flatnonzero(x > 0), np.flatnonzero(y > 0)
     if len(rows) != len(cols):
         return False
-    errs = []
-    for matrix, err, p, sup_p, sup_q in ((delta, bound, x, rows, cols), (-delta.T, bound.T, y, cols, rows)):
+    value = float(x @ delta @ y)
+    shifts, value_errors = [], []
+    for matrix, err, p, sup_p, sup_q, v in ((delta, bound, x, rows, cols, value),
+                                            (-delta.T, bound.T, y, cols, rows, -value)):
         k = len(sup_p)
         kernel = np.zeros((k + 1, k + 1))
         kernel[:k, :k] = matrix[np.ix_(sup_p, sup_q)].T
@@ -232,18 +234,25 @@ def certify_mixed(delta: np.ndarray, bound: np.ndarray, x: np.ndarray, y: np.nda
             inverse = np.linalg.inv(kernel)
         except np.linalg.LinAlgError:
             return False
-        beta = np.abs(inverse).sum(axis=1).max() * err[np.ix_(sup_p, sup_q)].sum(axis=0).max()
+        inv_norm = np.abs(inverse).sum(axis=1).max()
+        beta = inv_norm * err[np.ix_(sup_p, sup_q)].sum(axis=0).max()
         if not beta < 0.5:
             return False
-        z = np.append(p[sup_p], np.abs(matrix[np.ix_(sup_p, sup_q)].T @ p[sup_p]).max())
-        shift = 4.0 * beta * np.abs(z).max() / (1.0 - beta) + 1e-15
+        z = np.append(p[sup_p], (p[sup_p] @ matrix[np.ix_(sup_p, sup_q)]).mean())
+        rhs = np.zeros(k + 1)
+        rhs[k] = 1.0
+        residual = np.abs(kernel @ z - rhs).max()
+        shift = 1.01 * (beta * np.abs(z).max() + inv_norm * residual) / (1.0 - beta)
         if p[sup_p].min() <= shift:
             return False
-        errs.append(shift)
-    dx, dy = errs
-    value = float(x @ delta @ y)
-    against_y = delta @ y + bound @ (y + dy) + np.abs(delta).sum(axis=1) * dy + dx + dy
-    against_x = x @ delta - (x + dx) @ bound - np.abs(delta).sum(axis=0) * dx - dx - dy
+        shifts.append(shift)
+        value_errors.append(shift + abs(z[k] - v))
+    dx, dy = shifts
+    value_error = 1.01 * min(value_errors)
+    # The exact strategies differ from x, y only on the supports, by at most dx, dy per component.
+    against_y = delta @ y + bound[:, cols] @ (y[cols] + dy) + np.abs(delta[:, cols]).sum(axis=1) * dy
+    against_x = x @ delta - (x[rows] + dx) @ bound[rows] - np.abs(delta[rows]).sum(axis=0) * dx
     off_rows = np.setdiff1d(np.arange(len(x)), rows)
     off_cols = np.setdiff1d(np.arange(len(y)), cols)
-    return bool(np.all(against_y[off_rows] < value) and np.all(against_x[off_cols] > value))
+    return bool(np.all(against_y[off_rows] < value - value_error)
+                and np.all(against_x[off_cols] > value + value_error))
