@@ -168,9 +168,10 @@ def saddle_verdict(f, e, g, r, c, rho, transpose):
     optimal_col = np.zeros(dice, dtype=np.bool_)
     for cc in range(dice):
         # Column cc is optimal when no entry exceeds the value; an uncertain entry only matters when no
-        # other entry of the column is certainly above it.
+        # other entry of the column is certainly above it. Row r first: it is above v off column c.
         above, unsure = False, False
-        for rr in range(dice):
+        for k in range(dice):
+            rr = r if k == 0 else (k - 1 if k <= r else k)
             s = sign(f, e, g, rr, cc, r, c, rho, transpose)
             if s == 1:
                 above = True
@@ -178,29 +179,38 @@ def saddle_verdict(f, e, g, r, c, rho, transpose):
             unsure |= s == UNKNOWN
         optimal_col[cc] = not above
         unknown |= unsure and not above
+    # Candidates: the rows equal to the value on every optimal column (every optimal x lives on them).
+    candidate = np.zeros(dice, dtype=np.bool_)
+    for rr in range(dice):
+        ok, unsure = True, False
+        for cc in range(dice):
+            if optimal_col[cc]:
+                s = sign(f, e, g, rr, cc, r, c, rho, transpose)
+                if s == -1:
+                    ok = False
+                    break
+                unsure |= s == UNKNOWN
+        candidate[rr] = ok
+        unknown |= ok and unsure
     count = 0
     smallest = -1
     other_pure = False
     for rr in range(dice):
-        candidate, candidate_unsure = True, False
-        pure, pure_unsure = True, False
+        if not candidate[rr]:
+            continue
+        count += 1
+        # Optimal on its own (row minimum = value)? Any optimal pure row is a candidate.
+        pure, unsure = True, False
         for cc in range(dice):
             s = sign(f, e, g, rr, cc, r, c, rho, transpose)
             if s == -1:
                 pure = False
-                if optimal_col[cc]:
-                    candidate = False
-                    break
-            elif s == UNKNOWN:
-                pure_unsure = True
-                candidate_unsure |= optimal_col[cc]
-        unknown |= (candidate and candidate_unsure) or (pure and pure_unsure)
+                break
+            unsure |= s == UNKNOWN
+        unknown |= pure and unsure
         if pure and smallest < 0:
             smallest = rr
-        if candidate:
-            count += 1
-            if rr != r and pure:
-                other_pure = True
+        other_pure |= pure and rr != r
     if count <= 1:
         return 0, smallest, unknown
     return (1 if other_pure else 2), smallest, unknown
