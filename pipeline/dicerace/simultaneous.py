@@ -20,16 +20,20 @@ Speed: for row i, the expected T over player 1's roll (``kernels.roll_rows``) an
 roll (the Q-mean recursion along columns) give all D x D entries of every state of the row in
 ~6 D^2 operations per state. Then, in order, without any LP:
 
-1. most states have a pure saddle point (max of row minima = min of column maxima, within the tie
-   tolerance), found in D^2 operations;
+1. most states have a pure saddle point (max of row minima = min of column maxima), proven with certified
+   comparisons of the entries (``pipeline.dicerace.certified``: each entry is carried as player 1's
+   probabilities of winning, drawing and losing plus a slack, so that the order of entries is exact even
+   when they differ by 1e-20 near +-1);
 2. most of the others have the support of a neighbouring state's solution, or two adjacent numbers
    of dice around the maximin / minimax ones: solving the equalising equations on a guessed square
    support and checking that neither player can do better (``matrix_game.certify_support``) proves
    the pair optimal, exactly as an LP's duality certificate would;
 3. the remaining states are solved by HiGHS (``matrix_game.solve_lp``).
 
-Uniqueness is decided by the same certificates (``_saddle_verdict``, ``matrix_game.mixed_verdicts``)
-and, where they cannot tell, by two HiGHS LPs (``matrix_game.row_strategy_unique``).
+Uniqueness is decided by the same certified comparisons (``certified.saddle_verdict``) and, for mixed
+equilibria, by a certified Shapley-Snow test (``certified.certify_mixed``); where these cannot tell, as
+before with a tolerance (``matrix_game.mixed_verdicts``, two HiGHS LPs in ``matrix_game.row_strategy_unique``),
+and the state is counted in the stats as uncertified.
 """
 
 from __future__ import annotations
@@ -93,7 +97,8 @@ N_GUESSES = 8
 class SimultaneousSolution(SimultaneousTable):
     """Optimal play of the simultaneous race for (dice, target): the tables as ``lookup`` reads them
     (value, pure, mixed_row, mixed, flags, all in the view of the first index; see
-    ``lookup.dicerace.tables.SimultaneousTable``), plus the tie tolerance and the work statistics."""
+    ``lookup.dicerace.tables.SimultaneousTable``), plus the relative error bound of the W, D, L channels
+    (``relative_bound``) and the work statistics."""
 
     tolerance: float = 0.0
     stats: dict[str, float] = field(default_factory=dict)
