@@ -30,6 +30,11 @@ BUST_SCORE = _rules.BUST_SCORE
 # Slots of a ring: every total a roll can reach from m (m + 1 .. m + 6) plus m itself.
 RING = max(_rules.SAFE_FACES[-1], BUST_SCORE) + 1
 MAX_DICE = 31  # optimal-dice bit masks are uint32 (bit d-1 for d dice)
+# Every stored non-zero probability of the solves in split form must be at least this: then no
+# intermediate (a Q-mean divides by 5 at most 31 times, < 2^-75, and b_d, s_d >= 2^-9) comes near the
+# subnormal range, where relative error bounds fail, and no positive probability can have been rounded to
+# an exact 0 (the zeros that make exact ties).
+SMALLEST_TRUSTED = 2.0**-900
 
 # One definition of the end of a game, compiled from the lookup module.
 race_won = njit(cache=True, inline="always")(_rules.race_won)

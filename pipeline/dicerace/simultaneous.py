@@ -64,6 +64,7 @@ from pipeline.dicerace.kernels import (
     N_SAFE,
     RING,
     SAFE_FACES,
+    SMALLEST_TRUSTED,
     advance_rows,
     bust_powers,
     final_outcome,
@@ -88,7 +89,7 @@ from pipeline.dicerace.matrix_game import (
 # MIXED: the stored optimal strategy uses two or more numbers of dice; NOT_UNIQUE: another optimal
 # strategy exists; NO_SADDLE: the state's matrix game has no pure saddle point.
 # How a state of a row was solved.
-SADDLE, CERTIFIED, NEEDS_LP, UNRESOLVED = 0, 1, 2, 3
+SADDLE, CERTIFIED, NEEDS_LP = 0, 1, 2
 MAX_FACE = int(SAFE_FACES.max())
 N_GUESSES = 8
 
@@ -368,6 +369,10 @@ class _Tables:
         self.counts["uncertified_states"] += int(np.count_nonzero(row.unknown[:n]))
         comp = row.comp[:n]
         comp[a, WIN] = comp[a, LOSE] = 0.5 * (comp[a, WIN] + comp[a, LOSE])  # worth exactly 0
+        probs = comp[:, :SLACK]
+        if np.any((probs > 0.0) & (probs < SMALLEST_TRUSTED)):
+            raise ValueError(f"(dice={self.dice}, target={self.target}): a probability below 2^-900 in row {a}, "
+                             "where the relative error bound of the certified comparisons no longer holds")
         self.max_slack = max(self.max_slack, float(comp[:, SLACK].max()))
         values = comp[:, WIN] - comp[:, LOSE]
         self.value[a, :n] = values
