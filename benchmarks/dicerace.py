@@ -17,7 +17,8 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(__file__).resolve().parent.par
 
 import numpy as np  # noqa: E402
 
-from pipeline.dicerace.kernels import BUST_SCORE, RING, advance_rows, roll_rows, safe_powers  # noqa: E402
+from pipeline.dicerace.certified import LOSE, WIN  # noqa: E402
+from pipeline.dicerace.kernels import BUST_SCORE, RING, advance_rows, bust_powers, roll_rows, safe_powers  # noqa: E402
 from pipeline.dicerace.matrix_game import solve_lp  # noqa: E402
 from pipeline.dicerace.sequential import solve_sequential  # noqa: E402
 from pipeline.dicerace.simultaneous import MAX_FACE, _terminal_table, row_games, solve_simultaneous  # noqa: E402
@@ -25,9 +26,10 @@ from pipeline.dicerace.simultaneous import MAX_FACE, _terminal_table, row_games,
 
 def highs_loop(dice: int, target: int) -> np.ndarray:
     """EG1 of every state with one HiGHS LP per state (the straightforward method)."""
-    safe_pow = safe_powers(dice)
+    bust_pow, safe_pow = bust_powers(dice), safe_powers(dice)
     top = target - 1 + MAX_FACE * dice
-    table = _terminal_table(target, top)
+    terminal = _terminal_table(target, top)
+    table = terminal[WIN] - terminal[LOSE]  # EG1 where the game is over, NaN elsewhere
     width = table.shape[1]
     ring = np.zeros((RING, dice + 1, width))
     rolls = np.empty((dice, width - BUST_SCORE))
@@ -35,8 +37,8 @@ def highs_loop(dice: int, target: int) -> np.ndarray:
     for a in range(top, -1, -1):
         advance_rows(ring, a)
         if a < target:
-            roll_rows(ring, a, table[a + BUST_SCORE, : width - BUST_SCORE], safe_pow, rolls)
-            row_games(rolls, target, safe_pow, games)
+            roll_rows(ring, a, table[a + BUST_SCORE, : width - BUST_SCORE], bust_pow, safe_pow, rolls)
+            row_games(rolls, target, bust_pow, safe_pow, games)
             for j in range(target):
                 table[a, j] = solve_lp(games[j]).value
         ring[a % RING, 0, :] = table[a]

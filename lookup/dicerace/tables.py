@@ -71,6 +71,9 @@ MATCHUPS_NAME, MATCHUPS_SCHEMA = "dicerace-matchups", "dicerace.matchups"
 STRATEGY_VERSIONS = (1,)
 # Version 2 of the sequential schema: P(win) and P(lose) stored, optimal sets exact (docs/dicerace.md).
 SEQUENTIAL_VERSIONS = (2,)
+# Version 2 of the simultaneous schema: supports, "not unique" and "no saddle point" flags of the exact game,
+# the smallest optimal d where a player has several optimal pure strategies (docs/dicerace.md).
+SIMULTANEOUS_VERSIONS = (2,)
 SEQUENTIAL_ARRAYS = ("value", "win", "lose", "optimal")
 SIMULTANEOUS_ARRAYS = ("value", "pure", "mixed_row", "mixed", "flags")
 # flags bits of the simultaneous table, for the player whose score is the first index.
@@ -106,9 +109,10 @@ class SimultaneousTable:
     [my score, other's score]:
 
     value: EG1(i, j) = P(win) - P(loss) of the player with i against j, both playing optimally.
-    pure: that player's optimal d when its stored strategy is pure, else 0.
+    pure: that player's optimal d when its stored strategy is pure (the smallest optimal d when several
+        are), else 0.
     mixed_row / mixed: else its strategy is mixed[mixed_row[i, j]] (probabilities, index d - 1).
-    flags: MIXED | NOT_UNIQUE | NO_SADDLE bits.
+    flags: MIXED | NOT_UNIQUE | NO_SADDLE bits, those of the exact game (certified, docs/dicerace.md).
     """
 
     dice: int
@@ -161,7 +165,8 @@ def _load_strategy(path: Path, stamp: int, schema: str, arrays: tuple[str, ...],
             "params.yaml and rebuild"
         )
     key = grid_key(dice, target)
-    versions = SEQUENTIAL_VERSIONS if schema == SEQUENTIAL_SCHEMA else STRATEGY_VERSIONS
+    versions = {SEQUENTIAL_SCHEMA: SEQUENTIAL_VERSIONS, SIMULTANEOUS_SCHEMA: SIMULTANEOUS_VERSIONS}.get(
+        schema, STRATEGY_VERSIONS)
     _, found = runtime_arrays(path, [f"{key}_{a}" for a in arrays], schema=schema, versions=versions,
                               rules=rules_dict())
     return {a: found[f"{key}_{a}"] for a in arrays}

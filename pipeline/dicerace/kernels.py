@@ -30,6 +30,11 @@ BUST_SCORE = _rules.BUST_SCORE
 # Slots of a ring: every total a roll can reach from m (m + 1 .. m + 6) plus m itself.
 RING = max(_rules.SAFE_FACES[-1], BUST_SCORE) + 1
 MAX_DICE = 31  # optimal-dice bit masks are uint32 (bit d-1 for d dice)
+# Every stored non-zero probability of the solves in split form must be at least this: then no
+# intermediate (a Q-mean divides by 5 at most 31 times, < 2^-75, and b_d, s_d >= 2^-9) comes near the
+# subnormal range, where relative error bounds fail, and no positive probability can have been rounded to
+# an exact 0 (the zeros that make exact ties).
+SMALLEST_TRUSTED = 2.0**-900
 
 # One definition of the end of a game, compiled from the lookup module.
 race_won = njit(cache=True, inline="always")(_rules.race_won)
@@ -42,28 +47,16 @@ def safe_powers(dice: int) -> np.ndarray:
     return np.array([float(_rules.safe_probability(d)) for d in range(dice + 1)], dtype=np.float64)
 
 
+def bust_powers(dice: int) -> np.ndarray:
+    """b[d] = probability that d dice show at least one bust face (1 - s_d), the exact fraction rounded once."""
+    return np.array([float(1 - _rules.safe_probability(d)) for d in range(dice + 1)], dtype=np.float64)
+
+
 def roll_table(dice: int) -> np.ndarray:
     """P[d, k] as float64, rows d = 0..dice, columns k = 0..6*dice (exact fractions rounded once)."""
     from pipeline.dicerace.probabilities import float_tables
 
     return float_tables(dice)[0]
-
-
-def float_tolerance(dice: int, target: int) -> float:
-    """Tie tolerance of the simultaneous game: twice a bound on the rounding error of any of its EG1 values.
-
-    With u = 2^-53: one level of the Q-mean recursion (four additions of partial sums bounded by 5, one
-    division by 5) adds at most ~3.8 u; an option's value needs at most ``dice`` levels per rolling
-    player and ~6 u for the final combination ``expect_roll``. Averages (weights summing to one) never
-    amplify inherited errors, and max, min and negation add none. A sequential turn (one player rolls)
-    adds at most 3.8 dice + 6 units and there are at most 2 * target turns, since every turn adds at
-    least one point; a simultaneous round (both roll) adds at most 7.6 dice + 12 units and there are at
-    most target rounds. Either way every computed value is within E = target * (7.6 dice + 12) u of the
-    exact one, so two options with equal exact values differ by at most 2E once computed. Options within
-    2E of the best are recorded as tied; tests/dicerace checks on small games, against exact rationals,
-    that this finds exactly the exact ties.
-    """
-    return 2.0 * target * (7.6 * dice + 12) * 2.0**-53
 
 
 @njit(cache=True, inline="always")
@@ -102,8 +95,15 @@ def advance_rows(ring, a):
             out[b] /= N_SAFE
 
 
+@njit(cache=True, inline="always")
+def split_roll(bust_value, safe_mean, bust_p, safe_p):
+    """E over one roll as a sum of non-negative terms (b_d X(m + 1) + s_d Qmean_d): for tables of
+    probabilities it keeps a small *relative* rounding error, and an exact 0 stays 0."""
+    return bust_p * bust_value + safe_p * safe_mean
+
+
 @njit(cache=True)
-def roll_rows(ring, a, bust_row, safe_pow, out):
+def roll_rows(ring, a, bust_row, bust_pow, safe_pow, out):
     """out[d - 1, b] = E over one roll of d dice from row total a of T(a + k, b), for every column b.
 
     ``bust_row`` is the table row a + BUST_SCORE; ``ring`` must have been advanced to row a.
@@ -112,7 +112,7 @@ def roll_rows(ring, a, bust_row, safe_pow, out):
     for d in range(1, out.shape[0] + 1):
         src = ring[slot, d]
         for b in range(out.shape[1]):
-            out[d - 1, b] = expect_roll(bust_row[b], src[b], safe_pow[d])
+            out[d - 1, b] = split_roll(bust_row[b], src[b], bust_pow[d], safe_pow[d])
 
 
 @njit(cache=True)

@@ -24,6 +24,7 @@ from pipeline.dicerace.kernels import (
     RING,
     SAFE_FACES,
     advance_rows,
+    bust_powers,
     final_outcome,
     policy_probs,
     roll_rows,
@@ -90,7 +91,7 @@ def match(a: Policy, b: Policy, target: int, mode: str) -> dict[str, Outcome]:
 def simultaneous_tables(a: Policy, b: Policy, target: int) -> tuple[np.ndarray, np.ndarray]:
     """(win, loss): win[i, j] = P(A eventually wins) with A at i and B at j, loss[i, j] likewise."""
     dice = a.dice
-    win, loss = _simultaneous_sweep(target, safe_powers(dice), roll_table(dice), a.choice, a.mixed,
+    win, loss = _simultaneous_sweep(target, bust_powers(dice), safe_powers(dice), roll_table(dice), a.choice, a.mixed,
                                     b.choice, b.mixed)
     return win[:target, :target].copy(), loss[:target, :target].copy()
 
@@ -106,7 +107,7 @@ def _roll_law(choice, mixed, mine, other, roll_p, probs, out):
 
 
 @njit(cache=True)
-def _simultaneous_sweep(target, safe_pow, roll_p, choice_a, mixed_a, choice_b, mixed_b):
+def _simultaneous_sweep(target, bust_pow, safe_pow, roll_p, choice_a, mixed_a, choice_b, mixed_b):
     dice = safe_pow.shape[0] - 1
     top = target - 1 + MAX_FACE * dice
     size = top + 1 + RING
@@ -136,8 +137,8 @@ def _simultaneous_sweep(target, safe_pow, roll_p, choice_a, mixed_a, choice_b, m
         advance_rows(ring_w, a)
         advance_rows(ring_l, a)
         if a < target:
-            roll_rows(ring_w, a, win[a + BUST_SCORE, : size - BUST_SCORE], safe_pow, rolls_w)
-            roll_rows(ring_l, a, loss[a + BUST_SCORE, : size - BUST_SCORE], safe_pow, rolls_l)
+            roll_rows(ring_w, a, win[a + BUST_SCORE, : size - BUST_SCORE], bust_pow, safe_pow, rolls_w)
+            roll_rows(ring_l, a, loss[a + BUST_SCORE, : size - BUST_SCORE], bust_pow, safe_pow, rolls_l)
             if stationary_a:  # A mixes the same way everywhere: mix its rolls once per row
                 policy_probs(choice_a, mixed_a, 0, 0, pa)
                 mean_w[:] = 0.0

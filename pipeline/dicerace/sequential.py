@@ -37,6 +37,8 @@ from pipeline.dicerace.kernels import (
     BUST_SCORE,
     MAX_DICE,
     RING,
+    SMALLEST_TRUSTED,
+    bust_powers,
     expect_roll,
     policy_probs,
     qmean_level,
@@ -129,13 +131,6 @@ def relative_bound(dice: int, target: int) -> float:
     return 1.01 * 2 * target * (5 * dice + 3) * 2.0**-53
 
 
-def bust_powers(dice: int) -> np.ndarray:
-    """b[d] = probability that d dice show at least one bust face (1 - s_d), the exact fraction rounded once."""
-    from lookup.dicerace import rules
-
-    return np.array([float(1 - rules.safe_probability(d)) for d in range(dice + 1)], dtype=np.float64)
-
-
 @njit(cache=True, inline="always")
 def _overlap(a, b, rho):
     """True when a and b (non-negative, each within relative error rho of its exact value) may be equal."""
@@ -186,10 +181,6 @@ def _sweep_optimal(target, bust_pow, safe_pow, rho, win, lose, optimal):
             rl[i, j % RING, 0] = w_opt[best]
 
 
-# Every stored non-zero probability must be at least this: then no intermediate (a Q-mean divides by 5 at
-# most 31 times, < 2^-75, and b_d, s_d >= 2^-9) comes near the subnormal range, where relative error bounds
-# fail, and no positive probability can have been rounded to an exact 0 (the zeros that make exact ties).
-_SMALLEST_TRUSTED = 2.0**-900
 
 
 def solve_sequential(dice: int, target: int) -> SequentialSolution:
@@ -200,7 +191,7 @@ def solve_sequential(dice: int, target: int) -> SequentialSolution:
     lose = np.empty((target, target))
     optimal = np.zeros((target, target), dtype=np.uint32)
     _sweep_optimal(target, bust_powers(dice), safe_powers(dice), rho, win, lose, optimal)
-    tiny = np.concatenate([win[(win > 0) & (win < _SMALLEST_TRUSTED)], lose[(lose > 0) & (lose < _SMALLEST_TRUSTED)]])
+    tiny = np.concatenate([win[(win > 0) & (win < SMALLEST_TRUSTED)], lose[(lose > 0) & (lose < SMALLEST_TRUSTED)]])
     if tiny.size:
         raise ValueError(f"(dice={dice}, target={target}): {tiny.size} probabilities below 2^-900, where the "
                          "relative error bound of the tie test no longer holds")

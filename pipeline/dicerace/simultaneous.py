@@ -20,16 +20,20 @@ Speed: for row i, the expected T over player 1's roll (``kernels.roll_rows``) an
 roll (the Q-mean recursion along columns) give all D x D entries of every state of the row in
 ~6 D^2 operations per state. Then, in order, without any LP:
 
-1. most states have a pure saddle point (max of row minima = min of column maxima, within the tie
-   tolerance), found in D^2 operations;
+1. most states have a pure saddle point (max of row minima = min of column maxima), proven with certified
+   comparisons of the entries (``pipeline.dicerace.certified``: each entry is carried as player 1's
+   probabilities of winning, drawing and losing plus a slack, so that the order of entries is exact even
+   when they differ by 1e-20 near +-1);
 2. most of the others have the support of a neighbouring state's solution, or two adjacent numbers
    of dice around the maximin / minimax ones: solving the equalising equations on a guessed square
    support and checking that neither player can do better (``matrix_game.certify_support``) proves
    the pair optimal, exactly as an LP's duality certificate would;
 3. the remaining states are solved by HiGHS (``matrix_game.solve_lp``).
 
-Uniqueness is decided by the same certificates (``_saddle_verdict``, ``matrix_game.mixed_verdicts``)
-and, where they cannot tell, by two HiGHS LPs (``matrix_game.row_strategy_unique``).
+Uniqueness is decided by the same certified comparisons (``certified.saddle_verdict``) and, for mixed
+equilibria, by a certified Shapley-Snow test (``certified.certify_mixed``); where these cannot tell, as
+before with a tolerance (``matrix_game.mixed_verdicts``, two HiGHS LPs in ``matrix_game.row_strategy_unique``),
+and the state is counted in the stats as uncertified.
 """
 
 from __future__ import annotations
@@ -41,19 +45,33 @@ import numpy as np
 from numba import njit
 
 from lookup.dicerace.tables import MIXED, NO_SADDLE, NOT_UNIQUE, SimultaneousTable
+from pipeline.dicerace.certified import (
+    CHANNELS,
+    DRAW,
+    LOSE,
+    SLACK,
+    UNKNOWN,
+    WIN,
+    certify_mixed,
+    is_saddle,
+    no_saddle,
+    saddle_verdict,
+    shifted,
+)
 from pipeline.dicerace.kernels import (
     BUST_SCORE,
     MAX_DICE,
     N_SAFE,
     RING,
     SAFE_FACES,
+    SMALLEST_TRUSTED,
     advance_rows,
-    expect_roll,
+    bust_powers,
     final_outcome,
-    float_tolerance,
     roll_rows,
     safe_powers,
     simultaneous_over,
+    split_roll,
 )
 from pipeline.dicerace.matrix_game import (
     CERTIFIED_GAP,
@@ -80,7 +98,8 @@ N_GUESSES = 8
 class SimultaneousSolution(SimultaneousTable):
     """Optimal play of the simultaneous race for (dice, target): the tables as ``lookup`` reads them
     (value, pure, mixed_row, mixed, flags, all in the view of the first index; see
-    ``lookup.dicerace.tables.SimultaneousTable``), plus the tie tolerance and the work statistics."""
+    ``lookup.dicerace.tables.SimultaneousTable``), plus the relative error bound of the W, D, L channels
+    (``relative_bound``) and the work statistics."""
 
     tolerance: float = 0.0
     stats: dict[str, float] = field(default_factory=dict)
@@ -97,20 +116,32 @@ def dense_policy(pure: np.ndarray, mixed_row: np.ndarray, mixed: np.ndarray) -> 
     return table
 
 
+def relative_bound(dice: int, target: int) -> float:
+    """Bound on the relative rounding error of every W, D, L channel the solve computes (see
+    ``pipeline.dicerace.certified``), u = 2^-53: a roll adds at most (5 dice + 3) u (``kernels.split_roll``
+    form, as in ``pipeline.dicerace.sequential.relative_bound``); a round is two rolls and the mixing of the
+    entries by two strategies (at most dice terms each: 2 dice + 2 u), and every round adds at least one
+    point to each score, so at most target rounds remain. 1.01 covers the second-order terms."""
+    return 1.01 * target * (2 * (5 * dice + 3) + 2 * dice + 2) * 2.0**-53
+
+
 @njit(cache=True)
 def _terminal_table(target, top):
-    """T(a, b) over totals 0..top (+ padding): final_outcome where the game is over, NaN elsewhere."""
+    """Channels [W, D, L, S] of T(a, b) over totals 0..top (+ padding): the final outcome where the game is
+    over (exact 0 / 1, no slack), NaN elsewhere."""
     size = top + 1 + RING
-    table = np.full((size, size), np.nan)
+    table = np.full((CHANNELS, size, size), np.nan)
     for a in range(size):
         for b in range(size):
             if simultaneous_over(a, b, target):
-                table[a, b] = final_outcome(a, b)
+                outcome = final_outcome(a, b)
+                table[:, a, b] = 0.0
+                table[WIN if outcome > 0 else (DRAW if outcome == 0 else LOSE), a, b] = 1.0
     return table
 
 
 @njit(cache=True)
-def row_games(rolls, n_cols, safe_pow, games):
+def row_games(rolls, n_cols, bust_pow, safe_pow, games):
     """games[j, d1 - 1, d2 - 1] = M(i, j)[d1, d2] for j < n_cols, from rolls[d1 - 1, b] = expected
     T(i + k1, b) over player 1's roll of d1 dice (``roll_rows``): the Q-mean recursion along columns."""
     dice, width = rolls.shape
@@ -128,34 +159,8 @@ def row_games(rolls, n_cols, safe_pow, games):
                     acc += cur[b + f]
                 nxt[b] = acc / N_SAFE
             for j in range(n_cols):
-                games[j, d1, d2 - 1] = expect_roll(first[j + BUST_SCORE], nxt[j], safe_pow[d2])
+                games[j, d1, d2 - 1] = split_roll(first[j + BUST_SCORE], nxt[j], bust_pow[d2], safe_pow[d2])
             cur, nxt = nxt, cur
-
-
-@njit(cache=True)
-def _saddle_verdict(m, row_min, col_max, v, tol, r):
-    """Uniqueness verdict for the row player's optimal pure strategy r of a saddle-point game.
-
-    Any optimal x lives on the rows that are best replies to every optimal pure column c (x^T M e_c >= v
-    while every entry of column c is <= v): one such row means a unique optimal strategy; a second
-    row that is optimal on its own means several; otherwise UNDECIDED.
-    """
-    dice = m.shape[0]
-    count = 0
-    other_pure_optimal = False
-    for rr in range(dice):
-        candidate = True
-        for c in range(dice):
-            if col_max[c] <= v + tol and m[rr, c] < v - tol:
-                candidate = False
-                break
-        if candidate:
-            count += 1
-            if rr != r and row_min[rr] >= v - tol:
-                other_pure_optimal = True
-    if count <= 1:
-        return UNIQUE
-    return SEVERAL if other_pure_optimal else UNDECIDED
 
 
 @njit(cache=True)
@@ -193,20 +198,27 @@ def _guess(g, j, n, r, c, dice, prev_rows, prev_cols, row_sup, col_sup):
 
 
 @njit(cache=True)
-def solve_row(games, n, tol, prev_rows, prev_cols, value, xs, ys, status, verdicts, row_sup, col_sup):
+def solve_row(games, n, rho, prev_rows, prev_cols, comp, xs, ys, status, verdicts, unknown, shift, bound,
+              row_sup, col_sup):
     """Solve the states j < n of a row without LP where possible (see the module docstring).
 
-    Writes value[j], the strategies xs[j] (row player = the player with score i) and ys[j] (column
-    player), status[j] (SADDLE, CERTIFIED or NEEDS_LP), verdicts[j] (uniqueness for x and y) and the
-    support masks row_sup[j], col_sup[j] (0 when NEEDS_LP). prev_rows / prev_cols: the previous row's.
+    games[ch, j]: the channels of state j's matrix game (``pipeline.dicerace.certified``). Writes shift[j],
+    bound[j] (the entries shifted by a constant, and their certified errors), the strategies xs[j] (row
+    player = the player with score i) and ys[j] (column player), status[j] (SADDLE, CERTIFIED or NEEDS_LP),
+    verdicts[j] (uniqueness for x and y), unknown[j] (a comparison could not be certified), comp[j] (the
+    channels of the value, saddle points only) and the support masks row_sup[j], col_sup[j] (0 when
+    NEEDS_LP). prev_rows / prev_cols: the previous row's.
     """
-    dice = games.shape[1]
+    dice = games.shape[2]
     row_min = np.empty(dice)
     col_max = np.empty(dice)
     x = np.empty(dice)
     y = np.empty(dice)
     for j in range(n):
-        m = games[j]
+        g = games[:, j]
+        shifted(g, rho, shift[j], bound[j], j == n - 1)
+        m = shift[j]
+        e = bound[j]
         for a in range(dice):
             row_min[a] = m[a].min()
             col_max[a] = m[:, a].max()
@@ -217,30 +229,42 @@ def solve_row(games, n, tol, prev_rows, prev_cols, value, xs, ys, status, verdic
         status[j] = NEEDS_LP
         row_sup[j] = 0
         col_sup[j] = 0
-        if col_max[c] - row_min[r] <= tol:
-            v = m[r, c]
+        unknown[j] = False
+        saddle = is_saddle(m, e, g, r, c, rho, False)
+        if saddle == 0 and not no_saddle(m, e, g, rho):
+            # The rounded game's saddle point is refuted, yet no proof that there is none: try every entry.
+            saddle = UNKNOWN
+            for a in range(dice * dice):
+                if is_saddle(m, e, g, a // dice, a % dice, rho, False) == 1:
+                    r, c, saddle = a // dice, a % dice, 1
+                    break
+            unknown[j] = saddle == UNKNOWN
+            if saddle == UNKNOWN:
+                saddle = 0  # no candidate left: solve it as a mixed game
+        if saddle != 0:  # proven, or not refuted (UNKNOWN: unresolved comparisons count as ties)
             status[j] = SADDLE
-            value[j] = v
-            xs[j, r] = 1.0
-            ys[j, c] = 1.0
-            verdicts[j, 0] = _saddle_verdict(m, row_min, col_max, v, tol, r)
-            verdicts[j, 1] = _saddle_verdict(-m.T, -col_max, -row_min, -v, tol, c)
-            row_sup[j] = 1 << r
-            col_sup[j] = 1 << c
+            verdicts[j, 0], r0, u0 = saddle_verdict(m, e, g, r, c, rho, False)
+            verdicts[j, 1], c0, u1 = saddle_verdict(m, e, g, c, r, rho, True)
+            unknown[j] = saddle == UNKNOWN or u0 or u1
+            r0 = r if r0 < 0 else r0  # the smallest optimal pure strategy of each player
+            c0 = c if c0 < 0 else c0
+            xs[j, r0] = 1.0
+            ys[j, c0] = 1.0
+            for ch in range(CHANNELS):
+                comp[j, ch] = g[ch, r0, c0]
+            row_sup[j] = 1 << r0
+            col_sup[j] = 1 << c0
             continue
-        for g in range(N_GUESSES):
-            rm, cm = _guess(g, j, n, r, c, dice, prev_rows, prev_cols, row_sup, col_sup)
+        for k in range(N_GUESSES):
+            rm, cm = _guess(k, j, n, r, c, dice, prev_rows, prev_cols, row_sup, col_sup)
             rows = _bits(rm)
             cols = _bits(cm)
             if rows.shape[0] < 2 or rows.shape[0] != cols.shape[0]:
                 continue
             if certify_support(m, rows, cols, x, y) <= CERTIFIED_GAP:
-                v = 0.5 * ((m @ y).max() + (x @ m).min())
                 status[j] = CERTIFIED
-                value[j] = v
                 xs[j] = x
                 ys[j] = y
-                verdicts[j, 0], verdicts[j, 1] = mixed_verdicts(m, x, y, v, tol)
                 row_sup[j] = rm
                 col_sup[j] = cm
                 break
@@ -251,30 +275,37 @@ def solve_simultaneous(dice: int, target: int, *,
     """Value and optimal strategies of every state of the (dice, target) simultaneous race."""
     if not 1 <= dice <= MAX_DICE or target < 1:
         raise ValueError(f"need 1 <= dice <= {MAX_DICE} and target >= 1, got dice={dice}, target={target}")
-    tol = float_tolerance(dice, target)
-    safe_pow = safe_powers(dice)
+    rho = relative_bound(dice, target)
+    bust_pow, safe_pow = bust_powers(dice), safe_powers(dice)
     top = target - 1 + MAX_FACE * dice  # the highest total a roll can reach
     table = _terminal_table(target, top)
-    width = table.shape[1]
-    ring = np.zeros((RING, dice + 1, width))
-    rolls = np.empty((dice, width - BUST_SCORE))
-    games = np.empty((target, dice, dice))
-    out = _Tables(dice, target, tol)
+    width = table.shape[2]
+    ring = np.zeros((CHANNELS, RING, dice + 1, width))
+    rolls = np.empty((CHANNELS, dice, width - BUST_SCORE))
+    games = np.empty((CHANNELS, target, dice, dice))
+    out = _Tables(dice, target, rho)
     row = _Row(dice, target)
     for a in range(top, -1, -1):
-        advance_rows(ring, a)
+        for ch in range(CHANNELS):
+            advance_rows(ring[ch], a)
         if a < target:
-            roll_rows(ring, a, table[a + BUST_SCORE, : width - BUST_SCORE], safe_pow, rolls)
             n = a + 1  # states (a, j) with j <= a; the others follow by symmetry
-            row_games(rolls, n, safe_pow, games)
-            solve_row(games, n, tol, row.prev_rows, row.prev_cols, row.value, row.xs, row.ys, row.status,
-                      row.verdicts, row.row_sup, row.col_sup)
+            for ch in range(CHANNELS):
+                roll_rows(ring[ch], a, table[ch, a + BUST_SCORE, : width - BUST_SCORE], bust_pow, safe_pow,
+                          rolls[ch])
+                row_games(rolls[ch], n, bust_pow, safe_pow, games[ch])
+            solve_row(games, n, rho, row.prev_rows, row.prev_cols, row.comp, row.xs, row.ys, row.status,
+                      row.verdicts, row.unknown, row.shift, row.bound, row.row_sup, row.col_sup)
             out.finish_row(a, n, games, row)
-            table[a, :n] = out.value[a, :n]
-            table[:n, a] = -out.value[a, :n]
+            comp = row.comp[:n]
+            # The player with score j at (j, a) wins where player 1 at (a, j) loses.
+            for ch, mirror in ((WIN, LOSE), (DRAW, DRAW), (LOSE, WIN), (SLACK, SLACK)):
+                table[ch, a, :n] = comp[:, ch]
+                table[mirror, :n, a] = comp[:, ch]
             if progress is not None:
                 progress(1)
-        ring[a % RING, 0, :] = table[a]
+        for ch in range(CHANNELS):
+            ring[ch, a % RING, 0, :] = table[ch, a]
     return out.solution()
 
 
@@ -282,11 +313,14 @@ class _Row:
     """Per-row work arrays of ``solve_row``, and the previous row's supports (its guesses)."""
 
     def __init__(self, dice: int, target: int) -> None:
-        self.value = np.zeros(target)
+        self.comp = np.zeros((target, CHANNELS))
         self.xs = np.zeros((target, dice))
         self.ys = np.zeros((target, dice))
         self.status = np.zeros(target, dtype=np.int64)
         self.verdicts = np.zeros((target, 2), dtype=np.int64)
+        self.unknown = np.zeros(target, dtype=np.bool_)
+        self.shift = np.zeros((target, dice, dice))
+        self.bound = np.zeros((target, dice, dice))
         self.row_sup = np.zeros(target, dtype=np.int64)
         self.col_sup = np.zeros(target, dtype=np.int64)
         self.prev_rows = np.zeros(target, dtype=np.int64)
@@ -296,36 +330,51 @@ class _Row:
 class _Tables:
     """The solution's tables, filled row by row; LPs for the states the fast pass left open."""
 
-    def __init__(self, dice: int, target: int, tol: float) -> None:
-        self.dice, self.target, self.tol = dice, target, tol
+    def __init__(self, dice: int, target: int, rho: float) -> None:
+        self.dice, self.target, self.rho = dice, target, rho
         self.value = np.zeros((target, target))
         self.pure = np.zeros((target, target), dtype=np.uint8)
         self.mixed_row = np.full((target, target), -1, dtype=np.int32)
         self.flags = np.zeros((target, target), dtype=np.uint8)
         self.mixed: list[np.ndarray] = []
-        self.counts = {"saddle_states": 0, "certified_states": 0, "lp_states": 0, "uniqueness_lps": 0}
+        self.counts = {"saddle_states": 0, "certified_states": 0, "lp_states": 0, "uniqueness_lps": 0,
+                       "uncertified_states": 0}
         self.max_lp_gap = 0.0
+        self.max_slack = 0.0
 
     def finish_row(self, a: int, n: int, games: np.ndarray, row: _Row) -> None:
-        """Solve row a's open states by LP, decide open uniqueness verdicts, store both players."""
+        """Solve row a's open states by LP, certify the mixed ones, decide open uniqueness verdicts, store
+        both players."""
         for j in np.flatnonzero(row.status[:n] == NEEDS_LP):
-            sol = solve_lp(games[j])
+            sol = solve_lp(row.shift[j])
             self.max_lp_gap = max(self.max_lp_gap, sol.gap)
-            row.value[j], row.xs[j], row.ys[j] = sol.value, sol.row, sol.col
-            row.verdicts[j] = mixed_verdicts(games[j], sol.row, sol.col, sol.value, self.tol)
+            row.xs[j], row.ys[j] = sol.row, sol.col
             row.row_sup[j] = _mask(sol.row)
             row.col_sup[j] = _mask(sol.col)
+        for j in np.flatnonzero(row.status[:n] != SADDLE):
+            self._mixed_state(games[:, j], row, j)
         for j, player in zip(*np.nonzero(row.verdicts[:n] == UNDECIDED), strict=True):
+            m, x, y = row.shift[j], row.xs[j], row.ys[j]
+            value, tol = float(x @ m @ y), 2.0 * float(row.bound[j].max())
             if player == 0:
-                unique = row_strategy_unique(games[j], row.xs[j], row.ys[j], row.value[j], self.tol)
+                unique = row_strategy_unique(m, x, y, value, tol)
             else:
-                unique = row_strategy_unique(-games[j].T, row.ys[j], row.xs[j], -row.value[j], self.tol)
+                unique = row_strategy_unique(-m.T, y, x, -value, tol)
             row.verdicts[j, player] = UNIQUE if unique else SEVERAL
+            row.unknown[j] = True  # an LP with tolerances, not a certified decision
             self.counts["uniqueness_lps"] += 1
         status = row.status[:n]
         for name, code in (("saddle_states", SADDLE), ("certified_states", CERTIFIED), ("lp_states", NEEDS_LP)):
             self.counts[name] += int(np.count_nonzero(status == code))
-        values = row.value[:n]
+        self.counts["uncertified_states"] += int(np.count_nonzero(row.unknown[:n]))
+        comp = row.comp[:n]
+        comp[a, WIN] = comp[a, LOSE] = 0.5 * (comp[a, WIN] + comp[a, LOSE])  # worth exactly 0
+        probs = comp[:, :SLACK]
+        if np.any((probs > 0.0) & (probs < SMALLEST_TRUSTED)):
+            raise ValueError(f"(dice={self.dice}, target={self.target}): a probability below 2^-900 in row {a}, "
+                             "where the relative error bound of the certified comparisons no longer holds")
+        self.max_slack = max(self.max_slack, float(comp[:, SLACK].max()))
+        values = comp[:, WIN] - comp[:, LOSE]
         self.value[a, :n] = values
         self.value[:n, a] = -values
         self.value[a, a] = 0.0  # a symmetric zero-sum game is worth exactly 0 (and not -0.0)
@@ -337,6 +386,26 @@ class _Tables:
         row.prev_cols[:] = 0
         row.prev_rows[:n] = row.row_sup[:n]
         row.prev_cols[:n] = row.col_sup[:n]
+
+    def _mixed_state(self, g: np.ndarray, row: _Row, j: int) -> None:
+        """Certify state j's mixed equilibrium and set its verdicts and value channels.
+
+        The channels of the value are x^T C y for C = W, D, L: the exact (x^T W* y, ...) differ from the
+        computed ones by the relative bound plus x^T S y, and from a decomposition of the exact value by at
+        most the width of the exact value interval [min_c (x^T M*)_c, max_r (M* y)_r], the computed gap plus
+        twice the largest entry error: that goes into the slack channel.
+        """
+        m, e, x, y = row.shift[j], row.bound[j], row.xs[j], row.ys[j]
+        if certify_mixed(m, e, x, y):
+            row.verdicts[j] = UNIQUE, UNIQUE
+        else:
+            row.unknown[j] = True
+            row.verdicts[j] = mixed_verdicts(m, x, y, float(x @ m @ y), 2.0 * float(e.max()))
+        gap = max(float((m @ y).max() - (x @ m).min()), 0.0)
+        for ch in (WIN, DRAW, LOSE):
+            row.comp[j, ch] = x @ g[ch] @ y
+        widening = float((e @ y).max() + (x @ e).max())
+        row.comp[j, SLACK] = 1.01 * (x @ g[SLACK] @ y + gap + widening)
 
     def _store(self, mine, other, strategies: np.ndarray, verdicts: np.ndarray, no_saddle: np.ndarray) -> None:
         support = (strategies > SUPPORT_EPS).sum(axis=1)
@@ -356,10 +425,10 @@ class _Tables:
                  "no_saddle_states": int(np.count_nonzero(self.flags & NO_SADDLE)),
                  "mixed_strategies": int(len(mixed)),
                  "not_unique": int(np.count_nonzero(self.flags & NOT_UNIQUE)),
-                 "max_lp_gap": self.max_lp_gap}
+                 "max_lp_gap": self.max_lp_gap, "max_slack": self.max_slack}
         return SimultaneousSolution(dice=self.dice, target=self.target, value=self.value, pure=self.pure,
                                     mixed_row=self.mixed_row, mixed=mixed, flags=self.flags,
-                                    tolerance=self.tol, stats=stats)
+                                    tolerance=self.rho, stats=stats)
 
 
 def _mask(strategy: np.ndarray) -> int:

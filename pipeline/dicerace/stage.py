@@ -24,6 +24,7 @@ from lookup.dicerace.tables import (
     SEQUENTIAL_VERSIONS,
     SIMULTANEOUS_NAME,
     SIMULTANEOUS_SCHEMA,
+    SIMULTANEOUS_VERSIONS,
     STRATEGY_VERSIONS,
     grid_key,
 )
@@ -68,7 +69,8 @@ def probabilities_family() -> Family:
 _COMMON_CODE = (*PROBABILITIES_CODE, "pipeline/dicerace/kernels.py")
 SEQUENTIAL_CODE = (*_COMMON_CODE, "pipeline/dicerace/sequential.py")
 ONESHOT_CODE = (*_COMMON_CODE, "pipeline/dicerace/matrix_game.py", "pipeline/dicerace/oneshot.py")
-SIMULTANEOUS_CODE = (*_COMMON_CODE, "pipeline/dicerace/matrix_game.py", "pipeline/dicerace/simultaneous.py")
+SIMULTANEOUS_CODE = (*_COMMON_CODE, "pipeline/dicerace/certified.py", "pipeline/dicerace/matrix_game.py",
+                     "pipeline/dicerace/simultaneous.py")
 MATCHUPS_CODE = tuple(sorted({*SEQUENTIAL_CODE, *ONESHOT_CODE, *SIMULTANEOUS_CODE,
                               "pipeline/dicerace/policies.py", "pipeline/dicerace/matchups.py"}))
 STRATEGIES_CODE = MATCHUPS_CODE
@@ -104,7 +106,8 @@ def _strategy_specs(section: Mapping[str, Any]) -> list[ArtifactSpec]:
     oneshot = ArtifactSpec(name=ONESHOT_NAME, schema=ONESHOT_SCHEMA,
                            params={"dice": sorted({d for d, _ in grid})}, code=ONESHOT_CODE, **common)
     simultaneous = ArtifactSpec(name=SIMULTANEOUS_NAME, schema=SIMULTANEOUS_SCHEMA, params=grid_params,
-                                code=SIMULTANEOUS_CODE, hdf5=True, **common)
+                                code=SIMULTANEOUS_CODE, hdf5=True,
+                                **{**common, "schema_version": max(SIMULTANEOUS_VERSIONS)})
     matchups = ArtifactSpec(name=MATCHUPS_NAME, schema=MATCHUPS_SCHEMA, code=MATCHUPS_CODE, params={
         **grid_params, "sequential_fingerprint": sequential.fingerprint(),
         "oneshot_fingerprint": oneshot.fingerprint(), "simultaneous_fingerprint": simultaneous.fingerprint()},
@@ -173,13 +176,14 @@ def _simultaneous_arrays(key: str, sol: Any) -> dict[str, StoredArray]:
     return {
         f"{key}_value": StoredArray(sol.value, f"value[i, j]: EG1(i, j) = P(win) - P(loss) {view}, optimal play"),
         f"{key}_pure": StoredArray(sol.pure, f"pure[i, j]: optimal number of dice {view} when the stored "
-                                   "strategy is pure, else 0", fill=255),
+                                   "strategy is pure (the smallest optimal one), else 0", fill=255),
         f"{key}_mixed_row": StoredArray(sol.mixed_row, f"mixed_row[i, j]: row of mixed holding the strategy "
                                         f"{view} when it is mixed, else -1"),
         f"{key}_mixed": StoredArray(mixed, "mixed[r, d - 1]: probability of rolling d dice in mixed strategy r",
                                     chunks=mixed.shape),
         f"{key}_flags": StoredArray(sol.flags, f"flags[i, j] {view}: 1 = stored strategy mixed, 2 = optimal "
-                                    "strategy not unique, 4 = no pure saddle point", fill=255),
+                                    "strategy not unique, 4 = no pure saddle point (those of the exact game, "
+                                    "certified; stats' uncertified_states counts the exceptions)", fill=255),
     }
 
 

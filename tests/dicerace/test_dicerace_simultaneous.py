@@ -8,6 +8,7 @@ from pipeline.dicerace.matrix_game import solve_lp
 from pipeline.dicerace.simultaneous import MIXED, NO_SADDLE, NOT_UNIQUE, solve_simultaneous
 
 from .exact_reference import roll_law
+from .exact_simultaneous import simultaneous_game
 
 
 def _roll_matrix(dice: int) -> np.ndarray:
@@ -75,3 +76,44 @@ def test_agrees_with_highs_at_every_state():
         for j in range(target - 1, -1, -1):
             value[i, j] = solve_lp(_game(value, rolls, i, j)).value
     np.testing.assert_allclose(solve_simultaneous(dice, target).value, value, rtol=0, atol=1e-9)
+
+
+def _assert_matches_exact(sol, exact) -> None:
+    """The stored flags and strategy of every state in ``exact`` against the exact game: NO_SADDLE, NOT_UNIQUE,
+    the support of the unique optimal strategy, else the smallest optimal pure strategy when there is one."""
+    for (i, j), state in exact.items():
+        flags = int(sol.flags[i, j])
+        assert bool(flags & NO_SADDLE) == (not state.saddle), (i, j)
+        assert bool(flags & NOT_UNIQUE) == (not state.unique), (i, j)
+        support = tuple(int(d) for d in np.flatnonzero(sol.strategy(i, j) > 0))
+        if state.unique:
+            assert support == state.support, (i, j)
+        elif state.pure_optimal:
+            assert support == (min(state.pure_optimal),), (i, j)
+        assert abs(sol.value[i, j] - float(state.value)) <= 1e-12, (i, j)
+
+
+@pytest.mark.parametrize("dice, target", [(3, 60), (4, 30), pytest.param(5, 40, marks=pytest.mark.slow)])
+def test_flags_and_supports_equal_exact_on_every_state(dice, target):
+    """Issue 11: every state's saddle-point flag, uniqueness flag and support equal the exact-rational game's."""
+    sol = solve_simultaneous(dice, target)
+    _assert_matches_exact(sol, simultaneous_game(dice, target))
+    assert sol.stats["uncertified_states"] == 0
+
+
+@pytest.mark.parametrize("dice, target, rows", [(5, 100, 3), pytest.param(10, 100, 3, marks=pytest.mark.slow)])
+def test_nearly_decided_states_match_exact(dice, target, rows):
+    """The top rows of larger games hold the nearly decided states (one player wins with probability
+    1 - 1e-13) where a global tolerance saw false ties."""
+    sol = solve_simultaneous(dice, target)
+    _assert_matches_exact(sol, simultaneous_game(dice, target, rows=rows))
+    assert sol.stats["uncertified_states"] == 0
+
+
+def test_nearly_decided_state_is_not_a_false_tie():
+    # At 10 against 97 (five dice, target 100) rolling 5 dice is strictly best (EG1 -0.99999999999999),
+    # the other d lose a little more surely: one optimal strategy, not a tie.
+    sol = solve_simultaneous(5, 100)
+    assert sol.value[10, 97] > -1.0
+    assert sol.pure[10, 97] == 5 and not sol.flags[10, 97] & NOT_UNIQUE
+    assert sol.pure[97, 10] == 1 and not sol.flags[97, 10] & NOT_UNIQUE

@@ -1,0 +1,268 @@
+"""Certified comparisons of the simultaneous race's matrix entries, and the exact decisions built on them.
+
+Every entry of a state's matrix game is carried as four non-negative channels (``simultaneous`` module):
+W, D, L, the probabilities that player 1 wins, draws, loses, and S, an absolute slack. For some exact
+decomposition (W*, D*, L*) of the exact entry (non-negative, W* + D* + L* = 1, W* - L* = the exact entry)
+
+    |C - C*| <= rho C* + S        for C in W, D, L,
+
+rho a relative bound (``simultaneous.relative_bound``; the rounding of sums of non-negative numbers) and S the
+slack inherited from states whose value came from a mixed equilibrium (zero elsewhere). The difference of
+two exact entries a, b has three exact forms,
+
+    2 (W*_a - W*_b) + (D*_a - D*_b) = 2 (L*_b - L*_a) + (D*_b - D*_a) = (W*_a - L*_a) - (W*_b - L*_b),
+
+and each computed form has an error bound of rho times the channels it uses plus the slacks: the first is
+precise when player 1 almost surely loses (W, D tiny), the second when it almost surely wins, the third
+in between. ``sign`` takes the form with the smallest bound: +1 / -1 when the difference is outside its
+bound, 0 when the bound is exactly 0 (every channel used is an exact 0: a proven tie) and UNKNOWN
+otherwise. Saddle points, optimal pure strategies and uniqueness at saddle points are decided with these
+signs only (``saddle_verdict``); mixed equilibria are certified with a perturbation bound of the support's
+linear system (``certify_mixed``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+WIN, DRAW, LOSE, SLACK = 0, 1, 2, 3
+CHANNELS = 4
+UNKNOWN = 2
+# Rounding of the three forms themselves (a few operations on the channels), in units of the channels.
+FORM_ROUNDING = 8 * 2.0**-53
+
+
+@njit(cache=True, inline="always")
+def difference(g, r1, c1, r2, c2, rho):
+    """(M[r1, c1] - M[r2, c2], bound on its error) for the channels g[ch, r, c] of one state's game."""
+    w1, d1, l1, s1 = g[WIN, r1, c1], g[DRAW, r1, c1], g[LOSE, r1, c1], g[SLACK, r1, c1]
+    w2, d2, l2, s2 = g[WIN, r2, c2], g[DRAW, r2, c2], g[LOSE, r2, c2], g[SLACK, r2, c2]
+    rel = rho + FORM_ROUNDING
+    slack = s1 + s2
+    best = 2.0 * (w1 - w2) + (d1 - d2)
+    bound = rel * (2.0 * (w1 + w2) + d1 + d2) + slack
+    other = 2.0 * (l2 - l1) + (d2 - d1)
+    other_bound = rel * (2.0 * (l1 + l2) + d1 + d2) + slack
+    if other_bound < bound:
+        best, bound = other, other_bound
+    other = (w1 - l1) - (w2 - l2)
+    other_bound = rel * (w1 + l1 + w2 + l2) + slack
+    if other_bound < bound:
+        best, bound = other, other_bound
+    return best, bound
+
+
+@njit(cache=True)
+def shifted(g, rho, f, e, symmetric):
+    """One form for the whole state: f = M + constant with its error bounds e (|f - f*| <= e entrywise),
+    2W + D (= M + 1) when player 1's W and D are small, -(2L + D) (= M - 1) when its L and D are, else
+    W - L. Comparisons and the equilibria of f are those of M (a constant shift changes neither).
+
+    ``symmetric``: a state (a, a), whose exact game is antisymmetric (M[c, r] = -M[r, c], so M[d, d] = 0):
+    f = W - L made exactly antisymmetric, with the exact zeros of the diagonal known exactly (e = 0).
+    """
+    rel = rho + FORM_ROUNDING
+    low = 0.0
+    high = 0.0
+    for a in range(g.shape[1]):
+        for b in range(g.shape[2]):
+            low = max(low, 2.0 * g[WIN, a, b] + g[DRAW, a, b])
+            high = max(high, 2.0 * g[LOSE, a, b] + g[DRAW, a, b])
+    form = 0 if low <= min(high, 1.0) else (1 if high <= 1.0 else 2)
+    if symmetric:
+        form = 2
+    for a in range(g.shape[1]):
+        for b in range(g.shape[2]):
+            w, d, lose, s = g[WIN, a, b], g[DRAW, a, b], g[LOSE, a, b], g[SLACK, a, b]
+            if form == 0:
+                f[a, b] = 2.0 * w + d
+                e[a, b] = rel * (2.0 * w + d) + s
+            elif form == 1:
+                f[a, b] = -(2.0 * lose + d)
+                e[a, b] = rel * (2.0 * lose + d) + s
+            else:
+                f[a, b] = w - lose
+                e[a, b] = rel * (w + lose) + s
+    if symmetric:
+        for a in range(g.shape[1]):
+            for b in range(a + 1):
+                # The exact entries are antisymmetric: each computed one bounds both.
+                half = 0.5 * (f[a, b] - f[b, a])
+                err = max(e[a, b], e[b, a])
+                f[a, b], f[b, a] = half, -half
+                e[a, b], e[b, a] = err, err
+            f[a, a] = 0.0
+            e[a, a] = 0.0
+
+
+@njit(cache=True, inline="always")
+def sign(f, e, g, r1, c1, r2, c2, rho, transpose):
+    """Certified sign of M[r1, c1] - M[r2, c2] (1, -1, 0 for a proven tie, UNKNOWN); with ``transpose`` the
+    game is the column player's, M'[a, b] = -M[b, a]. The state's form (``shifted``) first; when it cannot
+    tell, the best of the three forms for this pair (``difference``)."""
+    if r1 == r2 and c1 == c2:
+        return 0
+    if transpose:
+        r1, c1, r2, c2 = c1, r1, c2, r2
+    diff = f[r1, c1] - f[r2, c2]
+    bound = e[r1, c1] + e[r2, c2]
+    if not (diff > bound or diff < -bound or bound == 0.0):
+        diff, bound = difference(g, r1, c1, r2, c2, rho)
+    if transpose:
+        diff = -diff
+    if diff > bound:
+        return 1
+    if diff < -bound:
+        return -1
+    if bound == 0.0:
+        return 0
+    return UNKNOWN
+
+
+@njit(cache=True)
+def is_saddle(f, e, g, r, c, rho, transpose):
+    """1 when (r, c) is a proven saddle point (M[r, c] the minimum of its row and the maximum of its column),
+    0 when proven not to be one, UNKNOWN otherwise."""
+    dice = g.shape[1]
+    unknown = False
+    for k in range(dice):
+        s = sign(f, e, g, r, k, r, c, rho, transpose)
+        if s == -1:
+            return 0
+        unknown |= s == UNKNOWN
+        s = sign(f, e, g, k, c, r, c, rho, transpose)
+        if s == 1:
+            return 0
+        unknown |= s == UNKNOWN
+    return UNKNOWN if unknown else 1
+
+
+@njit(cache=True)
+def no_saddle(f, e, g, rho):
+    """True when the game provably has no pure saddle point: for every row r and column c, some entry of
+    row r is smaller than some entry of column c (max of row minima < min of column maxima)."""
+    dice = g.shape[1]
+    for r in range(dice):
+        low = np.argmin(f[r])
+        for c in range(dice):
+            high = np.argmax(f[:, c])
+            if sign(f, e, g, r, low, high, c, rho, False) != -1:
+                return False
+    return True
+
+
+@njit(cache=True)
+def saddle_verdict(f, e, g, r, c, rho, transpose):
+    """For the proven saddle point (r, c) of the row player's game (the column player's with ``transpose``):
+    (verdict, smallest optimal pure row, unknown). Verdict UNIQUE / SEVERAL / UNDECIDED as in
+    ``matrix_game``; ``unknown``: some comparison could not be certified (the verdict then treats it as a
+    tie).
+
+    Any optimal x lives on the rows that equal the value on every optimal pure column c (column maximum =
+    value): one such row means a unique optimal strategy; a second that is optimal on its own (row minimum
+    = value) means several; otherwise UNDECIDED (an LP decides).
+    """
+    dice = g.shape[1]
+    unknown = False
+    optimal_col = np.zeros(dice, dtype=np.bool_)
+    for cc in range(dice):
+        # Column cc is optimal when no entry exceeds the value; an uncertain entry only matters when no
+        # other entry of the column is certainly above it. Row r first: it is above v off column c.
+        above, unsure = False, False
+        for k in range(dice):
+            rr = r if k == 0 else (k - 1 if k <= r else k)
+            s = sign(f, e, g, rr, cc, r, c, rho, transpose)
+            if s == 1:
+                above = True
+                break
+            unsure |= s == UNKNOWN
+        optimal_col[cc] = not above
+        unknown |= unsure and not above
+    # Candidates: the rows equal to the value on every optimal column (every optimal x lives on them).
+    candidate = np.zeros(dice, dtype=np.bool_)
+    for rr in range(dice):
+        ok, unsure = True, False
+        for cc in range(dice):
+            if optimal_col[cc]:
+                s = sign(f, e, g, rr, cc, r, c, rho, transpose)
+                if s == -1:
+                    ok = False
+                    break
+                unsure |= s == UNKNOWN
+        candidate[rr] = ok
+        unknown |= ok and unsure
+    count = 0
+    smallest = -1
+    other_pure = False
+    for rr in range(dice):
+        if not candidate[rr]:
+            continue
+        count += 1
+        # Optimal on its own (row minimum = value)? Any optimal pure row is a candidate.
+        pure, unsure = True, False
+        for cc in range(dice):
+            s = sign(f, e, g, rr, cc, r, c, rho, transpose)
+            if s == -1:
+                pure = False
+                break
+            unsure |= s == UNKNOWN
+        unknown |= pure and unsure
+        if pure and smallest < 0:
+            smallest = rr
+        other_pure |= pure and rr != r
+    if count <= 1:
+        return 0, smallest, unknown
+    return (1 if other_pure else 2), smallest, unknown
+
+
+def certify_mixed(delta: np.ndarray, bound: np.ndarray, x: np.ndarray, y: np.ndarray) -> bool:
+    """True when the exact game has an equilibrium on the supports of (x, y), strictly complementary, with a
+    nonsingular kernel: then each player's optimal strategy is unique and has exactly that support
+    (Shapley-Snow).
+
+    ``delta``: the entries shifted by a constant (``shifted``: a common shift changes no strategy);
+    ``bound``: the certified error of each. Each player's kernel system K z = e (z = its strategy on its
+    support and the value) has a computed solution z with residual K z - e = res; the exact game's K* = K + dK
+    has |dK| <= the bounds on the supports, so with beta = ||K^-1|| ||dK|| < 1/2 its solution z* is within
+    (beta ||z|| + ||K^-1|| ||res||) / (1 - beta) of z (max norms; 1.01 on top covers the rounding of these
+    float computations). Every strict inequality is then checked with that margin.
+    """
+    rows, cols = np.flatnonzero(x > 0), np.flatnonzero(y > 0)
+    if len(rows) != len(cols):
+        return False
+    value = float(x @ delta @ y)
+    shifts, value_errors = [], []
+    for matrix, err, p, sup_p, sup_q, v in ((delta, bound, x, rows, cols, value),
+                                            (-delta.T, bound.T, y, cols, rows, -value)):
+        k = len(sup_p)
+        kernel = np.zeros((k + 1, k + 1))
+        kernel[:k, :k] = matrix[np.ix_(sup_p, sup_q)].T
+        kernel[:k, k] = -1.0
+        kernel[k, :k] = 1.0
+        try:
+            inverse = np.linalg.inv(kernel)
+        except np.linalg.LinAlgError:
+            return False
+        inv_norm = np.abs(inverse).sum(axis=1).max()
+        beta = inv_norm * err[np.ix_(sup_p, sup_q)].sum(axis=0).max()
+        if not beta < 0.5:
+            return False
+        z = np.append(p[sup_p], (p[sup_p] @ matrix[np.ix_(sup_p, sup_q)]).mean())
+        rhs = np.zeros(k + 1)
+        rhs[k] = 1.0
+        residual = np.abs(kernel @ z - rhs).max()
+        shift = 1.01 * (beta * np.abs(z).max() + inv_norm * residual) / (1.0 - beta)
+        if p[sup_p].min() <= shift:
+            return False
+        shifts.append(shift)
+        value_errors.append(shift + abs(z[k] - v))
+    dx, dy = shifts
+    value_error = 1.01 * min(value_errors)
+    # The exact strategies differ from x, y only on the supports, by at most dx, dy per component.
+    against_y = delta @ y + bound[:, cols] @ (y[cols] + dy) + np.abs(delta[:, cols]).sum(axis=1) * dy
+    against_x = x @ delta - (x[rows] + dx) @ bound[rows] - np.abs(delta[rows]).sum(axis=0) * dx
+    off_rows = np.setdiff1d(np.arange(len(x)), rows)
+    off_cols = np.setdiff1d(np.arange(len(y)), cols)
+    return bool(np.all(against_y[off_rows] < value - value_error)
+                and np.all(against_x[off_cols] > value + value_error))
