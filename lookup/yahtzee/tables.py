@@ -86,4 +86,11 @@ def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_st
         pmeta, pol = runtime_arrays(policy, POLICY_ARRAYS, schema=POLICY_SCHEMA, **identity)
         if pmeta["params"].get("values_fingerprint") != meta["fingerprint"]:
             raise ArtifactError(f"{policy}: computed from another value table than {values}; rebuild both")
+        # decide() computes flat indices from the rules: the layouts must be the ones they imply.
+        rows, n_rolls = pol["category"].shape[0], rules.encoding.n_rolls
+        layouts = {"state_index": (1 << rules.n_boxes, rules.upper_threshold + 1, 2),
+                   "reroll": (rows, 2, n_rolls), "category": (rows, n_rolls)}
+        for name, shape in layouts.items():
+            if pol[name].shape != shape:
+                raise ArtifactError(f"{policy}: array {name!r} has shape {pol[name].shape}, the rules imply {shape}")
     return YahtzeeTables(rules=rules, value=arrays["value"], policy=pol, stats=meta.get("stats", {}))

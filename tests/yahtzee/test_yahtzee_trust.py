@@ -3,14 +3,17 @@ runtime copy directory touches nothing."""
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from lookup import runtime
 from lookup.store import META_KEY, META_SHA_KEY, ArtifactError, meta_sha256
 from lookup.yahtzee import decide, value
 from lookup.yahtzee.rules import get_rules
@@ -68,6 +71,29 @@ def test_a_flipped_bit_in_any_runtime_array_is_caught_on_the_next_call(private, 
     with pytest.raises(ArtifactError, match=f"{path.name}.*corrupted runtime copy"):
         _answers(private)
     assert _answers(private) == reference  # rebuilt from the verified artifact
+
+
+@pytest.mark.parametrize("name", ["state_index", "reroll", "category", "value"])
+def test_a_flip_in_a_block_already_verified_and_kept_is_caught_on_the_next_call(private, name, monkeypatch):
+    """The cached path: once the copy's ctime has settled, a read keeps its verified block in private
+    memory, and later reads use it without re-reading; a flip on disk moves the ctime, and the next call
+    reads and checks the block again."""
+    monkeypatch.setattr(runtime, "SETTLED_NS", 50_000_000)
+    reference = _answers(private)
+    path, offset = _element(private, name, _read_indices(private)[name])
+    tables = load_tables(HASBRO, private)
+    arr = tables.value if name == "value" else tables.policy[name]
+    block = (offset - arr._offset) // runtime.BLOCK  # noqa: SLF001
+    os.utime(path)  # moves the ctime, changes no byte: every block is checked again, nothing fails
+    for _ in range(2):
+        time.sleep(0.2)  # the copy's ctime is now older than SETTLED_NS
+        assert _answers(private) == reference
+        assert arr._ok[block] == 1  # noqa: SLF001 (kept: the next read uses the private bytes)
+        assert _answers(private) == reference
+    _flip(path, offset, bit=3)
+    with pytest.raises(ArtifactError, match=f"{path.name}.*corrupted runtime copy"):
+        _answers(private)
+    assert _answers(private) == reference
 
 
 def test_a_flip_by_another_process_while_this_one_holds_the_tables(private):
