@@ -382,15 +382,24 @@ class CheckedArray(NDArrayOperatorsMixin):
         self._ok[block] = _time_ns() - st.st_ctime_ns > SETTLED_NS
 
     def array(self) -> np.ndarray:
-        """The whole array (read-only), read once per process and checked against its whole crc32."""
+        """The whole array (read-only), read once per process and checked against its whole crc32.
+
+        Read straight into memory numpy allocates (which asks the kernel for huge pages when the array is
+        large: random reads of a 270 MB policy table then rarely miss the TLB)."""
         if self._whole is None:
-            raw = os.pread(self._fd, self._nbytes, self._offset) if self._nbytes else b""
-            if len(raw) != self._nbytes:
-                self._fail("truncated")
-            if zlib.crc32(raw) != self._crc_total:
+            raw = np.empty(self._nbytes, dtype=np.uint8)
+            data = memoryview(raw)
+            done = 0
+            while done < self._nbytes:
+                got = os.preadv(self._fd, [data[done:]], self._offset + done)
+                if got <= 0:
+                    self._fail("truncated")
+                done += got
+            if zlib.crc32(data) != self._crc_total:
                 self._fail("its data fails the crc32 of the copy")
-            whole = np.frombuffer(raw, dtype=self.dtype).reshape(self.shape)
-            self._whole = whole.astype(whole.dtype.newbyteorder("="), copy=False)
+            whole = raw.view(self.dtype).reshape(self.shape).astype(self.dtype.newbyteorder("="), copy=False)
+            whole.flags.writeable = False
+            self._whole = whole
         return self._whole
 
     def __getitem__(self, index: Any) -> Any:
