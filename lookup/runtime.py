@@ -294,7 +294,7 @@ class CheckedArray(NDArrayOperatorsMixin):
             step *= n
         self._strides = tuple(reversed(strides))
         self._nbytes = self.size * self._itemsize
-        self._per_block = BLOCK // self._itemsize  # elements per block
+        self._block_shift = (BLOCK // self._itemsize).bit_length() - 1  # element index >> it = its block
         crc_path = crc or copy_dir / f"{name}.crc32"
         try:
             crc_bytes = crc_path.read_bytes()
@@ -359,8 +359,8 @@ class CheckedArray(NDArrayOperatorsMixin):
         checked now when it was not verified since the copy last changed (~1.5 us)."""
         if not 0 <= index < self.size:
             raise IndexError(f"flat index {index} outside 0..{self.size - 1}")
-        if _fstat(self._fd).st_ctime_ns != self._ctime or not self._ok[index // self._per_block]:
-            self._verify(index // self._per_block)
+        if _fstat(self._fd).st_ctime_ns != self._ctime or not self._ok[index >> self._block_shift]:
+            self._verify(index >> self._block_shift)
         return self._elements[index]
 
     def _verify(self, block: int) -> None:
