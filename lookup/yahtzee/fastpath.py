@@ -18,6 +18,10 @@ from typing import Any
 from lookup.yahtzee.rules import UPPER, Rules, get_rules
 from lookup.yahtzee.sheet import BONUS_KEY, Sheet, parse_dice, possible_points
 
+# Bit fields of the sums of ``Plan.bits`` values: the filled mask below TOTAL_AT (at most 20 boxes), the
+# points, then the upper boxes' points (each far below 2^20).
+TOTAL_AT, UPPER_AT = 20, 40
+_FIELD = (1 << 20) - 1
 _INT_ONLY = frozenset({int}).issuperset
 _INT_OR_NONE = frozenset({int, type(None)}).issuperset
 
@@ -29,7 +33,9 @@ class Plan:
     dice[pips tuple] = (pips, roll index, permutation id): every ordered roll, with the permutation that
         sorts it; reroll[perm][mask] = the sorted-dice mask as one bool per INPUT die.
     keep[roll][mask] = (keep index, kept faces as pips) of rerolling ``mask`` of sorted roll ``roll``.
-    bits[c] = {points box c may hold: 1 << c} plus {None: 0} (empty): validation and filled mask at once.
+    bits[c] = {points box c may hold: (1 << c) | points << TOTAL_AT | (points << UPPER_AT if c is an upper
+        box)} plus {None: 0} (empty): the sum over the boxes checks every value and gives the filled
+        mask, the total and the upper total at once.
     known_keys: the box names and the Yahtzee-bonus key a mapping sheet may use.
     sheets: False when sheets always go the slow way (boxes filled in a forced order: ``Sheet.parse``
         checks the order).
@@ -104,7 +110,8 @@ def _plan(rules: Rules) -> Plan:
         tuple((int(k), tuple(int(f) + 1 for f in enc.keeps[k])) for k in enc.keep_of_mask[roll])
         for roll in range(enc.n_rolls)
     )
-    bits = tuple({**dict.fromkeys(p, 1 << c), None: 0} for c, p in enumerate(possible_points(rules)))
+    bits = tuple({**{v: 1 << c | v << TOTAL_AT | (v << UPPER_AT if c < UPPER else 0) for v in p}, None: 0}
+                 for c, p in enumerate(possible_points(rules)))
     return Plan(rules, dice, tuple(reroll), keep, bits, enc.n_rolls, frozenset((*rules.categories, BONUS_KEY)),
                 not rules.forced_order, rules.name, tuple(rules.categories), rules.upper_threshold + 1,
                 rules.n_boxes, rules.all_filled, rules.upper_threshold, rules.optimised_upper_bonus,
@@ -144,13 +151,14 @@ def sheet_state(sheet: Any, p: Plan) -> tuple[tuple[int, int, int], int]:
     if not _INT_OR_NONE(map(type, boxes)):
         return _slow(sheet, p.rules)
     try:
-        mask = sum(map(dict.get, p.bits, boxes))  # a value the box cannot hold gets None: TypeError
+        fields = sum(map(dict.get, p.bits, boxes))  # a value the box cannot hold gets None: TypeError
     except TypeError:
         return _slow(sheet, p.rules)
+    mask = fields & _FIELD
     if mask == p.all_filled:
         raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
-    upper = sum(filter(None, boxes[:UPPER]))
-    total = upper + sum(filter(None, boxes[UPPER:]))
+    total = fields >> TOTAL_AT & _FIELD
+    upper = fields >> UPPER_AT
     if upper >= p.threshold:
         total += p.upper_bonus
         upper = p.threshold
