@@ -96,6 +96,54 @@ def test_a_flip_in_a_block_already_verified_and_kept_is_caught_on_the_next_call(
     assert _answers(private) == reference
 
 
+def _array_and_block(root: Path, name: str):
+    tables = load_tables(HASBRO, root)
+    arr = tables.value if name == "value" else tables.policy[name]
+    path, offset = _element(root, name, _read_indices(root)[name])
+    return arr, path, offset, (offset - arr._offset) // runtime.BLOCK  # noqa: SLF001
+
+
+WRITE_THROUGH_A_MAP = """
+import mmap, sys
+with open(sys.argv[1], "r+b") as f, mmap.mmap(f.fileno(), 0) as m:
+    m[int(sys.argv[2])] ^= 4
+"""
+
+
+@pytest.mark.parametrize("writer", ["write", "memory map"])
+def test_a_watched_copy_keeps_checked_blocks_and_any_change_is_caught_on_the_next_call(private, writer):
+    """The watched path (lookup.changes): a block is kept as soon as it is checked and later reads only
+    poll for events; another process changing the copy, by write() or through a memory map (which
+    inotify does not report, but opening the file for it is), is caught on the next call."""
+    reference = _answers(private)
+    arr, path, offset, block = _array_and_block(private, "reroll")
+    if not arr._watched:  # noqa: SLF001
+        pytest.skip("no inotify here: every read checks the ctime (the other tests)")
+    assert _answers(private) == reference
+    assert arr._watched and arr._ok[block] == 1  # noqa: SLF001
+    if writer == "write":
+        script = f"with open({str(path)!r}, 'r+b') as f:\n f.seek({offset}); b = f.read(1)[0]; f.seek({offset}); " \
+                 "f.write(bytes([b ^ 4]))"
+        subprocess.run([sys.executable, "-c", script], check=True)
+    else:
+        subprocess.run([sys.executable, "-c", WRITE_THROUGH_A_MAP, str(path), str(offset)], check=True)
+    with pytest.raises(ArtifactError, match="reroll.npy"):
+        decide(DICE, 2, SHEET, artifacts_dir=private)
+    assert _answers(private) == reference
+
+
+def test_a_forked_child_checks_the_ctime_itself(private):
+    """A child shares its parent's event queue (an event read by one is lost to the other): in the child
+    every watched copy goes back to the ctime check."""
+    _answers(private)
+    arr, *_ = _array_and_block(private, "category")
+    pid = os.fork()
+    if pid == 0:  # the child: report through the exit status only
+        os._exit(0 if not arr._watched else 1)  # noqa: SLF001
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
 def test_a_flip_by_another_process_while_this_one_holds_the_tables(private):
     reference = _answers(private)
     path, offset = _element(private, "category", _read_indices(private)["category"])
