@@ -146,8 +146,8 @@ def main() -> None:
     print(f"decide(): median us over {len(cases)} random situations (median of 5 interleaved rounds): "
           f"mapping {med['mapping']:.2f}, 13-list {med['list']:.2f}, Sheet {med['Sheet']:.2f}; "
           f"peer yatzy-solver best_action {med['peer']:.2f} (ours/peer {ratio:.3f}); one checked read "
-          f"(fstat of the copy + its verified block in process memory) {med['checked_read']:.2f} us, two per "
-          "decision")
+          f"(a poll for changes to the copies + its verified block in process memory) {med['checked_read']:.2f} us, "
+          "two per decision")
     print(f"decide_batch: {batch_per_s / 1e6:.2f} M situations/s (median of 5 x 1M); "
           f"fresh process import + first decision: median {first:.3f} s")
     print(f"yahtzee_decide single_us={med['mapping']:.2f} list_us={med['list']:.2f} sheet_us={med['Sheet']:.2f} "

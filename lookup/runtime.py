@@ -379,6 +379,22 @@ class CheckedArray(NDArrayOperatorsMixin):
         self._verify(block)
         return self._elements[index]
 
+    def flat_next(self, index: int) -> Any:
+        """``flat`` without polling for events again, for the second read of one call right after a
+        ``flat`` (of any copy: the process has one event queue, read by that call). A change completed
+        before the call started was seen by that poll; one racing the call is as concurrent as it would
+        be between a poll and the read."""
+        if not 0 <= index < self.size:
+            raise IndexError(f"flat index {index} outside 0..{self.size - 1}")
+        block = index >> self._block_shift
+        if self._watched:
+            if self._ok[block]:
+                return self._elements[index]
+        elif _fstat(self._fd).st_ctime_ns == self._ctime and self._ok[block]:
+            return self._elements[index]
+        self._verify(block)
+        return self._elements[index]
+
     def _suspect(self) -> None:
         """Something happened to the copy (lookup.changes): from now on every read checks its ctime, and
         every block is read and checked again."""

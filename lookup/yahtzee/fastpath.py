@@ -135,23 +135,27 @@ def sheet_state(sheet: Any, p: Plan) -> tuple[tuple[int, int, int], int]:
     kind = type(sheet)
     if not p.sheets:
         return _slow(sheet, p.rules)
+    yi = p.yahtzee_index
     if kind is dict:
         bonus = sheet.get(BONUS_KEY, 0)
-        if not p.known_keys.issuperset(sheet) or type(bonus) is not int or bonus:
+        if (not p.known_keys.issuperset(sheet) or type(bonus) is not int or bonus
+                or not _INT_OR_NONE(map(type, sheet.values()))):
             return _slow(sheet, p.rules)
-        boxes = list(map(sheet.get, p.categories))
-    elif kind is list or kind is tuple:
-        if len(sheet) != p.n_boxes:
-            return _slow(sheet, p.rules)
-        boxes = sheet
-    elif kind is Sheet and sheet.rules is p.rules and type(sheet.yahtzee_bonus) is int and not sheet.yahtzee_bonus:
-        boxes = sheet.boxes
+        values: Any = map(sheet.get, p.categories)
+        yahtzee = sheet.get(p.categories[yi]) if yi >= 0 else None
     else:
-        return _slow(sheet, p.rules)
-    if not _INT_OR_NONE(map(type, boxes)):
-        return _slow(sheet, p.rules)
+        if kind is list or kind is tuple:
+            boxes = sheet if len(sheet) == p.n_boxes else None
+        elif kind is Sheet and sheet.rules is p.rules and type(sheet.yahtzee_bonus) is int and not sheet.yahtzee_bonus:
+            boxes = sheet.boxes
+        else:
+            boxes = None
+        if boxes is None or not _INT_OR_NONE(map(type, boxes)):
+            return _slow(sheet, p.rules)
+        values = boxes
+        yahtzee = boxes[yi] if yi >= 0 else None
     try:
-        fields = sum(map(dict.get, p.bits, boxes))  # a value the box cannot hold gets None: TypeError
+        fields = sum(map(dict.get, p.bits, values))  # a value the box cannot hold gets None: TypeError
     except TypeError:
         return _slow(sheet, p.rules)
     mask = fields & _FIELD
@@ -162,8 +166,7 @@ def sheet_state(sheet: Any, p: Plan) -> tuple[tuple[int, int, int], int]:
     if upper >= p.threshold:
         total += p.upper_bonus
         upper = p.threshold
-    yi = p.yahtzee_index
-    return (mask, upper, 1 if yi >= 0 and boxes[yi] == p.yahtzee_points else 0), total
+    return (mask, upper, 1 if yahtzee == p.yahtzee_points else 0), total
 
 
 def _slow(sheet: Any, rules: Rules) -> tuple[tuple[int, int, int], int]:

@@ -115,13 +115,14 @@ def decide(
     policy = tables.policy
     if policy is not None:
         # Two checked reads (lookup.runtime): each element comes from bytes checked against their block's
-        # crc32 in this process since the copy last changed. The flat indices follow the layouts
-        # state_index (2^boxes, threshold + 1, 2), reroll (rows, 2, R), category (rows, R).
+        # crc32 in this process since the copy last changed (the first read polls for changes to any copy,
+        # the second relies on it). The flat indices follow the layouts state_index (2^boxes, threshold
+        # + 1, 2), reroll (rows, 2, R), category (rows, R).
         row = policy["state_index"].flat((state[0] * plan.n_upper + state[1]) * 2 + state[2])
         if row < 0:
             raise ValueError(f"state {state} cannot be reached (not a sheet a game can produce)")
-        action = (policy["reroll"].flat((row * 2 + rerolls - 1) * plan.n_rolls + roll) if rerolls
-                  else policy["category"].flat(row * plan.n_rolls + roll))
+        action = (policy["reroll"].flat_next((row * 2 + rerolls - 1) * plan.n_rolls + roll) if rerolls
+                  else policy["category"].flat_next(row * plan.n_rolls + roll))
     else:
         analysis = _analysis(tables, state)
         action = analysis.best_reroll(rerolls, roll) if rerolls else analysis.best_category(roll)
