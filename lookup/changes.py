@@ -125,6 +125,13 @@ def watcher() -> Watcher | None:
     return _watcher
 
 
+def poll() -> None:
+    """Read this process's queued events, if any (one ``poll`` system call, ~0.2 us)."""
+    w = _watcher
+    if w is not None and w.pending():
+        w.drain()
+
+
 def _after_fork_in_child() -> None:
     global _watcher, _tried
     old, _watcher, _tried = _watcher, None, False

@@ -73,7 +73,7 @@ _BLOCK_BITS = BLOCK.bit_length() - 1
 # not move the ctime. Until then every read re-reads and re-checks its block.
 SETTLED_NS = 3_000_000_000
 # Bound once: the checked read is on the hot path of every decision.
-_pread, _crc32, _fstat, _time_ns = os.pread, zlib.crc32, os.fstat, time.time_ns
+_pread, _crc32, _fstat, _time_ns, _poll_changes = os.pread, zlib.crc32, os.fstat, time.time_ns, changes.poll
 _COPY_DIR = re.compile(r"(?P<stem>[a-z0-9][a-z0-9_.+-]*)-(?P<fp>[0-9a-f]{16})")
 # Temporaries: .tmp-<pid>-<8 hex>-<array>.npy / .crc32 / stamp.json (the pid tells whether its writer lives).
 _TMP = re.compile(r"\.tmp-(?P<pid>\d+)-[0-9a-f]{8}-[a-z0-9][a-z0-9_.+-]*")
@@ -326,7 +326,6 @@ class CheckedArray(NDArrayOperatorsMixin):
         self._watcher = changes.watcher() if watch else None
         self._wd = None if self._watcher is None else self._watcher.watch(self.path, self)
         self._watched = self._wd is not None
-        self._events = self._watcher.pending if self._watched else None
 
     def _header_offset(self) -> int:
         try:
@@ -363,24 +362,14 @@ class CheckedArray(NDArrayOperatorsMixin):
 
     def flat(self, index: int) -> Any:
         """The element at C-order flat ``index`` (0 <= index < size) as a Python int or float, from the
-        private verified bytes when its block was checked since the copy last changed (one ``poll`` when
-        the copy is watched, one ``fstat`` otherwise; ~0.1 us more), else the block is read and checked
-        now (~1.5 us)."""
-        if not 0 <= index < self.size:
-            raise IndexError(f"flat index {index} outside 0..{self.size - 1}")
-        block = index >> self._block_shift
-        if self._watched:
-            if self._events():
-                self._watcher.drain()  # may make this copy suspect
-            if self._watched and self._ok[block]:
-                return self._elements[index]
-        elif _fstat(self._fd).st_ctime_ns == self._ctime and self._ok[block]:
-            return self._elements[index]
-        self._verify(block)
-        return self._elements[index]
+        private verified bytes when its block was checked since the copy last changed (after one ``poll``
+        for changes to any watched copy, and one ``fstat`` of this copy when it is not watched), else the
+        block is read and checked now (~1.5 us)."""
+        _poll_changes()
+        return self.flat_next(index)
 
     def flat_next(self, index: int) -> Any:
-        """``flat`` without polling for events again, for the second read of one call right after a
+        """``flat`` without polling for changes again, for the second read of one call right after a
         ``flat`` (of any copy: the process has one event queue, read by that call). A change completed
         before the call started was seen by that poll; one racing the call is as concurrent as it would
         be between a poll and the read."""

@@ -132,6 +132,23 @@ def test_a_watched_copy_keeps_checked_blocks_and_any_change_is_caught_on_the_nex
     assert _answers(private) == reference
 
 
+def test_a_change_is_caught_when_the_first_read_of_a_call_is_not_watched(private):
+    """decide's second read relies on the first read's poll: that poll must happen even when the first
+    copy checks its ctime itself."""
+    reference = _answers(private)
+    index, *_ = _array_and_block(private, "state_index")
+    arr, path, offset, _ = _array_and_block(private, "reroll")
+    if not arr._watched:  # noqa: SLF001
+        pytest.skip("no inotify here")
+    os.utime(index.path)  # an event: state_index checks its ctime from now on
+    assert _answers(private) == reference
+    assert not index._watched and arr._watched  # noqa: SLF001
+    _flip(path, offset, bit=1)
+    with pytest.raises(ArtifactError, match="reroll.npy"):
+        decide(DICE, 2, SHEET, artifacts_dir=private)
+    assert _answers(private) == reference
+
+
 def test_a_forked_child_checks_the_ctime_itself(private):
     """A child shares its parent's event queue (an event read by one is lost to the other): in the child
     every watched copy goes back to the ctime check."""
