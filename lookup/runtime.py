@@ -10,15 +10,18 @@ is renamed into place.
 The copies are then NOT trusted. ``CheckedArray`` gives an element from a process-private buffer filled
 block by block: the first read of a block ``pread``s it, checks its crc32 and stores it (no memory map,
 so a copy truncated or rewritten under a running process is an error, never a SIGBUS or a stale page).
-Later reads of that block use the private bytes, which nothing outside the process can change, after
-one ``fstat`` of the copy: if its ctime moved (any write, truncation or ``utime`` moves it; the kernel
-sets it, a user cannot) every block must be read and checked again, so the bytes used were verified in
-this process since the file last changed. A block is only kept as verified when the copy's ctime is
-older than ``SETTLED_NS`` when it is read: a write in the same timestamp tick as the last change would
-leave the ctime unchanged, so a recently changed copy is re-read and checked on every read (about a
-microsecond) until it has settled. Whole-array uses read the array once per process, checked against
-the crc32 of the whole data. A mismatch removes that array's copy (the next call rebuilds it from the
-verified artifact) and raises ``ArtifactError`` naming the file.
+Later reads of that block use the private bytes, which nothing outside the process can change, as long
+as the copy has not changed since. Two ways to know: a watched copy (``lookup.changes``, inotify: every
+read polls the process's event queue, ~0.2 us) is unchanged while no event about it has arrived; after
+any event, an open by anyone included, and where inotify is not available, every read ``fstat``s the
+copy and compares its ctime (any write, truncation or ``utime`` moves it; the kernel sets it, a user
+cannot), and if it moved every block must be read and checked again. So the bytes used were verified in
+this process since the copy last changed. Under the ctime check a block is only kept as verified when
+the copy's ctime is older than ``SETTLED_NS`` when it is read: a write in the same timestamp tick as the
+last change would leave the ctime unchanged, so a recently changed copy is re-read and checked on every
+read (about a microsecond) until it has settled. Whole-array uses read the array once per process,
+checked against the crc32 of the whole data. A mismatch removes that array's copy (the next call
+rebuilds it from the verified artifact) and raises ``ArtifactError`` naming the file.
 
 What this does not see: bytes changed under the file system (a disk's own bit rot below the page cache)
 after a block was verified; the page cache would not show those to a reader either until evicted.
