@@ -7,7 +7,8 @@ Each player plays coupled games against itself on the compiled engine (all cores
 Solo games (one sheet, how public solvers count games/s) are also timed in CPU seconds of the process
 (all threads): on a shared machine the wall-clock rate depends on the other processes, the rate per CPU
 second much less. Last line: `yahtzee_selfplay optimal_games_per_s=<n> optimal_solo_games_per_s=<n>
-solo_per_thread=<n> solo_games_per_cpu_s=<n> python_engine_games_per_s=<n> load=<1-min load average>`.
+solo_per_thread=<n> solo_games_per_cpu_s=<n> python_engine_games_per_s=<n> load=<1-min load average>`
+(with `optimal_games_per_cpu_s` after the first figure).
 """
 
 from __future__ import annotations
@@ -45,15 +46,16 @@ def ensure_artifacts() -> None:
 
 def main() -> None:
     ensure_artifacts()
-    rates = {}
+    rates, cpu_rates = {}, {}
     for name, games in GAMES.items():
         play(name, name, 2000, seed=SEED)  # warm: compiled code, memory-mapped tables
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = play(name, name, games, seed=SEED)
         elapsed = time.perf_counter() - start
         rates[name] = games / elapsed
+        cpu_rates[name] = games / (time.process_time() - cpu)
         print(f"{name:<13} {games:>9,} self-play games in {elapsed:6.2f} s: {rates[name]:>9,.0f} games/s "
-              f"(mean {result.scores[:, 0].mean():.2f})")
+              f"({cpu_rates[name]:,.0f} per CPU second; mean {result.scores[:, 0].mean():.2f})")
     # One-player games, as public solvers count them ("games/s" of optimal play of one sheet).
     play("optimal", None, 2000, seed=SEED)
     solo, solo_cpu = [], []
@@ -75,7 +77,8 @@ def main() -> None:
     assert np.array_equal(slow[0], fast[0]), "the two engines must play the same games"
     print(f"plain-Python engine, optimal self-play: {python_rate:,.0f} games/s "
           f"(the same games as the compiled engine); speed-up x{rates['optimal'] / python_rate:,.0f}")
-    print(f"yahtzee_selfplay optimal_games_per_s={rates['optimal']:.0f} optimal_solo_games_per_s={solo_rate:.0f} "
+    print(f"yahtzee_selfplay optimal_games_per_s={rates['optimal']:.0f} "
+          f"optimal_games_per_cpu_s={cpu_rates['optimal']:.0f} optimal_solo_games_per_s={solo_rate:.0f} "
           f"solo_per_thread={solo_rate / cores:.0f} solo_games_per_cpu_s={cpu_rate:.0f} "
           f"python_engine_games_per_s={python_rate:.0f} load={os.getloadavg()[0]:.2f}")
 
