@@ -20,7 +20,6 @@ other), so in a child every watched copy goes back to the ``fstat`` check at onc
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import select
 import struct
@@ -40,7 +39,8 @@ class Watcher:
     ``pending()`` is true when events are queued."""
 
     def __init__(self) -> None:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        # The process's own symbols (libc among them): find_library would run ldconfig in a subprocess.
+        libc = ctypes.CDLL(None, use_errno=True)
         self._add, self._rm = libc.inotify_add_watch, libc.inotify_rm_watch  # AttributeError off Linux
         self._add.argtypes, self._rm.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32], [ctypes.c_int,
                                                                                                    ctypes.c_int]

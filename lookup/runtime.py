@@ -471,7 +471,7 @@ class CheckedArray(NDArrayOperatorsMixin):
     def __del__(self) -> None:
         try:
             self.close()
-        except (OSError, AttributeError):
+        except (OSError, AttributeError, TypeError):  # TypeError: at exit, with modules torn down
             pass
 
     def __repr__(self) -> str:
