@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit, prange
 
 from lookup.yahtzee.rules import UPPER, Rules, scoring_tables
+from pipeline.prefetch import prefetch
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables, padded_subkeeps
 from pipeline.yahtzee_lab.decision_une import une_category, une_reroll
@@ -267,7 +268,8 @@ def _table_lanes(lo, hi, first, seed, mode, players, si_a, rr_a, cat_a, si_b, rr
 
     A turn is a chain of dependent reads from tables far larger than the caches (state -> policy row ->
     reroll mask -> reroll mask -> box). One game at a time waits for memory at each; the lanes' reads are
-    independent, so each read is a tight gather loop over the lanes that the processor overlaps. Dice are
+    independent, so each read is first prefetched for every lane (as soon as its index is known), then
+    gathered in a tight loop over the lanes. Dice are
     kept as a keep index: a roll is the keep of all dice (keep ``roll_offset + r``), a reroll replaces the
     rerolled dice by the next faces of the destiny list (``keep_of_mask`` then ``add_die``: the same
     multiset as rerolling die by die and sorting, so the same games as ``play_games``). Every state is a
@@ -326,13 +328,18 @@ def _table_lanes(lo, hi, first, seed, mode, players, si_a, rr_a, cat_a, si_b, rr
                         pos[lane] = n_dice
                         q = 2 * lane + p
                         at[lane] = (mask[q] * n_upper + upper[q]) * n_ybox + ybox[q]
-                for lane in range(n):  # gather: policy rows
+                        prefetch(si, at[lane])
+                for lane in range(n):  # gather: policy rows (prefetched above)
                     if alive[lane]:
                         row[lane] = si[at[lane]]
+                for lane in range(n):  # ask for every first reroll mask before reading any
+                    if alive[lane]:
+                        at[lane] = (row[lane] * 2 + 1) * n_rolls + keep[lane] - roll_off
+                        prefetch(rr, at[lane])
                 for left in range(2, 0, -1):
                     for lane in range(n):  # gather: reroll masks
                         if alive[lane]:
-                            got[lane] = rr[(row[lane] * 2 + left - 1) * n_rolls + keep[lane] - roll_off]
+                            got[lane] = rr[at[lane]]
                     for lane in range(n):
                         if alive[lane]:
                             k = keep_of_mask[keep[lane] - roll_off, got[lane]]
@@ -345,9 +352,16 @@ def _table_lanes(lo, hi, first, seed, mode, players, si_a, rr_a, cat_a, si_b, rr
                                 k = nk if j < need else k
                             keep[lane] = k
                             pos[lane] += need
+                            # The next read of this lane: the second reroll mask, then the box.
+                            if left == 2:
+                                at[lane] = row[lane] * 2 * n_rolls + k - roll_off
+                                prefetch(rr, at[lane])
+                            else:
+                                at[lane] = row[lane] * n_rolls + k - roll_off
+                                prefetch(cat, at[lane])
                 for lane in range(n):  # gather: boxes
                     if alive[lane]:
-                        got[lane] = cat[row[lane] * n_rolls + keep[lane] - roll_off]
+                        got[lane] = cat[at[lane]]
                 for lane in range(n):
                     if alive[lane]:
                         q = 2 * lane + p
