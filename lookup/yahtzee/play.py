@@ -11,7 +11,7 @@ dice rerolled then lowest mask; lowest box index) and give the same answers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -45,11 +45,15 @@ class Decision:
     reroll: tuple[bool, ...] | None
     keep: tuple[int, ...] | None
     category: str | None
-    _value: Callable[[], float] = field(repr=False, compare=False)
+    # (tables, state, points on the sheet, rerolls, keep index) or, at rerolls 0, (..., 0, (roll, box)):
+    # where expected_final reads the turn's values (kept as data: a closure per decision costs more).
+    _where: tuple = field(repr=False, compare=False)
 
     @cached_property
     def expected_final(self) -> float:
-        return self._value()
+        tables, state, total, rerolls, index = self._where
+        analysis = _analysis(tables, state)
+        return total + float(analysis.keep[rerolls][index] if rerolls else analysis.final[index])
 
     def __str__(self) -> str:
         if self.category is not None:
@@ -127,25 +131,20 @@ def decide(
         analysis = _analysis(tables, state)
         action = analysis.best_reroll(rerolls, roll) if rerolls else analysis.best_category(roll)
     if rerolls == 0:
-        def final_value() -> float:
-            return total + float(_analysis(tables, state).final[roll, action])
-
-        return _decision(plan.name, pips, 0, None, None, plan.categories[action], final_value)
+        return _decision(plan.name, pips, 0, None, None, plan.categories[action],
+                         (tables, state, total, 0, (roll, action)))
     keep_index, keep = plan.keep[roll][action]
-
-    def keep_value() -> float:
-        return total + float(_analysis(tables, state).keep[rerolls][keep_index])
-
-    return _decision(plan.name, pips, rerolls, plan.reroll[perm][action], keep, None, keep_value)
+    return _decision(plan.name, pips, rerolls, plan.reroll[perm][action], keep, None,
+                     (tables, state, total, rerolls, keep_index))
 
 
 def _decision(rules: str, dice: tuple[int, ...], rerolls: int, reroll: tuple[bool, ...] | None,
-              keep: tuple[int, ...] | None, category: str | None, value: Callable[[], float]) -> Decision:
+              keep: tuple[int, ...] | None, category: str | None, where: tuple) -> Decision:
     """A Decision without the frozen dataclass's __init__ (seven object.__setattr__ calls, ~1 us of a
     ~4 us decision); the fields are the same."""
     out = _new(Decision)
     _set(out, "__dict__", {"rules": rules, "dice": dice, "rerolls": rerolls, "reroll": reroll, "keep": keep,
-                           "category": category, "_value": value})
+                           "category": category, "_where": where})
     return out
 
 
