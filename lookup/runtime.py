@@ -372,10 +372,10 @@ class CheckedArray(NDArrayOperatorsMixin):
         return self.flat_next(index)
 
     def flat_next(self, index: int) -> Any:
-        """``flat`` without polling for changes again, for the second read of one call right after a
-        ``flat`` (of any copy: the process has one event queue, read by that call). A change completed
-        before the call started was seen by that poll; one racing the call is as concurrent as it would
-        be between a poll and the read."""
+        """``flat`` without polling for changes: for reads right after a ``flat`` or a
+        ``lookup.changes.poll()`` in the same call (the process has one event queue for every copy). A
+        change completed before the call started was seen by that poll; one racing the call is as
+        concurrent as it would be between a poll and the read."""
         if not 0 <= index < self.size:
             raise IndexError(f"flat index {index} outside 0..{self.size - 1}")
         block = index >> self._block_shift

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lookup.changes import poll as poll_changes
 from lookup.validate import integer, integer_array
 from lookup.yahtzee import fastpath
 from lookup.yahtzee.rules import Rules, get_rules
@@ -119,10 +120,11 @@ def decide(
     policy = tables.policy
     if policy is not None:
         # Two checked reads (lookup.runtime): each element comes from bytes checked against their block's
-        # crc32 in this process since the copy last changed (the first read polls for changes to any copy,
-        # the second relies on it). The flat indices follow the layouts state_index (2^boxes, threshold
-        # + 1, 2), reroll (rows, 2, R), category (rows, R).
-        row = policy["state_index"].flat((state[0] * plan.n_upper + state[1]) * 2 + state[2])
+        # crc32 in this process since the copy last changed (one poll for changes to any copy, then both
+        # reads). The flat indices follow the layouts state_index (2^boxes, threshold + 1, 2), reroll
+        # (rows, 2, R), category (rows, R).
+        poll_changes()
+        row = policy["state_index"].flat_next((state[0] * plan.n_upper + state[1]) * 2 + state[2])
         if row < 0:
             raise ValueError(f"state {state} cannot be reached (not a sheet a game can produce)")
         action = (policy["reroll"].flat_next((row * 2 + rerolls - 1) * plan.n_rolls + roll) if rerolls
