@@ -5,11 +5,13 @@ situations in the same run.
 Needs the hasbro tables (builds them if absent). The peer (the ``bench`` extra) solves the American rules
 (same as hasbro) once and caches its table under ``.dicetables_cache/``; without it the peer is skipped.
 Last line: `yahtzee_decide single_us=<median, mapping> list_us=<> sheet_us=<> peer_us=<median> ratio=<ours
-mapping / peer> checked_read_us=<> batch_per_s=<n> first_decision_s=<s>`.
+mapping / peer> checked_read_us=<> batch_per_s=<n> first_decision_s=<s> cpu_us=<mean CPU time per call, mapping>
+peer_cpu_us=<the same for the peer> load=<1-min load average>`.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -82,6 +84,15 @@ def median_us(fn, cases) -> float:
     return statistics.median(per_call) * 1e6
 
 
+def cpu_us(fn, cases) -> float:
+    """Mean CPU time per call (the process's CPU seconds over all the calls): on a shared machine, less
+    dependent on the other processes than wall-clock medians."""
+    t = time.process_time()
+    for case in cases:
+        fn(*case)
+    return (time.process_time() - t) / len(cases) * 1e6
+
+
 def main() -> None:
     if not (default_artifacts_dir() / "yahtzee-hasbro-policy.zarr").exists():
         from pipeline.registry import build
@@ -97,17 +108,20 @@ def main() -> None:
         "Sheet": [(d, r, sh) for (d, r, _), sh in zip(cases, sheets, strict=True)],
     }
     # Interleaved rounds, medians of the per-call medians: the machine's load drifts during a run.
-    rounds: dict[str, list[float]] = {name: [] for name in (*forms, "peer", "checked_read")}
+    rounds: dict[str, list[float]] = {name: [] for name in (*forms, "peer", "checked_read", "cpu", "peer_cpu")}
     peer = peer_solver()
     notations = [(peer_notation(d, r, sh),) for (d, r, _), sh in zip(cases, sheets, strict=True)]
     state_index = load_tables(get_rules("hasbro")).policy["state_index"]
-    reads = [(Sheet.parse(c[2], "hasbro").state,) for c in cases]
+    reads = [(int(np.ravel_multi_index(Sheet.parse(c[2], "hasbro").state, state_index.shape)),) for c in cases]
     for _ in range(5):
         for name, form in forms.items():
             rounds[name].append(median_us(decide, form))
         if peer is not None:
             rounds["peer"].append(median_us(peer.best_action, notations))
-        rounds["checked_read"].append(median_us(state_index.item, reads))
+        rounds["checked_read"].append(median_us(state_index.flat, reads))
+        rounds["cpu"].append(cpu_us(decide, forms["mapping"]))
+        if peer is not None:
+            rounds["peer_cpu"].append(cpu_us(peer.best_action, notations))
     med = {name: statistics.median(v) if v else float("nan") for name, v in rounds.items()}
 
     rng = np.random.default_rng(1)
@@ -132,12 +146,14 @@ def main() -> None:
     print(f"decide(): median us over {len(cases)} random situations (median of 5 interleaved rounds): "
           f"mapping {med['mapping']:.2f}, 13-list {med['list']:.2f}, Sheet {med['Sheet']:.2f}; "
           f"peer yatzy-solver best_action {med['peer']:.2f} (ours/peer {ratio:.3f}); one checked read "
-          f"(pread + crc32 of its 64-byte block) {med['checked_read']:.2f} us, two per decision")
+          f"(a poll for changes to the copies + its verified block in process memory) {med['checked_read']:.2f} us, "
+          "two per decision")
     print(f"decide_batch: {batch_per_s / 1e6:.2f} M situations/s (median of 5 x 1M); "
           f"fresh process import + first decision: median {first:.3f} s")
     print(f"yahtzee_decide single_us={med['mapping']:.2f} list_us={med['list']:.2f} sheet_us={med['Sheet']:.2f} "
           f"peer_us={med['peer']:.2f} ratio={ratio:.3f} checked_read_us={med['checked_read']:.3f} "
-          f"batch_per_s={batch_per_s:.0f} first_decision_s={first:.4f}")
+          f"batch_per_s={batch_per_s:.0f} first_decision_s={first:.4f} cpu_us={med['cpu']:.2f} "
+          f"peer_cpu_us={med['peer_cpu']:.2f} load={os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -2,12 +2,18 @@
 
 Each player plays coupled games against itself on the compiled engine (all cores); ``optimal`` plays
 1,000,000 games (target: within 20 s on 2 cores). The plain-Python engine plays the same optimal games
-(the first ones of the same seed) for the speed-up. Builds the tables it needs if absent. Last line:
-`yahtzee_selfplay optimal_games_per_s=<n> python_engine_games_per_s=<n>`.
+(the first ones of the same seed) for the speed-up. Builds the tables it needs if absent.
+
+Solo games (one sheet, how public solvers count games/s) are also timed in CPU seconds of the process
+(all threads): on a shared machine the wall-clock rate depends on the other processes, the rate per CPU
+second much less. Last line: `yahtzee_selfplay optimal_games_per_s=<n> optimal_solo_games_per_s=<n>
+solo_per_thread=<n> solo_games_per_cpu_s=<n> python_engine_games_per_s=<n> load=<1-min load average>`
+(with `optimal_games_per_cpu_s` after the first figure).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -40,26 +46,29 @@ def ensure_artifacts() -> None:
 
 def main() -> None:
     ensure_artifacts()
-    rates = {}
+    rates, cpu_rates = {}, {}
     for name, games in GAMES.items():
         play(name, name, 2000, seed=SEED)  # warm: compiled code, memory-mapped tables
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = play(name, name, games, seed=SEED)
         elapsed = time.perf_counter() - start
         rates[name] = games / elapsed
+        cpu_rates[name] = games / (time.process_time() - cpu)
         print(f"{name:<13} {games:>9,} self-play games in {elapsed:6.2f} s: {rates[name]:>9,.0f} games/s "
-              f"(mean {result.scores[:, 0].mean():.2f})")
+              f"({cpu_rates[name]:,.0f} per CPU second; mean {result.scores[:, 0].mean():.2f})")
     # One-player games, as public solvers count them ("games/s" of optimal play of one sheet).
     play("optimal", None, 2000, seed=SEED)
-    solo = []
-    for _ in range(3):
-        start = time.perf_counter()
-        play("optimal", None, GAMES["optimal"], seed=SEED)
+    solo, solo_cpu = [], []
+    for _ in range(5):
+        start, cpu = time.perf_counter(), time.process_time()
+        result = play("optimal", None, GAMES["optimal"], seed=SEED)
         solo.append(GAMES["optimal"] / (time.perf_counter() - start))
-    solo_rate = float(np.median(solo))
+        solo_cpu.append(GAMES["optimal"] / (time.process_time() - cpu))
+    solo_rate, cpu_rate = float(np.median(solo)), float(np.median(solo_cpu))
     cores = numba.get_num_threads()
-    print(f"optimal solo games (one sheet each): {solo_rate:,.0f} games/s, median of 3, on {cores} threads "
-          f"({solo_rate / cores:,.0f} per thread)")
+    print(f"optimal solo games (one sheet each): {solo_rate:,.0f} games/s, median of 5, on {cores} threads "
+          f"({solo_rate / cores:,.0f} per thread); {cpu_rate:,.0f} games per CPU second (mean "
+          f"{result.scores[:, 0].mean():.4f})")
     spec, rules = get_player("optimal"), game_rules("hasbro")
     start = time.perf_counter()
     slow = play_python(spec, spec, PYTHON_GAMES, seed=SEED, mode="coupled", rules=rules)
@@ -68,8 +77,10 @@ def main() -> None:
     assert np.array_equal(slow[0], fast[0]), "the two engines must play the same games"
     print(f"plain-Python engine, optimal self-play: {python_rate:,.0f} games/s "
           f"(the same games as the compiled engine); speed-up x{rates['optimal'] / python_rate:,.0f}")
-    print(f"yahtzee_selfplay optimal_games_per_s={rates['optimal']:.0f} optimal_solo_games_per_s={solo_rate:.0f} "
-          f"solo_per_thread={solo_rate / cores:.0f} python_engine_games_per_s={python_rate:.0f}")
+    print(f"yahtzee_selfplay optimal_games_per_s={rates['optimal']:.0f} "
+          f"optimal_games_per_cpu_s={cpu_rates['optimal']:.0f} optimal_solo_games_per_s={solo_rate:.0f} "
+          f"solo_per_thread={solo_rate / cores:.0f} solo_games_per_cpu_s={cpu_rate:.0f} "
+          f"python_engine_games_per_s={python_rate:.0f} load={os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Verified, uncompressed runtime copies of artifact arrays for the play-time path, checked on every read.
+"""Verified, uncompressed runtime copies of artifact arrays for the play-time path, checked before use.
 
 Reading through Zarr costs about a millisecond per chunk; a decision must cost microseconds. The first
 use of an artifact decodes each array once, checks it against the sha256 recorded in the (checksummed)
@@ -7,11 +7,24 @@ beside it, ``<array>.crc32``: the crc32 of every ``BLOCK``-byte block of its dat
 verified bytes in memory (not from the written file). The written file is re-read and checked before it
 is renamed into place.
 
-The copies are then NOT trusted: ``CheckedArray`` reads one element with ``os.pread`` of its block and
-compares the block's crc32 before using it (about a microsecond; no memory map, so a copy truncated or
-rewritten under a running process is an error, never a SIGBUS or a stale page), and reads a whole array
-once per process, checked against the crc32 of the whole data. A mismatch removes that array's copy (the
-next call rebuilds it from the verified artifact) and raises ``ArtifactError`` naming the file.
+The copies are then NOT trusted. ``CheckedArray`` gives an element from a process-private buffer filled
+block by block: the first read of a block ``pread``s it, checks its crc32 and stores it (no memory map,
+so a copy truncated or rewritten under a running process is an error, never a SIGBUS or a stale page).
+Later reads of that block use the private bytes, which nothing outside the process can change, as long
+as the copy has not changed since. Two ways to know: a watched copy (``lookup.changes``, inotify: every
+read polls the process's event queue, ~0.2 us) is unchanged while no event about it has arrived; after
+any event, an open by anyone included, and where inotify is not available, every read ``fstat``s the
+copy and compares its ctime (any write, truncation or ``utime`` moves it; the kernel sets it, a user
+cannot), and if it moved every block must be read and checked again. So the bytes used were verified in
+this process since the copy last changed. Under the ctime check a block is only kept as verified when
+the copy's ctime is older than ``SETTLED_NS`` when it is read: a write in the same timestamp tick as the
+last change would leave the ctime unchanged, so a recently changed copy is re-read and checked on every
+read (about a microsecond) until it has settled. Whole-array uses read the array once per process,
+checked against the crc32 of the whole data. A mismatch removes that array's copy (the next call
+rebuilds it from the verified artifact) and raises ``ArtifactError`` naming the file.
+
+What this does not see: bytes changed under the file system (a disk's own bit rot below the page cache)
+after a block was verified; the page cache would not show those to a reader either until evicted.
 
 Everything that becomes a path is checked first: the artifact's name and array names match ``NAME``, its
 fingerprint is 64 hex digits, and the copy directory must resolve inside ``.runtime``. Only directories
@@ -23,11 +36,12 @@ from __future__ import annotations
 import array as _array
 import hashlib
 import json
+import mmap
 import os
 import re
 import shutil
-import struct
 import sys
+import time
 import uuid
 import zlib
 from operator import lt as _lt
@@ -38,6 +52,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
+from lookup import changes
 from lookup.store import (
     ArtifactError,
     artifact_stamp,
@@ -51,13 +66,17 @@ from lookup.store import (
 
 STAMP = "stamp.json"
 RUNTIME_DIR = ".runtime"
-# Bytes per checked block: a read checks one block (crc32 of 64 bytes, ~0.3 us); the crc32 file costs
-# 1/16 of the copy's size. A multiple of every itemsize, so an element never straddles two blocks.
-BLOCK = 64
+# Bytes per checked block: the first read of a block reads and checks all of it (pread + crc32 of 4 KiB,
+# ~1.5 us); the crc32 file costs 1/1024 of the copy's size. A multiple of every itemsize, so an element
+# never straddles two blocks. (Version 1 of the copies used 64-byte blocks: those are remade.)
+BLOCK = 4096
 _BLOCK_BITS = BLOCK.bit_length() - 1
-_BLOCK_START = ~(BLOCK - 1)
+# A copy's ctime must be this old before its verified blocks are kept: file timestamps advance in ticks
+# (a few ms; whole seconds on some file systems), and a write in the tick of the previous change would
+# not move the ctime. Until then every read re-reads and re-checks its block.
+SETTLED_NS = 3_000_000_000
 # Bound once: the checked read is on the hot path of every decision.
-_pread, _crc32, _unpack = os.pread, zlib.crc32, struct.unpack_from
+_pread, _crc32, _fstat, _time_ns, _poll_changes = os.pread, zlib.crc32, os.fstat, time.time_ns, changes.poll
 _COPY_DIR = re.compile(r"(?P<stem>[a-z0-9][a-z0-9_.+-]*)-(?P<fp>[0-9a-f]{16})")
 # Temporaries: .tmp-<pid>-<8 hex>-<array>.npy / .crc32 / stamp.json (the pid tells whether its writer lives).
 _TMP = re.compile(r"\.tmp-(?P<pid>\d+)-[0-9a-f]{8}-[a-z0-9][a-z0-9_.+-]*")
@@ -128,6 +147,7 @@ def runtime_arrays(
     # Arrays to (re)make: never copied, copied from other data, or removed after failing a check.
     stale = [n for n in names if not isinstance(stamp["arrays"].get(n), dict)
              or stamp["arrays"][n].get("sha256") != meta["arrays"].get(n, {}).get("sha256")
+             or stamp["arrays"][n].get("block") != BLOCK
              or not (copy_dir / f"{n}.npy").is_file()]
     if stale:
         stamp = _make_copy(path, copy_dir, stale, schema=schema, versions=versions, rules=rules, params=params)
@@ -190,7 +210,7 @@ def _make_copy(path: Path, copy_dir: Path, names: list[str], **identity: Any) ->
                 tmp_crc.write_bytes(crcs)
                 # What reached the disk is what was verified: a byte changed while writing is caught here.
                 check = CheckedArray(copy_dir, name, art.meta["arrays"][name], entry, path, npy=tmp_npy,
-                                     crc=tmp_crc)
+                                     crc=tmp_crc, watch=False)
                 check.array()
                 check.close()
                 os.replace(tmp_crc, copy_dir / f"{name}.crc32")
@@ -246,18 +266,21 @@ def runtime_copies(artifacts_dir: Path) -> list[Path]:
 
 
 class CheckedArray(NDArrayOperatorsMixin):
-    """One array of a runtime copy, read only through block checksums.
+    """One array of a runtime copy, used only through checked bytes.
 
-    ``a[i, j, ...]`` with one int per axis reads that element's BLOCK-byte block with ``os.pread`` and
-    checks its crc32 first. Any other index, ``np.asarray(a)`` and ``array()`` use the whole array, read
-    once per process and checked against the crc32 of the whole data (the bytes then live in this
-    process). A failed check raises ArtifactError naming the copy (and removes it, so the next call
-    rebuilds it from the verified artifact).
+    ``a[i, j, ...]`` with one int per axis (and ``flat``) gives that element from the process-private
+    buffer: its BLOCK-byte block is read with ``os.pread`` and its crc32 checked the first time, and again
+    whenever the copy's ctime moved since (one ``fstat`` per read; see the module docstring). Any other
+    index, ``np.asarray(a)`` and ``array()`` use the whole array, read once per process and checked
+    against the crc32 of the whole data (the bytes then live in this process). A failed check raises
+    ArtifactError naming the copy (and removes it, so the next call rebuilds it from the verified
+    artifact).
     """
 
     def __init__(self, copy_dir: Path, name: str, entry: dict[str, Any], stamp_entry: dict[str, Any],
-                 artifact: Path, *, npy: Path | None = None, crc: Path | None = None) -> None:
+                 artifact: Path, *, npy: Path | None = None, crc: Path | None = None, watch: bool = True) -> None:
         self._fd = -1
+        self._wd = None
         self.path = npy or copy_dir / f"{name}.npy"
         self.artifact = artifact
         self._copy_dir = copy_dir
@@ -269,7 +292,6 @@ class CheckedArray(NDArrayOperatorsMixin):
         self._crc_total = stamp_entry.get("crc32")
         if stamp_entry.get("block") != BLOCK or np.dtype(entry["dtype"]).name not in _DTYPES:
             self._fail("its stamp or dtype is not one this library reads")
-        self._format = "<" + _DTYPES[np.dtype(entry["dtype"]).name]
         self._itemsize = self.dtype.itemsize
         strides, step = [], self._itemsize
         for n in reversed(self.shape):
@@ -277,6 +299,7 @@ class CheckedArray(NDArrayOperatorsMixin):
             step *= n
         self._strides = tuple(reversed(strides))
         self._nbytes = self.size * self._itemsize
+        self._block_shift = (BLOCK // self._itemsize).bit_length() - 1  # element index >> it = its block
         crc_path = crc or copy_dir / f"{name}.crc32"
         try:
             crc_bytes = crc_path.read_bytes()
@@ -289,9 +312,23 @@ class CheckedArray(NDArrayOperatorsMixin):
         self._crcs.frombytes(crc_bytes)
         if sys.byteorder != "little":
             self._crcs.byteswap()
-        self._offset = self._header_offset()
         if len(self._crcs) != -(-self._nbytes // BLOCK):
             self._fail("its block checksums do not cover its data")
+        # The ctime of the copy when its blocks were last verified (-1: never); _ok[b] = 1 when block b of
+        # the private buffer holds checked bytes of the copy as it was at that ctime.
+        self._ctime = -1
+        self._ok = bytearray(len(self._crcs))
+        # Private buffer, native byte order, in anonymous memory (mapped lazily page by page: only blocks
+        # read take space; numpy's own allocation may ask for huge pages, 2 MiB per block touched).
+        self._buffer = mmap.mmap(-1, max(self._nbytes, 1))
+        self._private = np.frombuffer(self._buffer, dtype=self.dtype.newbyteorder("="), count=self.size)
+        self._elements = memoryview(self._private)  # indexing gives Python ints / floats
+        self._offset = self._header_offset()
+        # Watched (lookup.changes): no event about the copy since it was opened, so blocks are kept as
+        # soon as they are checked and a read costs one poll; after any event, the fstat check.
+        self._watcher = changes.watcher() if watch else None
+        self._wd = None if self._watcher is None else self._watcher.watch(self.path, self)
+        self._watched = self._wd is not None
 
     def _header_offset(self) -> int:
         try:
@@ -312,6 +349,7 @@ class CheckedArray(NDArrayOperatorsMixin):
     def _fail(self, problem: str, cause: BaseException | None = None) -> None:
         global _generation
         _generation += 1
+        self._ok = bytearray(len(self._ok)) if hasattr(self, "_ok") else bytearray()
         try:  # the next call remakes this array's copy from the verified artifact
             self.path.unlink(missing_ok=True)
         except OSError:
@@ -320,41 +358,80 @@ class CheckedArray(NDArrayOperatorsMixin):
                             "rebuilt from the verified artifact on the next call") from cause
 
     def item(self, index: tuple[int, ...]) -> Any:
-        """The element at ``index`` (one int per axis, in range), read and checked now (~1 us).
-
-        The block is read with ``pread`` (a file truncated since gives a short read, which fails the
-        check, never a SIGBUS), and its crc32 compared with the one computed from the verified array."""
+        """The element at ``index`` (one int per axis, in range), from checked bytes (see ``flat``)."""
         if len(index) != self.ndim or min(index) < 0 or not all(map(_lt, index, self.shape)):
             raise IndexError(f"index {tuple(index)} outside shape {self.shape}")
-        offset = sum(map(_mul, index, self._strides))
-        start = offset & _BLOCK_START
-        raw = _pread(self._fd, BLOCK, self._offset + start)  # the last block may be shorter
-        if _crc32(raw) != self._crcs[start >> _BLOCK_BITS]:
-            self._fail(f"block {start >> _BLOCK_BITS} fails its crc32 (flipped or truncated)")
-        return _unpack(self._format, raw, offset - start)[0]
+        return self.flat(sum(map(_mul, index, self._strides)) // self._itemsize)
 
     def flat(self, index: int) -> Any:
-        """The element at C-order flat ``index`` (0 <= index < size), read and checked now: ``item``
-        without the per-axis arithmetic, for callers that compute the index themselves (``decide``)."""
+        """The element at C-order flat ``index`` (0 <= index < size) as a Python int or float, from the
+        private verified bytes when its block was checked since the copy last changed (after one ``poll``
+        for changes to any watched copy, and one ``fstat`` of this copy when it is not watched), else the
+        block is read and checked now (~1.5 us)."""
+        _poll_changes()
+        return self.flat_next(index)
+
+    def flat_next(self, index: int) -> Any:
+        """``flat`` without polling for changes: for reads right after a ``flat`` or a
+        ``lookup.changes.poll()`` in the same call (the process has one event queue for every copy). A
+        change completed before the call started was seen by that poll; one racing the call is as
+        concurrent as it would be between a poll and the read."""
         if not 0 <= index < self.size:
             raise IndexError(f"flat index {index} outside 0..{self.size - 1}")
-        offset = index * self._itemsize
-        start = offset & _BLOCK_START
-        raw = _pread(self._fd, BLOCK, self._offset + start)
-        if _crc32(raw) != self._crcs[start >> _BLOCK_BITS]:
-            self._fail(f"block {start >> _BLOCK_BITS} fails its crc32 (flipped or truncated)")
-        return _unpack(self._format, raw, offset - start)[0]
+        block = index >> self._block_shift
+        if self._watched:
+            if self._ok[block]:
+                return self._elements[index]
+        elif _fstat(self._fd).st_ctime_ns == self._ctime and self._ok[block]:
+            return self._elements[index]
+        self._verify(block)
+        return self._elements[index]
+
+    def _suspect(self) -> None:
+        """Something happened to the copy (lookup.changes): from now on every read checks its ctime, and
+        every block is read and checked again."""
+        self._watched = False
+        self._wd = None
+        self._ctime = -1
+
+    def _verify(self, block: int) -> None:
+        """Read block ``block`` of the copy, check its crc32 and store it in the private buffer. It is
+        kept as verified while the copy is watched, or else while its ctime stays what it was before the
+        read, once that ctime has settled."""
+        st = _fstat(self._fd)
+        if st.st_ctime_ns != self._ctime:  # changed since the blocks were verified: none is any more
+            self._ok = bytearray(len(self._ok))
+            if st.st_size != self._offset + self._nbytes:
+                self._fail("wrong size (truncated or replaced)")
+        start = block * BLOCK
+        length = min(BLOCK, self._nbytes - start)
+        raw = _pread(self._fd, length, self._offset + start)  # a file truncated since: a short read
+        if len(raw) != length or _crc32(raw) != self._crcs[block]:
+            self._fail(f"block {block} fails its crc32 (flipped, truncated or replaced)")
+        first = start // self._itemsize
+        self._private[first : first + length // self._itemsize] = np.frombuffer(raw, dtype=self.dtype)
+        self._ctime = st.st_ctime_ns
+        self._ok[block] = self._watched or _time_ns() - st.st_ctime_ns > SETTLED_NS
 
     def array(self) -> np.ndarray:
-        """The whole array (read-only), read once per process and checked against its whole crc32."""
+        """The whole array (read-only), read once per process and checked against its whole crc32.
+
+        Read straight into memory numpy allocates (which asks the kernel for huge pages when the array is
+        large: random reads of a 270 MB policy table then rarely miss the TLB)."""
         if self._whole is None:
-            raw = os.pread(self._fd, self._nbytes, self._offset) if self._nbytes else b""
-            if len(raw) != self._nbytes:
-                self._fail("truncated")
-            if zlib.crc32(raw) != self._crc_total:
+            raw = np.empty(self._nbytes, dtype=np.uint8)
+            data = memoryview(raw)
+            done = 0
+            while done < self._nbytes:
+                got = os.preadv(self._fd, [data[done:]], self._offset + done)
+                if got <= 0:
+                    self._fail("truncated")
+                done += got
+            if zlib.crc32(data) != self._crc_total:
                 self._fail("its data fails the crc32 of the copy")
-            whole = np.frombuffer(raw, dtype=self.dtype).reshape(self.shape)
-            self._whole = whole.astype(whole.dtype.newbyteorder("="), copy=False)
+            whole = raw.view(self.dtype).reshape(self.shape).astype(self.dtype.newbyteorder("="), copy=False)
+            whole.flags.writeable = False
+            self._whole = whole
         return self._whole
 
     def __getitem__(self, index: Any) -> Any:
@@ -384,6 +461,9 @@ class CheckedArray(NDArrayOperatorsMixin):
         return self.shape[0]
 
     def close(self) -> None:
+        if self._wd is not None and self._watcher is not None:
+            self._watcher.unwatch(self._wd, self)
+            self._wd = None
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
@@ -391,7 +471,7 @@ class CheckedArray(NDArrayOperatorsMixin):
     def __del__(self) -> None:
         try:
             self.close()
-        except (OSError, AttributeError):
+        except (OSError, AttributeError, TypeError):  # TypeError: at exit, with modules torn down
             pass
 
     def __repr__(self) -> str:

@@ -15,9 +15,13 @@ from functools import cache
 from itertools import permutations, product
 from typing import Any
 
-from lookup.yahtzee.rules import UPPER, Rules
+from lookup.yahtzee.rules import UPPER, Rules, get_rules
 from lookup.yahtzee.sheet import BONUS_KEY, Sheet, parse_dice, possible_points
 
+# Bit fields of the sums of ``Plan.bits`` values: the filled mask below TOTAL_AT (at most 20 boxes), the
+# points, then the upper boxes' points (each far below 2^20).
+TOTAL_AT, UPPER_AT = 20, 40
+_FIELD = (1 << 20) - 1
 _INT_ONLY = frozenset({int}).issuperset
 _INT_OR_NONE = frozenset({int, type(None)}).issuperset
 
@@ -29,10 +33,15 @@ class Plan:
     dice[pips tuple] = (pips, roll index, permutation id): every ordered roll, with the permutation that
         sorts it; reroll[perm][mask] = the sorted-dice mask as one bool per INPUT die.
     keep[roll][mask] = (keep index, kept faces as pips) of rerolling ``mask`` of sorted roll ``roll``.
-    bits[c] = {points box c may hold: 1 << c} plus {None: 0} (empty): validation and filled mask at once.
+    bits[c] = {points box c may hold: (1 << c) | points << TOTAL_AT | (points << UPPER_AT if c is an upper
+        box)} plus {None: 0} (empty): the sum over the boxes checks every value and gives the filled
+        mask, the total and the upper total at once.
     known_keys: the box names and the Yahtzee-bonus key a mapping sheet may use.
     sheets: False when sheets always go the slow way (boxes filled in a forced order: ``Sheet.parse``
         checks the order).
+    name, categories, n_upper (upper totals 0..threshold), n_boxes, all_filled, threshold, upper_bonus
+    (the one the optimisation counts), yahtzee_index, yahtzee_points: the ``Rules`` properties a decision
+    needs, computed once (some of them scan the box list).
     """
 
     rules: Rules
@@ -43,6 +52,15 @@ class Plan:
     n_rolls: int
     known_keys: frozenset[str]
     sheets: bool
+    name: str
+    categories: tuple[str, ...]
+    n_upper: int
+    n_boxes: int
+    all_filled: int
+    threshold: int
+    upper_bonus: int
+    yahtzee_index: int
+    yahtzee_points: int
 
 
 _plans: dict[str, Plan] = {}
@@ -55,6 +73,19 @@ def plan(rules: Rules) -> Plan:
     if hit is None or hit.rules is not rules:
         hit = _plans[rules.name] = _plan(rules)
     return hit
+
+
+def plan_of(rules: str | Rules) -> Plan:
+    """``plan(get_rules(rules))``: a rule-set name is one dict lookup once seen (names are fixed)."""
+    if type(rules) is str:
+        hit = _named.get(rules)
+        if hit is None:
+            hit = _named[rules] = plan(get_rules(rules))
+        return hit
+    return plan(get_rules(rules))
+
+
+_named: dict[str, Plan] = {}
 
 
 @cache
@@ -79,9 +110,12 @@ def _plan(rules: Rules) -> Plan:
         tuple((int(k), tuple(int(f) + 1 for f in enc.keeps[k])) for k in enc.keep_of_mask[roll])
         for roll in range(enc.n_rolls)
     )
-    bits = tuple({**dict.fromkeys(p, 1 << c), None: 0} for c, p in enumerate(possible_points(rules)))
+    bits = tuple({**{v: 1 << c | v << TOTAL_AT | (v << UPPER_AT if c < UPPER else 0) for v in p}, None: 0}
+                 for c, p in enumerate(possible_points(rules)))
     return Plan(rules, dice, tuple(reroll), keep, bits, enc.n_rolls, frozenset((*rules.categories, BONUS_KEY)),
-                not rules.forced_order)
+                not rules.forced_order, rules.name, tuple(rules.categories), rules.upper_threshold + 1,
+                rules.n_boxes, rules.all_filled, rules.upper_threshold, rules.optimised_upper_bonus,
+                rules.yahtzee_index, rules.yahtzee_points)
 
 
 def roll(dice: Any, p: Plan) -> tuple[tuple[int, ...], int, int]:
@@ -98,35 +132,41 @@ def roll(dice: Any, p: Plan) -> tuple[tuple[int, ...], int, int]:
 def sheet_state(sheet: Any, p: Plan) -> tuple[tuple[int, int, int], int]:
     """((filled_mask, upper capped, ybox), total points) of a valid, unfinished sheet; ValueError
     otherwise (the messages of ``Sheet.parse``)."""
-    rules = p.rules
     kind = type(sheet)
-    bonus: Any = 0
     if not p.sheets:
-        boxes = None
-    elif kind is dict:
-        boxes = list(map(sheet.get, rules.categories)) if p.known_keys.issuperset(sheet) else None
+        return _slow(sheet, p.rules)
+    yi = p.yahtzee_index
+    if kind is dict:
         bonus = sheet.get(BONUS_KEY, 0)
-    elif kind is list or kind is tuple:
-        boxes = sheet if len(sheet) == rules.n_boxes else None
-    elif kind is Sheet and sheet.rules is rules:
-        boxes, bonus = sheet.boxes, sheet.yahtzee_bonus
+        if (not p.known_keys.issuperset(sheet) or type(bonus) is not int or bonus
+                or not _INT_OR_NONE(map(type, sheet.values()))):
+            return _slow(sheet, p.rules)
+        values: Any = map(sheet.get, p.categories)
+        yahtzee = sheet.get(p.categories[yi]) if yi >= 0 else None
     else:
-        boxes = None
-    if boxes is None or type(bonus) is not int or bonus or not _INT_OR_NONE(map(type, boxes)):
-        return _slow(sheet, rules)
+        if kind is list or kind is tuple:
+            boxes = sheet if len(sheet) == p.n_boxes else None
+        elif kind is Sheet and sheet.rules is p.rules and type(sheet.yahtzee_bonus) is int and not sheet.yahtzee_bonus:
+            boxes = sheet.boxes
+        else:
+            boxes = None
+        if boxes is None or not _INT_OR_NONE(map(type, boxes)):
+            return _slow(sheet, p.rules)
+        values = boxes
+        yahtzee = boxes[yi] if yi >= 0 else None
     try:
-        mask = sum(map(dict.get, p.bits, boxes))  # a value the box cannot hold gets None: TypeError
+        fields = sum(map(dict.get, p.bits, values))  # a value the box cannot hold gets None: TypeError
     except TypeError:
-        return _slow(sheet, rules)
-    if mask == rules.all_filled:
+        return _slow(sheet, p.rules)
+    mask = fields & _FIELD
+    if mask == p.all_filled:
         raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
-    upper = sum(filter(None, boxes[:UPPER]))
-    total = sum(filter(None, boxes))
-    if upper >= rules.upper_threshold:
-        total += rules.optimised_upper_bonus
-        upper = rules.upper_threshold
-    yi = rules.yahtzee_index
-    return (mask, upper, int(yi >= 0 and boxes[yi] == rules.yahtzee_points)), total
+    total = fields >> TOTAL_AT & _FIELD
+    upper = fields >> UPPER_AT
+    if upper >= p.threshold:
+        total += p.upper_bonus
+        upper = p.threshold
+    return (mask, upper, 1 if yahtzee == p.yahtzee_points else 0), total
 
 
 def _slow(sheet: Any, rules: Rules) -> tuple[tuple[int, int, int], int]:

@@ -11,13 +11,14 @@ dice rerolled then lowest mask; lowest box index) and give the same answers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from lookup.changes import poll as poll_changes
 from lookup.validate import integer, integer_array
 from lookup.yahtzee import fastpath
 from lookup.yahtzee.rules import Rules, get_rules
@@ -45,11 +46,15 @@ class Decision:
     reroll: tuple[bool, ...] | None
     keep: tuple[int, ...] | None
     category: str | None
-    _value: Callable[[], float] = field(repr=False, compare=False)
+    # (tables, state, points on the sheet, rerolls, keep index) or, at rerolls 0, (..., 0, (roll, box)):
+    # where expected_final reads the turn's values (kept as data: a closure per decision costs more).
+    _where: tuple = field(repr=False, compare=False)
 
     @cached_property
     def expected_final(self) -> float:
-        return self._value()
+        tables, state, total, rerolls, index = self._where
+        analysis = _analysis(tables, state)
+        return total + float(analysis.keep[rerolls][index] if rerolls else analysis.final[index])
 
     def __str__(self) -> str:
         if self.category is not None:
@@ -106,49 +111,46 @@ def decide(
     order (one entry per box of ``rules``) with None for empty boxes, or a ``Sheet``. Raises ValueError
     on bad input or missing tables.
     """
-    rules = get_rules(rules)
-    plan = fastpath.plan(rules)
+    plan = fastpath.plan_of(rules)
     pips, roll, perm = fastpath.roll(dice, plan)
     if type(rerolls) is not int or not 0 <= rerolls <= 2:
         rerolls = _check_rerolls(rerolls)
     state, total = fastpath.sheet_state(sheet, plan)
-    tables = load_tables(rules, artifacts_dir)
+    tables = load_tables(plan.rules, artifacts_dir)
     policy = tables.policy
     if policy is not None:
-        # Two checked reads (lookup.runtime): each element's block is read and its crc32 checked now. The
-        # flat indices follow the layouts state_index (8192, 64, 2), reroll (rows, 2, R), category (rows, R).
-        index = policy["state_index"]
-        _, n_upper, n_ybox = index.shape
-        row = index.flat((state[0] * n_upper + state[1]) * n_ybox + state[2])
+        # Two checked reads (lookup.runtime): each element comes from bytes checked against their block's
+        # crc32 in this process since the copy last changed (one poll for changes to any copy, then both
+        # reads). The flat indices follow the layouts state_index (2^boxes, threshold + 1, 2), reroll
+        # (rows, 2, R), category (rows, R).
+        poll_changes()
+        row = policy["state_index"].flat_next((state[0] * plan.n_upper + state[1]) * 2 + state[2])
         if row < 0:
             raise ValueError(f"state {state} cannot be reached (not a sheet a game can produce)")
-        n_rolls = plan.n_rolls
-        action = (policy["reroll"].flat((row * 2 + rerolls - 1) * n_rolls + roll) if rerolls
-                  else policy["category"].flat(row * n_rolls + roll))
+        action = (policy["reroll"].flat_next((row * 2 + rerolls - 1) * plan.n_rolls + roll) if rerolls
+                  else policy["category"].flat_next(row * plan.n_rolls + roll))
     else:
         analysis = _analysis(tables, state)
         action = analysis.best_reroll(rerolls, roll) if rerolls else analysis.best_category(roll)
     if rerolls == 0:
-        def final_value() -> float:
-            return total + float(_analysis(tables, state).final[roll, action])
-
-        return _decision(rules.name, pips, 0, None, None, rules.categories[action], final_value)
+        return _decision(plan.name, pips, 0, None, None, plan.categories[action],
+                         (tables, state, total, 0, (roll, action)))
     keep_index, keep = plan.keep[roll][action]
-
-    def keep_value() -> float:
-        return total + float(_analysis(tables, state).keep[rerolls][keep_index])
-
-    return _decision(rules.name, pips, rerolls, plan.reroll[perm][action], keep, None, keep_value)
+    return _decision(plan.name, pips, rerolls, plan.reroll[perm][action], keep, None,
+                     (tables, state, total, rerolls, keep_index))
 
 
 def _decision(rules: str, dice: tuple[int, ...], rerolls: int, reroll: tuple[bool, ...] | None,
-              keep: tuple[int, ...] | None, category: str | None, value: Callable[[], float]) -> Decision:
+              keep: tuple[int, ...] | None, category: str | None, where: tuple) -> Decision:
     """A Decision without the frozen dataclass's __init__ (seven object.__setattr__ calls, ~1 us of a
     ~4 us decision); the fields are the same."""
-    out = object.__new__(Decision)
-    out.__dict__.update(rules=rules, dice=dice, rerolls=rerolls, reroll=reroll, keep=keep, category=category,
-                        _value=value)
+    out = _new(Decision)
+    _set(out, "__dict__", {"rules": rules, "dice": dice, "rerolls": rerolls, "reroll": reroll, "keep": keep,
+                           "category": category, "_where": where})
     return out
+
+
+_new, _set = object.__new__, object.__setattr__
 
 
 def explain(

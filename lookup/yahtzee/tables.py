@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from lookup import runtime
 from lookup.runtime import CheckedArray, generation, runtime_arrays
 from lookup.store import ArtifactError, artifact_stamp, check_name, default_artifacts_dir
 from lookup.yahtzee.rules import Rules
@@ -59,7 +60,7 @@ def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> Yahtze
     hit = _recent.get(key)
     now = time.monotonic()
     # The generation changes when a corrupted runtime copy was found: reload (and rebuild it) at once.
-    if hit is not None and now - hit[0] < RECHECK_S and hit[2].rules is rules and hit[1] == generation():
+    if hit is not None and now - hit[0] < RECHECK_S and hit[2].rules is rules and hit[1] == runtime._generation:
         return hit[2]
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
     values = (root / f"{check_name(values_name(rules), 'artifact name')}.zarr").resolve()
@@ -86,4 +87,11 @@ def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_st
         pmeta, pol = runtime_arrays(policy, POLICY_ARRAYS, schema=POLICY_SCHEMA, **identity)
         if pmeta["params"].get("values_fingerprint") != meta["fingerprint"]:
             raise ArtifactError(f"{policy}: computed from another value table than {values}; rebuild both")
+        # decide() computes flat indices from the rules: the layouts must be the ones they imply.
+        rows, n_rolls = pol["category"].shape[0], rules.encoding.n_rolls
+        layouts = {"state_index": (1 << rules.n_boxes, rules.upper_threshold + 1, 2),
+                   "reroll": (rows, 2, n_rolls), "category": (rows, n_rolls)}
+        for name, shape in layouts.items():
+            if pol[name].shape != shape:
+                raise ArtifactError(f"{policy}: array {name!r} has shape {pol[name].shape}, the rules imply {shape}")
     return YahtzeeTables(rules=rules, value=arrays["value"], policy=pol, stats=meta.get("stats", {}))

@@ -25,11 +25,20 @@ import numpy as np
 from numba import njit, prange
 
 from lookup.yahtzee.rules import UPPER, Rules, scoring_tables
+from pipeline.prefetch import prefetch
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables, padded_subkeeps
 from pipeline.yahtzee_lab.decision_une import une_category, une_reroll
 from pipeline.yahtzee_lab.perturbation import N_FEATURES, perturb_category, perturb_reroll, turn_values
-from pipeline.yahtzee_lab.streams import destiny, game_streams, rng_next, rng_start
+from pipeline.yahtzee_lab.streams import (
+    N_DESTINY,
+    destiny,
+    destiny_at,
+    game_streams,
+    rng_next,
+    rng_start,
+    stream_base,
+)
 
 KIND_NONE, KIND_TABLE, KIND_RANDOM, KIND_UNE, KIND_PERTURB = -1, 0, 1, 2, 3
 ME_SIZE = 5
@@ -178,23 +187,26 @@ def perturbation_box(P, W, G, me, opp_total, r, allowed, use_joker):
                             P[0][1:9], G[0][1], me[3] - opp_total, W[6])
 
 
+@njit(cache=True, inline="always")
+def scored(gp, score, joker_score, yface, mask, upper, ybox, r, c):
+    """Roll ``r`` scored in box ``c`` on the sheet state (mask, upper, ybox) with the game's real bonuses:
+    (allowed, next mask, next upper, next ybox, points earned, 1 if the upper bonus is earned now)."""
+    allowed, use_joker = _allowed(gp, mask, yface[r])
+    if c < 0 or c >= gp[11] or (allowed >> c) & 1 == 0:
+        return False, mask, upper, ybox, 0, 0
+    pts = joker_score[r, c] if use_joker else score[r, c]
+    rew, nu, ny = _box_outcome(c, pts, upper, ybox, 1 if yface[r] >= 0 else 0, gp[1], gp[2], gp[3], gp[12])
+    return True, mask | (1 << c), nu, ny, rew, 1 if c < UPPER and upper < gp[1] <= nu else 0
+
+
 @njit(cache=True)
-def score_box(gp, score, joker_score, yface, me, r, c, use_joker):
+def score_box(gp, score, joker_score, yface, me, r, c):
     """Score roll ``r`` in box ``c`` on ``me`` (in place) with the game's real bonuses; False if the rules
     do not allow that box."""
-    allowed, _ = _allowed(gp, me[0], yface[r])
-    if c < 0 or c >= gp[11] or (allowed >> c) & 1 == 0:
-        return False
-    pts = joker_score[r, c] if use_joker else score[r, c]
-    upper = me[1]
-    rew, nu, ny = _box_outcome(c, pts, upper, me[2], 1 if yface[r] >= 0 else 0, gp[1], gp[2], gp[3], gp[12])
-    if c < UPPER and upper < gp[1] <= nu:
-        me[4] = 1
-    me[0] |= 1 << c
-    me[1] = nu
-    me[2] = ny
+    ok, me[0], me[1], me[2], rew, earned = scored(gp, score, joker_score, yface, me[0], me[1], me[2], r, c)
     me[3] += rew
-    return True
+    me[4] |= earned
+    return ok
 
 
 @njit(cache=True)
@@ -212,7 +224,7 @@ def turn_fast(kind, state_index, reroll, category, rng, dice, me, seed, key, str
     r = roll_of(code_to_roll, gp[5], dice)
     allowed, use_joker = _allowed(gp, me[0], yface[r])
     c = fast_box(kind, state_index, category, rng, me, r, allowed, joker_score[r] if use_joker else score[r])
-    return score_box(gp, score, joker_score, yface, me, r, c, use_joker)
+    return score_box(gp, score, joker_score, yface, me, r, c)
 
 
 @njit(cache=True)
@@ -229,78 +241,141 @@ def turn_perturbation(P, W, G, me, opp_total, seed, key, stream, turn, dest):
     r = roll_of(G[4], gp[5], dice)
     allowed, use_joker = _allowed(gp, me[0], G[3][r])
     c = perturbation_box(P, W, G, me, opp_total, r, allowed, use_joker)
-    return score_box(gp, G[1], G[2], G[3], me, r, c, use_joker)
+    return score_box(gp, G[1], G[2], G[3], me, r, c)
 
 
 # Games played side by side by ``play_table_games``: enough independent table reads in flight to hide
 # memory latency, few enough that the lanes' state stays in L1.
-LANES = 32
-
-
-@njit(cache=True, inline="always")
-def _lane_turn_begin(seed, key, stream, turn, dest, dice, state_index, me):
-    """Destiny and first roll of one lane's turn; returns the policy row of its turn-start state."""
-    destiny(seed, key, stream, turn, dest)
-    _first_roll(dest, dice)
-    return state_index[me[0], me[1], me[2]]
+LANES = 64
+_DEST = 16  # a lane's destiny list (N_DESTINY = 15 faces) in ``dest[lane * _DEST:]``
 
 
 @njit(cache=True)
 def play_table_games(lo, hi, first, seed, mode, PA, PB, G, scores, bonus, errors):
     """``play_games`` for table players (and solo games of one): the same games, the same results, played
-    LANES games at a time, each step of a turn done for every lane before the next step.
-
-    A table player's turn is a chain of four dependent reads from tables far larger than the caches
-    (state -> policy row -> reroll mask -> reroll mask -> box): one game at a time waits for memory at
-    each. The lanes' reads are independent, so the processor overlaps them (measured in
-    benchmarks/yahtzee_selfplay.py). Table players never look at the opponent, so playing a turn of A
-    for every lane, then of B, changes nothing.
-    """
-    gp, score, joker_score, yface, code_to_roll = G[0], G[1], G[2], G[3], G[4]
-    n_dice = gp[4]
+    LANES games at a time (``_table_lanes``)."""
+    gp = G[0]
     players = 1 if PB[0][0] == KIND_NONE else 2
-    dest = np.empty((LANES, 15), dtype=np.int64)
-    dice = np.empty((LANES, n_dice), dtype=np.int64)
-    pos = np.empty(LANES, dtype=np.int64)
-    row = np.empty(LANES, dtype=np.int64)
-    me = np.zeros((LANES, 2, ME_SIZE), dtype=np.int64)
-    streams = np.empty((LANES, 2), dtype=np.int64)
-    game_key = np.empty(LANES, dtype=np.int64)
-    alive = np.empty(LANES, dtype=np.bool_)
-    for base in range(lo, hi, LANES):
-        n = min(LANES, hi - base)
+    _table_lanes(lo, hi, first, seed, mode, players, PA[1], PA[2], PA[3], PB[1], PB[2], PB[3], gp, G[1], G[2],
+                 G[3], G[6], G[8], G[13], scores, bonus, errors)
+
+
+@njit(cache=True)
+def _table_lanes(lo, hi, first, seed, mode, players, si_a, rr_a, cat_a, si_b, rr_b, cat_b, gp, score, joker_score,
+                 yface, keep_of_mask, keep_size, add_die, scores, bonus, errors):
+    """Games lo..hi-1 of table players, LANES at a time, each step of a turn done for every lane before
+    the next step.
+
+    A turn is a chain of dependent reads from tables far larger than the caches (state -> policy row ->
+    reroll mask -> reroll mask -> box). One game at a time waits for memory at each; the lanes' reads are
+    independent, so each read is first prefetched for every lane (as soon as its index is known), then
+    gathered in a tight loop over the lanes. Dice are
+    kept as a keep index: a roll is the keep of all dice (keep ``roll_offset + r``), a reroll replaces the
+    rerolled dice by the next faces of the destiny list (``keep_of_mask`` then ``add_die``: the same
+    multiset as rerolling die by die and sorting, so the same games as ``play_games``). Every state is a
+    scalar in a per-lane array (no slices: each would cost a reference count update). Table players
+    never look at the opponent, so playing a turn of A for every lane, then of B, changes nothing.
+    """
+    n_dice, roll_off, n_boxes = gp[4], gp[6], gp[11]
+    n_rolls = keep_of_mask.shape[0]
+    n_upper, n_ybox = si_a.shape[1], si_a.shape[2]  # both tables index states alike (same rules)
+    flat_a = (si_a.reshape(si_a.size), rr_a.reshape(rr_a.size), cat_a.reshape(cat_a.size))
+    flat_b = (si_b.reshape(si_b.size), rr_b.reshape(rr_b.size), cat_b.reshape(cat_b.size))
+    # The small tables in 16 bits: with them, every table but the policy fits in the L1 cache. ``add`` is
+    # add_die with a full keep left as it is (add_die says -1 there).
+    keep_of_mask, keep_size = keep_of_mask.astype(np.int16), keep_size.astype(np.int16)
+    add = add_die.astype(np.int16)
+    for k in range(add.shape[0]):
+        if keep_size[k] == n_dice:
+            add[k, :] = k
+    L = LANES
+    dest = np.empty(L * _DEST, dtype=np.int64)
+    keep = np.empty(L, dtype=np.int64)  # current dice as a keep index
+    pos = np.empty(L, dtype=np.int64)  # next destiny face
+    row = np.empty(L, dtype=np.int64)
+    at = np.empty(L, dtype=np.int64)  # flat table index being read
+    got = np.empty(L, dtype=np.int64)  # what it holds
+    mask = np.zeros(2 * L, dtype=np.int64)  # per (lane, player): sheet state and real points
+    upper = np.zeros(2 * L, dtype=np.int64)
+    ybox = np.zeros(2 * L, dtype=np.int64)
+    total = np.zeros(2 * L, dtype=np.int64)
+    earned = np.zeros(2 * L, dtype=np.int64)
+    bases = np.empty(2 * L, dtype=np.uint64)  # stream_base of each (lane, player)
+    alive = np.empty(L, dtype=np.bool_)
+    for base in range(lo, hi, L):
+        n = min(L, hi - base)
         for lane in range(n):
-            game_key[lane], streams[lane, 0], streams[lane, 1] = game_streams(mode, base + lane)
-            me[lane] = 0
+            key, sa, sb = game_streams(mode, base + lane)
+            bases[2 * lane] = stream_base(seed, key, sa)
+            bases[2 * lane + 1] = stream_base(seed, key, sb)
             alive[lane] = True
-        for turn in range(gp[11]):  # one round per box
+        mask[:] = 0
+        upper[:] = 0
+        ybox[:] = 0
+        total[:] = 0
+        earned[:] = 0
+        for turn in range(n_boxes):  # one round per box
             for p in range(players):
-                P = PA if p == 0 else PB
-                state_index, reroll, category = P[1], P[2], P[3]
+                si, rr, cat = flat_a if p == 0 else flat_b
                 for lane in range(n):
                     if alive[lane]:
-                        row[lane] = _lane_turn_begin(seed, game_key[lane], streams[lane, p], turn, dest[lane],
-                                                     dice[lane], state_index, me[lane, p])
+                        off = lane * _DEST
+                        destiny_at(bases[2 * lane + p], turn, dest, off, N_DESTINY)
+                        k = 0  # the empty keep, then the first n_dice faces
+                        for j in range(n_dice):
+                            k = add[k, dest[off + j]]
+                        keep[lane] = k
                         pos[lane] = n_dice
+                        q = 2 * lane + p
+                        at[lane] = (mask[q] * n_upper + upper[q]) * n_ybox + ybox[q]
+                        prefetch(si, at[lane])
+                for lane in range(n):  # gather: policy rows (prefetched above)
+                    if alive[lane]:
+                        row[lane] = si[at[lane]]
+                for lane in range(n):  # ask for every first reroll mask before reading any
+                    if alive[lane]:
+                        at[lane] = (row[lane] * 2 + 1) * n_rolls + keep[lane] - roll_off
+                        prefetch(rr, at[lane])
                 for left in range(2, 0, -1):
+                    for lane in range(n):  # gather: reroll masks
+                        if alive[lane]:
+                            got[lane] = rr[at[lane]]
                     for lane in range(n):
                         if alive[lane]:
-                            r = roll_of(code_to_roll, gp[5], dice[lane])
-                            mk = np.int64(reroll[row[lane], left - 1, r])
-                            pos[lane] = _reroll(dice[lane], dest[lane], pos[lane], mk)
+                            k = keep_of_mask[keep[lane] - roll_off, got[lane]]
+                            need = n_dice - keep_size[k]
+                            at_face = lane * _DEST + pos[lane]
+                            # Always n_dice steps, the ones past ``need`` leaving the keep as it is (a
+                            # select, not a branch: how many dice are rerolled is unpredictable).
+                            for j in range(n_dice):
+                                nk = add[k, dest[at_face + j]]
+                                k = nk if j < need else k
+                            keep[lane] = k
+                            pos[lane] += need
+                            # The next read of this lane: the second reroll mask, then the box.
+                            if left == 2:
+                                at[lane] = row[lane] * 2 * n_rolls + k - roll_off
+                                prefetch(rr, at[lane])
+                            else:
+                                at[lane] = row[lane] * n_rolls + k - roll_off
+                                prefetch(cat, at[lane])
+                for lane in range(n):  # gather: boxes
+                    if alive[lane]:
+                        got[lane] = cat[at[lane]]
                 for lane in range(n):
                     if alive[lane]:
-                        r = roll_of(code_to_roll, gp[5], dice[lane])
-                        use_joker = _allowed(gp, me[lane, p, 0], yface[r])[1]
-                        c = np.int64(category[row[lane], r])
-                        if not score_box(gp, score, joker_score, yface, me[lane, p], r, c, use_joker):
-                            alive[lane] = False
+                        q = 2 * lane + p
+                        r = keep[lane] - roll_off
+                        ok, mask[q], upper[q], ybox[q], rew, bon = scored(gp, score, joker_score, yface, mask[q],
+                                                                          upper[q], ybox[q], r, got[lane])
+                        total[q] += rew
+                        earned[q] |= bon
+                        alive[lane] = ok
         for lane in range(n):
             i = base + lane - first
-            scores[i, 0] = me[lane, 0, 3]
-            scores[i, 1] = me[lane, 1, 3]
-            bonus[i, 0] = me[lane, 0, 4]
-            bonus[i, 1] = me[lane, 1, 4]
+            for p in range(2):
+                scores[i, p] = total[2 * lane + p]
+                bonus[i, p] = earned[2 * lane + p]
             errors[i] = 0 if alive[lane] else 1
 
 

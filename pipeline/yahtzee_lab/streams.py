@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["MODES", "N_DESTINY", "game_streams", "destiny", "destiny_list", "rng_start", "rng_next"]
+__all__ = ["MODES", "N_DESTINY", "game_streams", "destiny", "destiny_at", "stream_base", "destiny_list", "rng_start",
+           "rng_next"]
 
 MODES = ("independent", "coupled", "antithetic", "solo")
 MODE_CODES = {m: i for i, m in enumerate(MODES)}
@@ -46,27 +47,45 @@ def _mix(x):
 @njit(cache=True)
 def stream_key(seed, key, stream, turn, salt):
     """The 64-bit key of one turn's stream: a hash chain over (seed, key, stream, turn, salt)."""
+    return turn_key(stream_base(seed, key, stream), turn, salt)
+
+
+@njit(cache=True, inline="always")
+def stream_base(seed, key, stream):
+    """The part of ``stream_key`` shared by every turn of one (seed, key, stream)."""
     h = _mix(np.uint64(seed) + np.uint64(_GOLDEN))
     h = _mix(h ^ np.uint64(key))
-    h = _mix(h + np.uint64(stream) * np.uint64(0x100000001B3))
-    h = _mix(h ^ (np.uint64(turn) << np.uint64(8) | np.uint64(salt)))
-    return h
+    return _mix(h + np.uint64(stream) * np.uint64(0x100000001B3))
+
+
+@njit(cache=True, inline="always")
+def turn_key(base, turn, salt):
+    """``stream_key`` from its ``stream_base``."""
+    return _mix(base ^ (np.uint64(turn) << np.uint64(8) | np.uint64(salt)))
 
 
 @njit(cache=True)
 def destiny(seed, key, stream, turn, out):
     """Fill ``out[:N_DESTINY]`` with the turn's destiny list (0-based faces, exactly uniform)."""
-    h = stream_key(seed, key, stream, turn, SALT_DICE)
+    destiny_at(stream_base(seed, key, stream), turn, out, 0, out.shape[0])
+
+
+@njit(cache=True, inline="always")
+def destiny_at(base, turn, out, start, n_faces):
+    """``destiny`` from the stream's ``stream_base`` into ``out[start:start + n_faces]`` (the lane engine
+    keeps every lane's list in one array: a slice per lane would cost a reference count update per turn,
+    and the base once per game saves three of the hash rounds of each turn)."""
+    h = turn_key(base, turn, SALT_DICE)
     n = 0
     counter = np.uint64(0)
-    while n < out.shape[0]:
+    while n < n_faces:
         counter += np.uint64(1)
         z = _mix(h + counter * np.uint64(_GOLDEN))
         for _ in range(8):
             b = z & np.uint64(0xFF)
             z >>= np.uint64(8)
-            if b < np.uint64(252) and n < out.shape[0]:
-                out[n] = np.int64(b % np.uint64(6))
+            if b < np.uint64(252) and n < n_faces:
+                out[start + n] = np.int64(b % np.uint64(6))
                 n += 1
 
 

@@ -97,9 +97,10 @@ def test_antithetic_and_coupled_players_see_the_announced_dice(lab):
                                         # two table players: the lane-interleaved engine (40 games = one full
                                         # batch of LANES and a partial one)
                                         ("optimal", "esperance", "independent"),
-                                        ("esperance", "optimal", "antithetic")], ids=str)
+                                        ("esperance", "optimal", "antithetic"),
+                                        ("optimal", None, "solo")], ids=str)
 def test_compiled_and_python_engines_play_the_same_games(lab, a, b, mode):
-    a, b = get_player(a), get_player(b)
+    a, b = get_player(a), get_player(b) if b is not None else None
     fast = play_batch(a, b, 40, seed=3, mode=mode, rules=HASBRO, first=10, artifacts_dir=lab)
     slow = play_python(a, b, 40, seed=3, mode=mode, rules=HASBRO, first=10, artifacts_dir=lab)
     assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])

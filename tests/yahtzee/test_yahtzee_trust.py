@@ -3,14 +3,17 @@ runtime copy directory touches nothing."""
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from lookup import runtime
 from lookup.store import META_KEY, META_SHA_KEY, ArtifactError, meta_sha256
 from lookup.yahtzee import decide, value
 from lookup.yahtzee.rules import get_rules
@@ -68,6 +71,94 @@ def test_a_flipped_bit_in_any_runtime_array_is_caught_on_the_next_call(private, 
     with pytest.raises(ArtifactError, match=f"{path.name}.*corrupted runtime copy"):
         _answers(private)
     assert _answers(private) == reference  # rebuilt from the verified artifact
+
+
+@pytest.mark.parametrize("name", ["state_index", "reroll", "category", "value"])
+def test_a_flip_in_a_block_already_verified_and_kept_is_caught_on_the_next_call(private, name, monkeypatch):
+    """The cached path: once the copy's ctime has settled, a read keeps its verified block in private
+    memory, and later reads use it without re-reading; a flip on disk moves the ctime, and the next call
+    reads and checks the block again."""
+    monkeypatch.setattr(runtime, "SETTLED_NS", 50_000_000)
+    reference = _answers(private)
+    path, offset = _element(private, name, _read_indices(private)[name])
+    tables = load_tables(HASBRO, private)
+    arr = tables.value if name == "value" else tables.policy[name]
+    block = (offset - arr._offset) // runtime.BLOCK  # noqa: SLF001
+    os.utime(path)  # moves the ctime, changes no byte: every block is checked again, nothing fails
+    for _ in range(2):
+        time.sleep(0.2)  # the copy's ctime is now older than SETTLED_NS
+        assert _answers(private) == reference
+        assert arr._ok[block] == 1  # noqa: SLF001 (kept: the next read uses the private bytes)
+        assert _answers(private) == reference
+    _flip(path, offset, bit=3)
+    with pytest.raises(ArtifactError, match=f"{path.name}.*corrupted runtime copy"):
+        _answers(private)
+    assert _answers(private) == reference
+
+
+def _array_and_block(root: Path, name: str):
+    tables = load_tables(HASBRO, root)
+    arr = tables.value if name == "value" else tables.policy[name]
+    path, offset = _element(root, name, _read_indices(root)[name])
+    return arr, path, offset, (offset - arr._offset) // runtime.BLOCK  # noqa: SLF001
+
+
+WRITE_THROUGH_A_MAP = """
+import mmap, sys
+with open(sys.argv[1], "r+b") as f, mmap.mmap(f.fileno(), 0) as m:
+    m[int(sys.argv[2])] ^= 4
+"""
+
+
+@pytest.mark.parametrize("writer", ["write", "memory map"])
+def test_a_watched_copy_keeps_checked_blocks_and_any_change_is_caught_on_the_next_call(private, writer):
+    """The watched path (lookup.changes): a block is kept as soon as it is checked and later reads only
+    poll for events; another process changing the copy, by write() or through a memory map (which
+    inotify does not report, but opening the file for it is), is caught on the next call."""
+    reference = _answers(private)
+    arr, path, offset, block = _array_and_block(private, "reroll")
+    if not arr._watched:  # noqa: SLF001
+        pytest.skip("no inotify here: every read checks the ctime (the other tests)")
+    assert _answers(private) == reference
+    assert arr._watched and arr._ok[block] == 1  # noqa: SLF001
+    if writer == "write":
+        script = f"with open({str(path)!r}, 'r+b') as f:\n f.seek({offset}); b = f.read(1)[0]; f.seek({offset}); " \
+                 "f.write(bytes([b ^ 4]))"
+        subprocess.run([sys.executable, "-c", script], check=True)
+    else:
+        subprocess.run([sys.executable, "-c", WRITE_THROUGH_A_MAP, str(path), str(offset)], check=True)
+    with pytest.raises(ArtifactError, match="reroll.npy"):
+        decide(DICE, 2, SHEET, artifacts_dir=private)
+    assert _answers(private) == reference
+
+
+def test_a_change_is_caught_when_the_first_read_of_a_call_is_not_watched(private):
+    """decide's second read relies on the first read's poll: that poll must happen even when the first
+    copy checks its ctime itself."""
+    reference = _answers(private)
+    index, *_ = _array_and_block(private, "state_index")
+    arr, path, offset, _ = _array_and_block(private, "reroll")
+    if not arr._watched:  # noqa: SLF001
+        pytest.skip("no inotify here")
+    os.utime(index.path)  # an event: state_index checks its ctime from now on
+    assert _answers(private) == reference
+    assert not index._watched and arr._watched  # noqa: SLF001
+    _flip(path, offset, bit=1)
+    with pytest.raises(ArtifactError, match="reroll.npy"):
+        decide(DICE, 2, SHEET, artifacts_dir=private)
+    assert _answers(private) == reference
+
+
+def test_a_forked_child_checks_the_ctime_itself(private):
+    """A child shares its parent's event queue (an event read by one is lost to the other): in the child
+    every watched copy goes back to the ctime check."""
+    _answers(private)
+    arr, *_ = _array_and_block(private, "category")
+    pid = os.fork()
+    if pid == 0:  # the child: report through the exit status only
+        os._exit(0 if not arr._watched else 1)  # noqa: SLF001
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_a_flip_by_another_process_while_this_one_holds_the_tables(private):
