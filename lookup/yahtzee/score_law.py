@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,13 @@ PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 THRESHOLDS = (100, 150, 200, 250, 300, 350, 400, 500)
 
 
+def _tail(pmf: np.ndarray) -> np.ndarray:
+    # Summed from the small end: exact to rounding where the probabilities are tiny, and non-increasing.
+    tail = np.cumsum(pmf[::-1])[::-1]
+    tail.setflags(write=False)
+    return tail
+
+
 def _quantile(cdf: np.ndarray, q: float) -> int:
     return int(np.searchsorted(cdf, q, side="left"))
 
@@ -46,7 +53,7 @@ def score_statistics(pmf: np.ndarray) -> dict[str, Any]:
     mean = float(x @ pmf)
     var = float(((x - mean) ** 2) @ pmf)
     cdf = np.cumsum(pmf)
-    tail = np.cumsum(pmf[::-1])[::-1]  # tail[t] = P(score >= t), summed from the small end
+    tail = _tail(pmf)
     nonzero = np.flatnonzero(pmf > 0)
     return {
         "mean": mean,
@@ -109,7 +116,12 @@ class ScoreDistribution:
         t = integer(t, "t")
         if t <= 0:
             return 1.0
-        return float(self.pmf[t:].sum()) if t < len(self.pmf) else 0.0
+        return float(self.tail[t]) if t < len(self.pmf) else 0.0
+
+    @cached_property
+    def tail(self) -> np.ndarray:
+        """``tail[t]`` = P(final score >= t), summed from the highest score down (non-increasing in t)."""
+        return _tail(self.pmf)
 
     def cdf(self) -> np.ndarray:
         """``cdf[x]`` = P(final score <= x)."""
