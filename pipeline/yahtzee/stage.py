@@ -49,21 +49,27 @@ def rule_set_names(section: Mapping[str, Any]) -> list[str]:
 
 
 def table_specs(name: str) -> list[ArtifactSpec]:
-    """The (values, policy, distribution) specs of rule set ``name``."""
+    """The (values, policy) specs of rule set ``name``: the tables play reads."""
     rules = get_rules(name)
     common = dict(schema_version=max(SCHEMA_VERSIONS), game="yahtzee", rules=rules.to_dict(), code=CODE)
     values = ArtifactSpec(name=values_name(rules), schema=VALUES_SCHEMA, params={}, hdf5=True, **common)
     policy = ArtifactSpec(name=policy_name(rules), schema=POLICY_SCHEMA,
                           params={"values_fingerprint": values.fingerprint()}, **common)
-    distribution = ArtifactSpec(name=distribution_name(rules), schema=DISTRIBUTION_SCHEMA,
-                                schema_version=max(DISTRIBUTION_VERSIONS), game="yahtzee", rules=rules.to_dict(),
+    return [values, policy]
+
+
+def family_specs(name: str) -> list[ArtifactSpec]:
+    """What the family of rule set ``name`` publishes: its tables and the law of the final score."""
+    values, policy = table_specs(name)
+    distribution = ArtifactSpec(name=distribution_name(get_rules(name)), schema=DISTRIBUTION_SCHEMA,
+                                schema_version=max(DISTRIBUTION_VERSIONS), game="yahtzee", rules=values.rules,
                                 params={"policy_fingerprint": policy.fingerprint()}, code=DISTRIBUTION_CODE,
                                 hdf5=True)
     return [values, policy, distribution]
 
 
 def _solution(name: str):
-    """One solve (values + policy) per rule set and process, shared by its two artifacts."""
+    """One solve (values + policy) per rule set and process, shared by its three artifacts."""
     from pipeline.yahtzee.solver import solve
 
     if name not in _last_solution:
@@ -118,5 +124,5 @@ def _distribution(name: str, sol: Any) -> Computed:
 def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.rule_sets``."""
     return [Family(name=f"yahtzee-{name}", section="yahtzee", code=FAMILY_CODE,
-                   artifacts=lambda _section, n=name: table_specs(n), compute=_compute)
+                   artifacts=lambda _section, n=name: family_specs(n), compute=_compute)
             for name in rule_set_names(section)]
