@@ -187,7 +187,10 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
         cfg["games"] = games
     from lookup.yahtzee.score_law import distribution
 
-    laws = {name: distribution(name, artifacts_dir=artifacts_dir) for name in section.get("distributions") or []}
+    names = section.get("distributions") or []
+    if not isinstance(names, list):
+        raise ValueError("yahtzee_lab.distributions must be a list of rule sets")
+    laws = {name: distribution(name, artifacts_dir=artifacts_dir) for name in names}
     with runner(scheduler, local_cluster) as run:
         results, scores = run_tournament(cfg, artifacts_dir, run)
     write_files(results, scores, out_dir, laws)
