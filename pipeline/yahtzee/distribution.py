@@ -46,21 +46,22 @@ def real_rules(rules: Rules) -> Rules:
 def remaining_bounds(rules: Rules, row_mask: np.ndarray, row_upper: np.ndarray, row_ybox: np.ndarray) -> np.ndarray:
     """Most points (an upper bound, int64) still to be scored from each turn-start state of a real game.
 
-    The sum of the best score of each open box (Joker values included), the upper bonus while the upper
-    total is under the threshold and an upper box is open, and one Yahtzee bonus per open box while one
-    can still be paid (the Yahtzee box holds 50 or is open).
+    The sum of the best score of each open box (Joker values included), the upper bonus while the open
+    upper boxes can still lift the upper total to the threshold, and one Yahtzee bonus per open box while
+    the Yahtzee box holds 50 (one fewer while it is open: the Yahtzee that fills it earns none).
     """
     st = scoring_tables(rules)
     best = np.maximum(st.score.max(axis=0), st.joker_score.max(axis=0)).astype(np.int64)
     n = rules.n_boxes
     open_bits = ((~row_mask[:, None]) >> np.arange(n)[None, :]) & 1
     out = open_bits @ best
-    upper_open = open_bits[:, :UPPER].any(axis=1)
-    out += np.where(upper_open & (row_upper < rules.upper_threshold), rules.upper_bonus, 0)
+    reach = row_upper + rules.n_dice * (open_bits[:, :UPPER] @ np.arange(1, UPPER + 1))
+    out += np.where((row_upper < rules.upper_threshold) & (reach >= rules.upper_threshold), rules.upper_bonus, 0)
     if rules.yahtzee_bonus:
-        yi = rules.yahtzee_index
-        can = (row_ybox == 1) | (open_bits[:, yi] == 1)
-        out += np.where(can, rules.yahtzee_bonus * open_bits.sum(axis=1), 0)
+        n_open = open_bits.sum(axis=1)
+        yahtzee_open = open_bits[:, rules.yahtzee_index] == 1
+        bonuses = np.where(row_ybox == 1, n_open, np.where(yahtzee_open, np.maximum(n_open - 1, 0), 0))
+        out += rules.yahtzee_bonus * bonuses
     return out
 
 
