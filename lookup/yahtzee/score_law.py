@@ -42,7 +42,11 @@ def _tail(pmf: np.ndarray) -> np.ndarray:
 
 
 def _quantile(cdf: np.ndarray, q: float) -> int:
-    return int(np.searchsorted(cdf, q, side="left"))
+    # q = 1 is the highest possible score: the rounded cdf may reach 1 before it, or never.
+    x = int(np.searchsorted(cdf, q, side="left"))
+    if q >= 1 or x >= len(cdf):
+        return int(np.flatnonzero(np.diff(cdf, prepend=0.0) > 0)[-1])
+    return x
 
 
 def score_statistics(pmf: np.ndarray) -> dict[str, Any]:
@@ -100,7 +104,7 @@ class ScoreDistribution:
         return self.quantile(0.25), self.quantile(0.5), self.quantile(0.75)
 
     def quantile(self, q: float) -> int:
-        """The smallest score x with P(score <= x) >= q, for q in (0, 1]."""
+        """The smallest score x with P(score <= x) >= q, for q in (0, 1] (q = 1: the highest possible score)."""
         if isinstance(q, bool) or not isinstance(q, int | float | np.floating | np.integer) or not 0 < q <= 1:
             raise ValueError(f"q must be a number in (0, 1], got {q!r}")
         return _quantile(np.cumsum(self.pmf), float(q))

@@ -42,6 +42,8 @@ def test_pmf_is_a_law_and_its_statistics(hasbro_law):
         k = hasbro_law.quantile(q)
         assert cdf[k] >= q and (k == 0 or cdf[k - 1] < q)
     assert hasbro_law.median == 248 and hasbro_law.quartiles == tuple(hasbro_law.stats["quartiles"])
+    assert hasbro_law.quantile(1) == hasbro_law.percentile(100) == 1575
+    assert hasbro_law.quantile(1e-300) == hasbro_law.stats["min_score"] == int(np.flatnonzero(pmf)[0])
     assert hasbro_law.p_at_least(0) == 1.0 and hasbro_law.p_at_least(-5) == 1.0
     tails = [hasbro_law.p_at_least(t) for t in range(0, 1700, 7)]
     assert all(a >= b for a, b in zip(tails, tails[1:], strict=False)) and tails[-1] == 0.0
