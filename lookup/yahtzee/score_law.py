@@ -41,12 +41,10 @@ def _tail(pmf: np.ndarray) -> np.ndarray:
     return tail
 
 
-def _quantile(cdf: np.ndarray, q: float) -> int:
+def _quantile(pmf: np.ndarray, cdf: np.ndarray, q: float) -> int:
     # q = 1 is the highest possible score: the rounded cdf may reach 1 before it, or never.
     x = int(np.searchsorted(cdf, q, side="left"))
-    if q >= 1 or x >= len(cdf):
-        return int(np.flatnonzero(np.diff(cdf, prepend=0.0) > 0)[-1])
-    return x
+    return int(np.flatnonzero(pmf)[-1]) if q >= 1 or x >= len(cdf) else x
 
 
 def score_statistics(pmf: np.ndarray) -> dict[str, Any]:
@@ -62,9 +60,9 @@ def score_statistics(pmf: np.ndarray) -> dict[str, Any]:
     return {
         "mean": mean,
         "std": math.sqrt(max(var, 0.0)),
-        "median": _quantile(cdf, 0.5),
-        "quartiles": [_quantile(cdf, 0.25), _quantile(cdf, 0.5), _quantile(cdf, 0.75)],
-        "percentiles": {str(p): _quantile(cdf, p / 100) for p in PERCENTILES},
+        "median": _quantile(pmf, cdf, 0.5),
+        "quartiles": [_quantile(pmf, cdf, 0.25), _quantile(pmf, cdf, 0.5), _quantile(pmf, cdf, 0.75)],
+        "percentiles": {str(p): _quantile(pmf, cdf, p / 100) for p in PERCENTILES},
         "p_at_least": {str(t): float(tail[t]) if t < len(tail) else 0.0 for t in THRESHOLDS},
         "min_score": int(nonzero[0]),
         "max_score": int(nonzero[-1]),
@@ -107,7 +105,7 @@ class ScoreDistribution:
         """The smallest score x with P(score <= x) >= q, for q in (0, 1] (q = 1: the highest possible score)."""
         if isinstance(q, bool) or not isinstance(q, int | float | np.floating | np.integer) or not 0 < q <= 1:
             raise ValueError(f"q must be a number in (0, 1], got {q!r}")
-        return _quantile(np.cumsum(self.pmf), float(q))
+        return _quantile(self.pmf, np.cumsum(self.pmf), float(q))
 
     def percentile(self, p: float) -> int:
         """``quantile(p / 100)``."""
