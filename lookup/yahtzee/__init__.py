@@ -1,12 +1,14 @@
 """Yahtzee (guide, section 3.1): rules as data, dice encodings, and optimal play from the tables.
 
-    from lookup.yahtzee import decide
+    from lookup.yahtzee import decide, distribution
     decide([1, 3, 3, 5, 6], rerolls=2, sheet={"ones": 3, "chance": 22})
+    distribution("verhoeff").median  # 248: the exact law of the final score under optimal play
 """
 
 from lookup.yahtzee.play import Decision, Option, decide, decide_batch, explain, value
 from lookup.yahtzee.rules import CATEGORIES, RULE_SETS, Rules, get_rules
+from lookup.yahtzee.score_law import ScoreDistribution, distribution
 from lookup.yahtzee.sheet import Sheet
 
-__all__ = ["CATEGORIES", "RULE_SETS", "Decision", "Option", "Rules", "Sheet", "decide", "decide_batch", "explain",
-           "get_rules", "value"]
+__all__ = ["CATEGORIES", "RULE_SETS", "Decision", "Option", "Rules", "ScoreDistribution", "Sheet", "decide",
+           "decide_batch", "distribution", "explain", "get_rules", "value"]

@@ -2,7 +2,9 @@
 
 ``yahtzee-RULES-values.zarr`` (schema ``yahtzee.values``) holds ``value[filled_mask, upper, ybox]``;
 ``yahtzee-RULES-policy.zarr`` (schema ``yahtzee.policy``) holds ``state_index``, ``reroll`` and
-``category`` (layouts in ``pipeline.yahtzee.solver`` and ``docs/artifacts.md``).
+``category`` (layouts in ``pipeline.yahtzee.solver`` and ``docs/artifacts.md``);
+``yahtzee-RULES-distribution.zarr`` (schema ``yahtzee.distribution``) holds ``pmf[score]``, the exact law
+of the final score under the policy tables (read by ``lookup.yahtzee.distribution``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from lookup.yahtzee.rules import Rules
 VALUES_SCHEMA, POLICY_SCHEMA = "yahtzee.values", "yahtzee.policy"
 SCHEMA_VERSIONS = (1,)
 POLICY_ARRAYS = ["state_index", "reroll", "category"]
+DISTRIBUTION_SCHEMA = "yahtzee.distribution"
+DISTRIBUTION_VERSIONS = (1,)
 
 
 def values_name(rules: Rules) -> str:
@@ -29,6 +33,10 @@ def values_name(rules: Rules) -> str:
 
 def policy_name(rules: Rules) -> str:
     return f"yahtzee-{rules.name}-policy"
+
+
+def distribution_name(rules: Rules) -> str:
+    return f"yahtzee-{rules.name}-distribution"
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,4 +1,5 @@
-"""The Yahtzee solver: numba kernels, the exact solve (values, policy, exact statistics of optimal play),
+"""The Yahtzee solver: numba kernels, the exact solve (values, policy, exact statistics of optimal play), the
+exact law of the final score under a policy (``distribution``),
 its table families (``stage.families``) and the ``dicetables yahtzee`` advice commands. The game's report
 (the strategy tournament) belongs to the strategy lab, ``pipeline.yahtzee_lab``.
 

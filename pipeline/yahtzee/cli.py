@@ -65,3 +65,30 @@ def value(sheet_path: Path | None, rules_name: str, artifacts_dir: Path | None) 
     from lookup.yahtzee.play import value as value_
 
     click.echo(f"{value_(_read_sheet(sheet_path), rules_name, artifacts_dir=artifacts_dir):.7f}")
+
+
+@cli.command()
+@opt.rules_option(RULE_SETS, DEFAULT_RULES)
+@opt.artifacts_option
+@click.option("--at-least", "thresholds", type=int, multiple=True,
+              help="Also print P(final score >= T) for this T (points; repeatable).")
+@opt.json_option
+def distribution(rules_name: str, artifacts_dir: Path | None, thresholds: tuple[int, ...], as_json: bool) -> None:
+    """The exact law of the final score under optimal play: mean, sd, quantiles, P(score >= t), P(bonus)."""
+    import json
+
+    from lookup.yahtzee.score_law import distribution as distribution_
+
+    law = distribution_(rules_name, artifacts_dir=artifacts_dir)
+    s = law.stats
+    extra = {str(t): law.p_at_least(t) for t in thresholds}
+    if as_json:
+        click.echo(json.dumps({"rules": rules_name, **s, "p_at_least": {**s["p_at_least"], **extra}}, indent=2))
+        return
+    q1, med, q3 = law.quartiles
+    click.echo(f"{rules_name}: final score under optimal play (exact, {s['min_score']}..{s['max_score']} points)")
+    click.echo(f"mean {law.mean:.7f}  sd {law.std:.7f}  median {med}  quartiles {q1} / {q3}")
+    click.echo("percentiles  " + "  ".join(f"{p}%: {v}" for p, v in s["percentiles"].items()))
+    click.echo(f"P(upper bonus) {law.p_upper_bonus:.7f}")
+    for t, p in {**s["p_at_least"], **extra}.items():
+        click.echo(f"P(score >= {t}) = {p:.10f}")

@@ -1,7 +1,8 @@
 """The Yahtzee table families: one per rule set listed in params (``yahtzee.rule_sets``).
 
 Each family publishes the value table (Zarr + HDF5, with the exact statistics of optimal play in its
-metadata) and the policy tables (Zarr), both from one solve.
+metadata) and the policy tables (Zarr), both from one solve, and the exact law of the final score under
+that policy (Zarr + HDF5, ``pipeline.yahtzee.distribution``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from lookup.yahtzee.rules import RULE_SETS, get_rules
-from lookup.yahtzee.tables import POLICY_SCHEMA, SCHEMA_VERSIONS, VALUES_SCHEMA, policy_name, values_name
+from lookup.yahtzee.tables import (
+    DISTRIBUTION_SCHEMA,
+    DISTRIBUTION_VERSIONS,
+    POLICY_SCHEMA,
+    SCHEMA_VERSIONS,
+    VALUES_SCHEMA,
+    distribution_name,
+    policy_name,
+    values_name,
+)
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray
@@ -24,6 +34,9 @@ CODE = (
     "pipeline/yahtzee/solver.py",
     "pipeline/yahtzee/stage.py",  # lays out and describes what is stored
 )
+# The score distribution's own code: a change there rebuilds the distribution, not the tables.
+DISTRIBUTION_CODE = CODE + ("lookup/yahtzee/score_law.py", "pipeline/yahtzee/distribution.py")
+FAMILY_CODE = DISTRIBUTION_CODE
 # 255 marks the rows of finished games in ``category``; a missing chunk must read as something else.
 CATEGORY_FILL = 254
 _last_solution: dict[str, Any] = {}
@@ -36,7 +49,7 @@ def rule_set_names(section: Mapping[str, Any]) -> list[str]:
 
 
 def table_specs(name: str) -> list[ArtifactSpec]:
-    """The (values, policy) specs of rule set ``name``."""
+    """The (values, policy) specs of rule set ``name``: the tables play reads."""
     rules = get_rules(name)
     common = dict(schema_version=max(SCHEMA_VERSIONS), game="yahtzee", rules=rules.to_dict(), code=CODE)
     values = ArtifactSpec(name=values_name(rules), schema=VALUES_SCHEMA, params={}, hdf5=True, **common)
@@ -45,8 +58,18 @@ def table_specs(name: str) -> list[ArtifactSpec]:
     return [values, policy]
 
 
+def family_specs(name: str) -> list[ArtifactSpec]:
+    """What the family of rule set ``name`` publishes: its tables and the law of the final score."""
+    values, policy = table_specs(name)
+    distribution = ArtifactSpec(name=distribution_name(get_rules(name)), schema=DISTRIBUTION_SCHEMA,
+                                schema_version=max(DISTRIBUTION_VERSIONS), game="yahtzee", rules=values.rules,
+                                params={"policy_fingerprint": policy.fingerprint()}, code=DISTRIBUTION_CODE,
+                                hdf5=True)
+    return [values, policy, distribution]
+
+
 def _solution(name: str):
-    """One solve (values + policy) per rule set and process, shared by its two artifacts."""
+    """One solve (values + policy) per rule set and process, shared by its three artifacts."""
     from pipeline.yahtzee.solver import solve
 
     if name not in _last_solution:
@@ -61,6 +84,9 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
 
     name = spec.rules["name"]
     sol = _solution(name)
+    if spec.schema == DISTRIBUTION_SCHEMA:
+        _last_solution.clear()
+        return _distribution(name, sol)
     if spec.schema == VALUES_SCHEMA:
         value = sol.value
         # Timings are reported, not stored: equal inputs must give byte-identical artifacts.
@@ -70,7 +96,6 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
             value, "value[filled_mask, upper, ybox]: expected remaining points from the start of a turn "
             "under optimal play (upper bonus counted when earned); NaN = unreachable state",
             chunks=(256, *value.shape[1:]))}, stats
-    _last_solution.clear()
     rows = sol.reroll.shape[0]
     return {
         "state_index": StoredArray(sol.state_index, "row of each state (filled_mask, upper, ybox) in the "
@@ -83,8 +108,21 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
     }, {"rows": rows}
 
 
+def _distribution(name: str, sol: Any) -> Computed:
+    from lookup.yahtzee.score_law import score_statistics
+    from pipeline.yahtzee.distribution import score_distribution
+
+    law = score_distribution(name, sol.state_index, sol.reroll, sol.category)
+    say("  distribution " + ", ".join(f"{k} {v:.2f}" for k, v in law.timings.items())
+        + f", peak {law.peak_bytes / 2**20:.0f} MiB")
+    stats = {**score_statistics(law.pmf), "p_upper_bonus": law.p_upper_bonus}
+    return {"pmf": StoredArray(law.pmf, "pmf[score]: probability that the final score of a game played by the "
+                               "policy tables (optimal expected score) is exactly score points (real score: "
+                               "upper bonus and Yahtzee bonuses included); exact, not simulated")}, stats
+
+
 def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.rule_sets``."""
-    return [Family(name=f"yahtzee-{name}", section="yahtzee", code=CODE,
-                   artifacts=lambda _section, n=name: table_specs(n), compute=_compute)
+    return [Family(name=f"yahtzee-{name}", section="yahtzee", code=FAMILY_CODE,
+                   artifacts=lambda _section, n=name: family_specs(n), compute=_compute)
             for name in rule_set_names(section)]

@@ -1,4 +1,5 @@
-"""The tournament report: ``tournament.json``, ``tournament.md`` and PNG histograms in one directory.
+"""The tournament report: ``tournament.json``, ``tournament.md`` and PNG histograms in one directory, with
+the exact score distributions of the rule sets in ``yahtzee_lab.distributions`` (``score_laws``).
 
 The Markdown puts our numbers next to the seed's (seed 000, sections 5 and 6.3; the seed's esp = our
 ``esperance``, hum = ``decision_une``, Perturb = ``perturbation``) and says in a sentence where and why
@@ -184,21 +185,32 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
     cfg = dict(section.get("tournament") or {})
     if games is not None:
         cfg["games"] = games
+    from lookup.yahtzee.score_law import distribution
+
+    names = section.get("distributions") or []
+    if not isinstance(names, list):
+        raise ValueError("yahtzee_lab.distributions must be a list of rule sets")
+    laws = {name: distribution(name, artifacts_dir=artifacts_dir) for name in names}
     with runner(scheduler, local_cluster) as run:
         results, scores = run_tournament(cfg, artifacts_dir, run)
-    write_files(results, scores, out_dir)
+    write_files(results, scores, out_dir, laws)
     return Path(out_dir)
 
 
-def write_files(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], out_dir: str | Path) -> list[Path]:
+def write_files(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], out_dir: str | Path,
+                laws: Mapping[str, Any] | None = None) -> list[Path]:
     """Write tournament.json, tournament.md and one PNG per match (plus players.png) into ``out_dir`` (the
-    directory at once); returns their paths, the JSON and Markdown first."""
+    directory at once), and with ``laws`` (rule set -> ``ScoreDistribution``) distributions.json and their
+    figure; returns their paths, the JSON and Markdown first."""
     out_dir = Path(out_dir)
-    names = publish_report(out_dir, lambda tmp: _write(results, scores, tmp))
+    names = publish_report(out_dir, lambda tmp: _write(results, scores, tmp, laws or {}))
     return [out_dir / name for name in names]
 
 
-def _write(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], out: Path) -> list[str]:
+def _write(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], out: Path,
+           laws: Mapping[str, Any]) -> list[str]:
+    from pipeline.yahtzee_lab import score_laws
+
     figures: dict[str, str] = {}
     for m in results["matches"]:
         label = f"{m['a']} vs {m['b']} ({m['mode']})"
@@ -211,5 +223,11 @@ def _write(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], out: Pa
         histogram(out / "players.png", pooled, "all players (round-robin games)")
         figures["all players"] = "players.png"
     write_json(out / "tournament.json", results)
-    (out / "tournament.md").write_text(markdown(results, figures))
-    return ["tournament.json", "tournament.md", *figures.values()]
+    text = markdown(results, figures)
+    if not laws:
+        (out / "tournament.md").write_text(text)
+        return ["tournament.json", "tournament.md", *figures.values()]
+    write_json(out / "distributions.json", score_laws.laws_json(laws))
+    score_laws.plot_laws(out / score_laws.FIGURE, laws)
+    (out / "tournament.md").write_text(text + "\n" + "\n".join(score_laws.laws_markdown(laws)))
+    return ["tournament.json", "tournament.md", *figures.values(), "distributions.json", score_laws.FIGURE]
