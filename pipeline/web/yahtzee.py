@@ -81,17 +81,13 @@ async def decide_route(rules: str, request: Request) -> Response:
     score of the game under optimal play. The hot route: body read by ``json_fields``, answer by orjson."""
     dice, rerolls, sheet = await json_fields(request, ("dice", "rerolls"), {"sheet": _NO_SHEET})
     d = decide(dice, rerolls, sheet, rules, artifacts_dir=request.app.state.artifacts_dir)
-    return json_response({"rules": d.rules, "dice": d.dice, "rerolls": d.rerolls, "reroll": d.reroll,
-                          "keep": d.keep, "category": d.category, "expected_final": d.expected_final,
-                          "text": str(d)})
+    return json_response(d.as_dict())
 
 
 @router.post("/{rules}/explain")
 async def explain_route(rules: str, q: TurnQuery, root: Artifacts) -> list[dict[str, object]]:
     """Every legal option, best first: expected final score and regret (points below the best)."""
-    return [{"action": o.action, "keep": None if o.keep is None else list(o.keep), "category": o.category,
-             "expected_final": o.expected_final, "regret": o.regret}
-            for o in explain(q.dice, q.rerolls, q.sheet, rules, artifacts_dir=root)]
+    return [o.as_dict() for o in explain(q.dice, q.rerolls, q.sheet, rules, artifacts_dir=root)]
 
 
 @router.post("/{rules}/value")
