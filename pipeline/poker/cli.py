@@ -46,7 +46,8 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
         opt.echo_json({"method": result.method, "exact": result.exact, "deals": result.deals, "board": result.board,
                        "opponents": result.opponents, "notes": list(result.notes), "hands": [
                            {"hand": label, "win": result.win[i], "tie": result.tie[i], "equity": result.equity[i],
-                            "equity_exact": _fraction(Fraction(result.shares[i]) / result.deals) if result.exact else None,
+                            "equity_exact": _fraction(Fraction(result.shares[i]) / result.deals)
+                            if result.exact else None,
                             "wins": result.wins[i], "ties": result.ties[i], "se": result.se[i]}
                            for i, label in enumerate(result.hands)]})
         return
