@@ -119,8 +119,10 @@ class TerminalGame:
             return box
 
         box = self._ask("  box (name; Enter = hint)", parse)
-        points = self.sheet.score(box, dice)
-        click.echo(f"  scored {points} in {box}")
+        earned = self.sheet.score(box, dice)  # box points plus any upper or Yahtzee bonus this move earned
+        points = allowed[box]
+        extra = f" (+{earned - points} bonus)" if earned > points else ""
+        click.echo(f"  scored {points} in {box}{extra}")
 
     @staticmethod
     def _keep(answer: str, dice: list[int], advice: Any) -> list[int]:
