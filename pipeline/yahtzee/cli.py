@@ -32,7 +32,10 @@ def read_sheet(source: str | None, boxes: tuple[str, ...], rules: str) -> Any:
         except json.JSONDecodeError as exc:
             raise ValueError(f"--sheet -: standard input is not valid JSON ({exc})") from exc
     else:
-        sheet = read_json(Path(source), "sheet file not found")
+        try:
+            sheet = read_json(Path(source), "sheet file not found")
+        except OSError as exc:  # a directory, no permission: named, not a traceback
+            raise ValueError(f"--sheet {source}: cannot be read ({exc.strerror})") from exc
     if not boxes:
         return sheet
     if not isinstance(sheet, dict):  # a list in sheet order: name its boxes so --box can replace one

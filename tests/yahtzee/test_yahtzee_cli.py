@@ -65,6 +65,7 @@ def test_decide_json_is_lookups_decision_and_every_option(hasbro_tables):
     (["value", "--box", "nonsense=3"], None, "nonsense"),
     (["value", "--sheet", "-"], "{not json", "standard input is not valid JSON"),
     (["value", "--sheet", "no/such/sheet.json"], None, "sheet file not found"),
+    (["value", "--sheet", "."], None, "--sheet .: cannot be read"),
     (["decide", "1", "2", "3", "4", "7"], None, "1..6"),
     (["decide", "1", "2", "3", "4", "5", "--rerolls", "3"], None, "rerolls=3 outside 0..2"),
     (["play", "--sheet", "-"], "{}", "standard input holds the moves"),
