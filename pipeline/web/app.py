@@ -27,16 +27,15 @@ class HotRoutes:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self.decide = importlib.import_module("pipeline.web.yahtzee").decide_route
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST":
             parts = scope["path"].split("/")
             if len(parts) == 5 and parts[4] == "decide" and parts[2] == "yahtzee" and parts[1] == "api" and parts[3]:
-                from pipeline.web.yahtzee import decide_route
-
                 request = Request(scope, receive)
                 try:
-                    response = await decide_route(parts[3], request)
+                    response = await self.decide(parts[3], request)
                 except ValueError as exc:
                     response = await _bad_input(request, exc)
                 await response(scope, receive, send)
