@@ -43,7 +43,7 @@ class TerminalGame:
             try:
                 answer = "" if self.auto and not always else click.prompt(prompt, default="", show_default=False)
             except click.Abort:  # end of the input (a pipe) or Ctrl-C / Ctrl-D at a terminal
-                raise ValueError(f"no answer to {prompt.strip()!r}: the input ended before the game") from None
+                raise ValueError(f"no answer to {prompt.strip()!r}: the input ended before the game did") from None
             try:
                 return parse(answer.strip())
             except BadMove as exc:
@@ -57,7 +57,7 @@ class TerminalGame:
 
         def parse(answer: str) -> list[int]:
             faces = answer.replace(",", " ").split()
-            if len(faces) != n or not all(f.isdigit() and 1 <= int(f) <= self.rules.n_faces for f in faces):
+            if len(faces) != n or not all(f.isdecimal() and 1 <= int(f) <= self.rules.n_faces for f in faces):
                 raise BadMove(f"give {n} faces from 1 to {self.rules.n_faces}, e.g. {' '.join(['3'] * n)}")
             return [int(f) for f in faces]
 
@@ -135,7 +135,7 @@ class TerminalGame:
         if answer == "none":
             return []
         words = answer.replace(",", " ").split()
-        if not all(w.isdigit() for w in words):
+        if not all(w.isdecimal() for w in words):
             raise BadMove("type the faces to keep, e.g. 3 3 5, or all / none")
         keep = [int(w) for w in words]
         if Counter(keep) - Counter(dice):
