@@ -5,7 +5,8 @@ drives it with aiohttp (keep-alive connections, uvloop) over real HTTP from this
 answer against lookup's own. Bounded: at most --requests requests in phase 1, at most --seconds s in
 phase 2. The client runs on the same (shared, 2-core) machine as the server and takes about half of the
 CPU, so figures are pessimistic. One server per --workers value; last lines machine readable, with the
-load average beside them. "lost" counts requests sent without an HTTP answer (connection errors, timeouts);
+load average beside them, and the CPU microseconds per request of the server (its processes) and of the
+client (this process), which the other jobs on the machine change far less than the rate. "lost" counts requests sent without an HTTP answer (connection errors, timeouts);
 "wrong" answers that are not 200 or differ from lookup's.
 
     python benchmarks/serve_load.py [--workers 1 2] [--requests 6000] [--clients 100] [--seconds 30]
@@ -29,6 +30,7 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
 import aiohttp  # noqa: E402
 import httpx  # noqa: E402
 import orjson  # noqa: E402
+import psutil  # noqa: E402
 import uvloop  # noqa: E402
 
 from lookup.yahtzee import decide  # noqa: E402
@@ -87,11 +89,29 @@ async def run(url: str, bodies: list[bytes], answers: list[tuple], clients: int,
     return latencies, bad, errors
 
 
-def report(name: str, lat: list[float], seconds: float, bad: int, errors: int) -> None:
+def cpu_seconds(server: psutil.Process) -> tuple[float, float]:
+    """(CPU seconds of the server and its worker processes, CPU seconds of this process: the client)."""
+    procs = [server, *server.children(recursive=True)]
+    busy = 0.0
+    for proc in procs:
+        try:
+            t = proc.cpu_times()
+            busy += t.user + t.system
+        except psutil.NoSuchProcess:
+            pass
+    return busy, time.process_time()
+
+
+def report(name: str, lat: list[float], seconds: float, bad: int, errors: int, cpu: tuple[float, float]) -> None:
+    """One machine-readable line. server_us / client_us: CPU microseconds per request, which the load of
+    other jobs on the machine changes much less than the rate (a server alone on a core would answer
+    about 1e6 / server_us requests per second)."""
     lat = sorted(lat)
     p = lambda q: 1000 * lat[min(len(lat) - 1, int(q * len(lat)))]  # noqa: E731
-    print(f"{name} requests={len(lat)} seconds={seconds:.2f} rps={len(lat) / seconds:.0f} p50_ms={p(0.5):.2f} "
-          f"p99_ms={p(0.99):.2f} wrong={bad} lost={errors} load={os.getloadavg()[0]:.2f}", flush=True)
+    n = len(lat)
+    print(f"{name} requests={n} seconds={seconds:.2f} rps={n / seconds:.0f} p50_ms={p(0.5):.2f} "
+          f"p99_ms={p(0.99):.2f} wrong={bad} lost={errors} server_us={1e6 * cpu[0] / n:.0f} "
+          f"client_us={1e6 * cpu[1] / n:.0f} load={os.getloadavg()[0]:.2f}", flush=True)
 
 
 def main() -> None:
@@ -126,14 +146,15 @@ def measure(workers: int, args: argparse.Namespace, bodies: list[bytes], answers
             except httpx.HTTPError:
                 time.sleep(0.1)
         uvloop.run(run(url, bodies, answers, 4, 20, 400))  # warm up each worker's tables
-        t = time.perf_counter()
-        lat, bad, errors = uvloop.run(run(url, bodies, answers, args.concurrency, 60, args.requests))
-        report(f"serve_decide workers={workers} concurrency={args.concurrency}", lat, time.perf_counter() - t,
-               bad, errors)
-        t = time.perf_counter()
-        lat, bad, errors = uvloop.run(run(url, bodies, answers, args.clients, args.seconds, 10**9))
-        report(f"serve_clients workers={workers} clients={args.clients}", lat, time.perf_counter() - t,
-               bad, errors)
+        proc = psutil.Process(server.pid)
+        for name, clients, limit_s, count in (
+                (f"serve_decide workers={workers} concurrency={args.concurrency}", args.concurrency, 60, args.requests),
+                (f"serve_clients workers={workers} clients={args.clients}", args.clients, args.seconds, 10**9)):
+            cpu0, t = cpu_seconds(proc), time.perf_counter()
+            lat, bad, errors = uvloop.run(run(url, bodies, answers, clients, limit_s, count))
+            cpu1 = cpu_seconds(proc)
+            report(name, lat, time.perf_counter() - t, bad, errors,
+                   (cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]))
     finally:
         server.terminate()
         server.wait(10)
