@@ -6,8 +6,9 @@ answer against lookup's own. Bounded: at most --requests requests in phase 1, at
 phase 2. The client runs on the same (shared, 2-core) machine as the server and takes about half of the
 CPU, so figures are pessimistic. One server per --workers value; last lines machine readable, with the
 load average beside them, and the CPU microseconds per request of the server (its processes) and of the
-client (this process), which the other jobs on the machine change far less than the rate. "lost" counts requests sent without an HTTP answer (connection errors, timeouts);
-"wrong" answers that are not 200 or differ from lookup's.
+client (this process), which the other jobs on the machine change far less than the rate. "lost" counts
+requests sent without an HTTP answer (connection errors, timeouts); "wrong" answers that are not 200 or
+differ from lookup's (reroll, box and expected final score, exactly).
 
     python benchmarks/serve_load.py [--workers 1 2] [--requests 6000] [--clients 100] [--seconds 30]
 """
