@@ -23,7 +23,15 @@ params_option = click.option(
 out_option = click.option(
     "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
     help="Output directory (default: ARTIFACTS/reports/GAME).")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Print the result as JSON (shapes: docs/cli.md) instead of text.")
+
+
+def echo_json(content: Any) -> None:
+    """Print ``content`` as indented JSON on stdout: the ``--json`` output of every command."""
+    import json
+
+    click.echo(json.dumps(content, indent=2))
 
 
 def rules_option(rule_sets: Iterable[str], default: str, help: str = "Rule set.") -> Callable[[Any], Any]:

@@ -65,6 +65,14 @@ class Decision:
             action = f"keep {list(self.keep)}, reroll {sum(self.reroll)} dice"
         return f"{action}; expected final score {self.expected_final:.4f}"
 
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form shared by the HTTP API and ``dicetables yahtzee decide --json`` (docs/cli.md):
+        rules, dice, rerolls, reroll, keep, category, expected_final and text (this decision in words)."""
+        return {"rules": self.rules, "dice": list(self.dice), "rerolls": self.rerolls,
+                "reroll": None if self.reroll is None else list(self.reroll),
+                "keep": None if self.keep is None else list(self.keep), "category": self.category,
+                "expected_final": self.expected_final, "text": str(self)}
+
 
 @dataclass(frozen=True)
 class Option:
@@ -75,6 +83,12 @@ class Option:
     category: str | None
     expected_final: float
     regret: float
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form shared by the HTTP API and the command line: action (in words), keep (faces kept,
+        sorted; null when scoring), category (box; null when rerolling), expected_final, regret."""
+        return {"action": self.action, "keep": None if self.keep is None else list(self.keep),
+                "category": self.category, "expected_final": self.expected_final, "regret": self.regret}
 
 
 def _check_rerolls(rerolls: int) -> int:

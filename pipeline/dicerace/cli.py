@@ -91,8 +91,9 @@ def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -
 @mode_option
 @opt.seed_option(None, "Seed for sampling a mixed strategy.")
 @opt.artifacts_option
+@opt.json_option
 def decide(my_score: int, other_score: int, dice: int, target: int, mode: str, seed: int | None,
-           artifacts_dir: Path | None) -> None:
+           artifacts_dir: Path | None, as_json: bool) -> None:
     """How many dice to roll at MY_SCORE against OTHER_SCORE, and what each choice is worth."""
     from lookup.dicerace import decide as decide_
     from lookup.dicerace import explain
@@ -100,6 +101,13 @@ def decide(my_score: int, other_score: int, dice: int, target: int, mode: str, s
     root = opt.artifacts_root(artifacts_dir)
     d = decide_(my_score, other_score, dice=dice, target=target, mode=mode, rng=seed, artifacts_dir=root)
     info = explain(my_score, other_score, dice=dice, target=target, mode=mode, artifacts_dir=root)
+    if as_json:
+        opt.echo_json({"mode": mode, "dice": dice, "target": target, "my_score": my_score,
+                       "other_score": other_score, "dice_to_roll": d, "value": info.value,
+                       "strategy": {str(k): p for k, p in info.strategy.items()}, "optimal": list(info.optimal),
+                       "option_values": {str(k): v for k, v in info.option_values.items()},
+                       "mixed": info.mixed, "unique": info.unique, "saddle_point": info.saddle_point})
+        return
     click.echo(f"{mode}, D={dice}, N={target}, scores {my_score} vs {other_score}: roll {d} dice "
                f"(value {info.value:+.9f})")
     click.echo("optimal strategy: " + ", ".join(f"d={k}: {p:.6f}" for k, p in info.strategy.items()))

@@ -27,8 +27,9 @@ def cli() -> None:
 @target_option
 @opt.rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
 @opt.artifacts_option
+@opt.json_option
 def decide(banked: int, turn_total: int, other_banked: int | None, target: int, rules_name: str,
-           artifacts_dir: Path | None) -> None:
+           artifacts_dir: Path | None, as_json: bool) -> None:
     """Roll or bank with BANKED points and TURN_TOTAL points in the turn, and what each is worth."""
     from lookup.g151.play import action_values
     from lookup.g151.play import decide as decide_
@@ -36,6 +37,10 @@ def decide(banked: int, turn_total: int, other_banked: int | None, target: int, 
     action = decide_(banked, turn_total, other_banked, target, rules_name, artifacts_dir=artifacts_dir)
     values = action_values(banked, turn_total, other_banked, target, rules_name, artifacts_dir=artifacts_dir)
     unit = "expected turns" if other_banked is None else "win probability"
+    if as_json:
+        opt.echo_json({**_state(banked, turn_total, other_banked, target, rules_name), "action": action,
+                       "measure": unit, "action_values": values})
+        return
     shown = ", ".join(f"{k} {v:.9f}" for k, v in values.items())
     click.echo(f"{rules_name}, target {target}: {action} ({unit}: {shown})")
 
@@ -47,12 +52,24 @@ def decide(banked: int, turn_total: int, other_banked: int | None, target: int, 
 @target_option
 @opt.rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
 @opt.artifacts_option
+@opt.json_option
 def value(banked: int, turn_total: int, other_banked: int | None, target: int, rules_name: str,
-          artifacts_dir: Path | None) -> None:
+          artifacts_dir: Path | None, as_json: bool) -> None:
     """Expected turns (alone) or win probability (with --other) under optimal play."""
     from lookup.g151.play import value as value_
 
-    click.echo(f"{value_(banked, turn_total, other_banked, target, rules_name, artifacts_dir=artifacts_dir):.12f}")
+    v = value_(banked, turn_total, other_banked, target, rules_name, artifacts_dir=artifacts_dir)
+    if as_json:
+        opt.echo_json({**_state(banked, turn_total, other_banked, target, rules_name),
+                       "measure": "expected turns" if other_banked is None else "win probability", "value": v})
+        return
+    click.echo(f"{v:.12f}")
+
+
+def _state(banked: int, turn_total: int, other_banked: int | None, target: int, rules: str) -> dict[str, object]:
+    """The state a --json answer is about (points; other_banked null: alone)."""
+    return {"rules": rules, "target": target, "banked": banked, "turn_total": turn_total,
+            "other_banked": other_banked}
 
 
 @cli.command()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import click
@@ -26,8 +27,9 @@ def cli() -> None:
 @click.option("--samples", type=int, default=2_000_000, show_default=True, help="Monte Carlo deals.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Monte Carlo seed.")
 @artifacts_option
+@opt.json_option
 def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget: float, samples: int, seed: int,
-           artifacts_dir: Path | None) -> None:
+           artifacts_dir: Path | None, as_json: bool) -> None:
     """Win / tie / equity of each of HANDS (e.g. AsAh KsKd), exact or estimated."""
     from lookup.poker.equity import equity as equity_
     from pipeline.poker.engine import NumbaEngine
@@ -40,6 +42,15 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
                          engine=engine)
     for note in result.notes:
         say(f"[yellow]note[/]: {note}")
+    if as_json:
+        opt.echo_json({"method": result.method, "exact": result.exact, "deals": result.deals, "board": result.board,
+                       "opponents": result.opponents, "notes": list(result.notes), "hands": [
+                           {"hand": label, "win": result.win[i], "tie": result.tie[i], "equity": result.equity[i],
+                            "equity_exact": _fraction(Fraction(result.shares[i]) / result.deals)
+                            if result.exact else None,
+                            "wins": result.wins[i], "ties": result.ties[i], "se": result.se[i]}
+                           for i, label in enumerate(result.hands)]})
+        return
     kind = f"exact over {result.deals:,} deals" if result.exact else \
         f"ESTIMATE from {result.deals:,} random deals (+- 1.96 standard errors)"
     click.echo(f"{result.method}: {kind}; board [{result.board or '-'}], {result.opponents} unknown opponent(s)")
@@ -52,6 +63,11 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
             click.echo(f"  {label}: win {100 * result.win[i]:8.4f} %  tie {100 * result.tie[i]:8.4f} %  "
                        f"equity {100 * result.equity[i]:8.4f} % +- {100 * half:.4f} %  (se {result.se[i]:.2e})")
     click.echo(f"time {time.perf_counter() - start:.3f} s")
+
+
+def _fraction(p: Fraction | None) -> str | None:
+    """An exact probability as JSON text "numerator/denominator" (null when estimated)."""
+    return None if p is None else f"{p.numerator}/{p.denominator}"
 
 
 def _quiet() -> bool:
@@ -73,13 +89,18 @@ class _null:
 @click.option("--opponents", type=int, default=1, show_default=True, help="Random opponents (1..9).")
 @click.option("--against", default=None, help="A class (e.g. KK): exact heads-up equity instead.")
 @artifacts_option
-def preflop(hand: str, opponents: int, against: str | None, artifacts_dir: Path | None) -> None:
+@opt.json_option
+def preflop(hand: str, opponents: int, against: str | None, artifacts_dir: Path | None, as_json: bool) -> None:
     """Preflop equity of class HAND (AKs, T9o, QQ) from the tables."""
     from lookup.poker.play import heads_up
     from lookup.poker.play import preflop as preflop_
 
     root = artifacts_root(artifacts_dir)
     r = heads_up(hand, against, artifacts_dir=root) if against else preflop_(hand, opponents, artifacts_dir=root)
+    if as_json:
+        opt.echo_json({"hand": r.hand, "against": r.against, "equity": r.equity, "exact": r.exact, "se": r.se,
+                       "fraction": _fraction(r.fraction), "wins": r.wins, "ties": r.ties, "deals": r.deals})
+        return
     if r.exact:
         extra = f" (wins {r.wins:,}, ties {r.ties:,} of {r.deals:,})" if r.deals else ""
         click.echo(f"{r.hand} vs {r.against}: equity {100 * r.equity:.4f} % exact{extra}")
@@ -91,11 +112,15 @@ def preflop(hand: str, opponents: int, against: str | None, artifacts_dir: Path 
 @cli.command()
 @click.argument("cards", nargs=-1)
 @artifacts_option
-def value(cards: tuple[str, ...], artifacts_dir: Path | None) -> None:
+@opt.json_option
+def value(cards: tuple[str, ...], artifacts_dir: Path | None, as_json: bool) -> None:
     """Value and category of the best five of 5 to 7 CARDS."""
     from lookup.poker.evaluate import hand_value
 
     v, category = hand_value(" ".join(cards), artifacts_dir=artifacts_root(artifacts_dir))
+    if as_json:
+        opt.echo_json({"cards": " ".join(cards), "value": v, "category": category})
+        return
     click.echo(f"{category} (value {v})")
 
 

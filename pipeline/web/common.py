@@ -1,11 +1,15 @@
-"""What every game's routes share: the artifacts directory of the running app, and strict request models."""
+"""What every game's routes share: the artifacts directory of the running app, strict request models, and
+the plain JSON request/response path of the hot routes."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
-from fastapi import Request
+import orjson
+from fastapi import Request, Response
 from pydantic import BaseModel, ConfigDict
 
 
@@ -23,3 +27,38 @@ def artifacts_dir(request: Request) -> Path:
 def exact(p: Fraction) -> dict[str, object]:
     """An exact probability as JSON: the fraction as text and its nearest float."""
     return {"exact": f"{p.numerator}/{p.denominator}", "p": float(p)}
+
+
+def body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """``openapi_extra`` of a hot route that reads its body itself: the model's schema as its documented
+    request body, so /docs shows the same contract as a pydantic-validated route."""
+    return {"requestBody": {"required": True,
+                            "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+async def json_fields(request: Request, required: tuple[str, ...], defaults: Mapping[str, Any]) -> list[Any]:
+    """The values of ``required`` then of ``defaults``' keys from a JSON object body, in that order.
+
+    The hot routes skip pydantic (about 10 times the cost of the answer, docs/web.md "Load"); the types are
+    then checked by the library itself (lookup.validate: a JSON int must be an int), and this checks the
+    shape: an object, no unknown key, no missing one. ValueError (HTTP 422) otherwise.
+    """
+    try:
+        body = orjson.loads(await request.body())
+    except orjson.JSONDecodeError as exc:
+        raise ValueError(f"the request body is not JSON: {exc}") from None
+    if type(body) is not dict:
+        raise ValueError(f"the request body must be a JSON object, got {type(body).__name__}")
+    for key in body:
+        if key not in defaults and key not in required:
+            raise ValueError(f"unknown field {key!r}; expected {', '.join((*required, *defaults))}")
+    try:
+        values = [body[key] for key in required]
+    except KeyError as exc:
+        raise ValueError(f"missing field {exc.args[0]!r}") from None
+    return values + [body.get(key, default) for key, default in defaults.items()]
+
+
+def json_response(content: Any) -> Response:
+    """``content`` encoded by orjson (the hot routes: no response model, no jsonable_encoder pass)."""
+    return Response(orjson.dumps(content), media_type="application/json")

@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel
 
 from lookup.yahtzee import CATEGORIES, RULE_SETS, Sheet, decide, explain, get_rules, value
 from lookup.yahtzee.coach import coach
 from lookup.yahtzee.tables import values_name
-from pipeline.web.common import StrictModel, artifacts_dir, exact
+from pipeline.web.common import StrictModel, artifacts_dir, body_schema, exact, json_fields, json_response
 
 router = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"])
 Artifacts = Annotated[Path, Depends(artifacts_dir)]
@@ -56,23 +57,37 @@ async def categories() -> list[str]:
     return list(CATEGORIES)
 
 
-@router.post("/{rules}/decide")
-async def decide_route(rules: str, q: TurnQuery, root: Artifacts) -> dict[str, object]:
+class DecideAnswer(BaseModel):
+    """reroll: per input die, true = reroll it (null at 0 rerolls); keep: faces kept, sorted (null at 0);
+    category: box to score (null while rerolls are left); expected_final: expected final score of the game
+    under optimal play (points on the sheet plus expected remaining points)."""
+
+    rules: str
+    dice: list[int]
+    rerolls: int
+    reroll: list[bool] | None
+    keep: list[int] | None
+    category: str | None
+    expected_final: float
+    text: str
+
+
+_NO_SHEET: dict[str, int | None] = {}
+
+
+@router.post("/{rules}/decide", response_model=DecideAnswer, openapi_extra=body_schema(TurnQuery))
+async def decide_route(rules: str, request: Request) -> Response:
     """The optimal move: which dice to reroll (input order) or which box to score, and the expected final
-    score of the game under optimal play."""
-    d = decide(q.dice, q.rerolls, q.sheet, rules, artifacts_dir=root)
-    return {"rules": d.rules, "dice": list(d.dice), "rerolls": d.rerolls,
-            "reroll": None if d.reroll is None else list(d.reroll),
-            "keep": None if d.keep is None else list(d.keep), "category": d.category,
-            "expected_final": d.expected_final, "text": str(d)}
+    score of the game under optimal play. The hot route: body read by ``json_fields``, answer by orjson."""
+    dice, rerolls, sheet = await json_fields(request, ("dice", "rerolls"), {"sheet": _NO_SHEET})
+    d = decide(dice, rerolls, sheet, rules, artifacts_dir=request.app.state.artifacts_dir)
+    return json_response(d.as_dict())
 
 
 @router.post("/{rules}/explain")
 async def explain_route(rules: str, q: TurnQuery, root: Artifacts) -> list[dict[str, object]]:
     """Every legal option, best first: expected final score and regret (points below the best)."""
-    return [{"action": o.action, "keep": None if o.keep is None else list(o.keep), "category": o.category,
-             "expected_final": o.expected_final, "regret": o.regret}
-            for o in explain(q.dice, q.rerolls, q.sheet, rules, artifacts_dir=root)]
+    return [o.as_dict() for o in explain(q.dice, q.rerolls, q.sheet, rules, artifacts_dir=root)]
 
 
 @router.post("/{rules}/value")

@@ -1,7 +1,9 @@
-"""`dicetables yahtzee ...`: advice and values from the Yahtzee tables."""
+"""`dicetables yahtzee ...`: advice and values from the Yahtzee tables, and a whole game with hints."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,16 +13,59 @@ from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS
 from pipeline import cli_options as opt
 
 
-def _read_sheet(path: Path | None) -> Any:
+def read_sheet(source: str | None, boxes: tuple[str, ...], rules: str) -> Any:
+    """The score sheet of ``--sheet SOURCE`` (a JSON file, or ``-``: standard input) with the ``--box
+    NAME=POINTS`` entries on top (a box given twice is refused). Empty when neither is given.
+
+    The sheet is checked by the library when used (``Sheet.parse``); this only reads it. ValueError naming
+    the source or the ``--box`` entry that cannot be read.
+    """
     from lookup.store import read_json
+    from lookup.yahtzee import Sheet
 
-    return {} if path is None else read_json(path, "sheet file not found")  # {}: every box open
+    if source is None:
+        sheet: Any = {}
+    elif source == "-":
+        text = sys.stdin.read()
+        try:
+            sheet = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"--sheet -: standard input is not valid JSON ({exc})") from exc
+    else:
+        try:
+            sheet = read_json(Path(source), "sheet file not found")
+        except OSError as exc:  # a directory, no permission: named, not a traceback
+            raise ValueError(f"--sheet {source}: cannot be read ({exc.strerror})") from exc
+    if not boxes:
+        return sheet
+    if not isinstance(sheet, dict):  # a list in sheet order: name its boxes so --box can replace one
+        sheet = {k: v for k, v in Sheet.parse(sheet, rules).to_dict().items() if v is not None}
+    given: set[str] = set()
+    for entry in boxes:
+        name, sep, points = entry.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise ValueError(f"--box {entry!r}: expected NAME=POINTS, e.g. --box ones=3")
+        if name in given:
+            raise ValueError(f"--box {name} is given twice")
+        given.add(name)
+        try:
+            sheet[name] = None if points.strip() in ("", "null") else int(points)
+        except ValueError:
+            raise ValueError(f"--box {entry!r}: points must be a whole number (or null: open)") from None
+    return sheet
 
 
-sheet_option = click.option(
-    "--sheet", "sheet_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-    help="JSON score sheet: {box name: points or null, ...} or a list in sheet order, one entry per box of "
-         "the rule set (default: empty).")
+def sheet_options(command: Any) -> Any:
+    """``--sheet SOURCE`` and ``--box NAME=POINTS`` (repeatable), read by ``read_sheet``."""
+    command = click.option(
+        "--box", "boxes", multiple=True, metavar="NAME=POINTS",
+        help="A filled box, e.g. --box ones=3 --box chance=22 (repeatable; on top of --sheet; "
+             "yahtzee_bonus=100 for bonuses earned).")(command)
+    return click.option(
+        "--sheet", "sheet_source", default=None, metavar="FILE|-",
+        help="JSON score sheet, a file or - for standard input: {box name: points or null, ...} or a list "
+             "in sheet order, one entry per box of the rule set (default: empty; examples/sheet.json).")(command)
 
 
 @click.group(name="yahtzee")
@@ -31,24 +76,28 @@ def cli() -> None:
 @cli.command()
 @click.argument("dice", nargs=-1, type=int, required=True)
 @click.option("--rerolls", type=int, default=2, show_default=True, help="Rerolls left (2, 1 or 0).")
-@sheet_option
+@sheet_options
 @opt.rules_option(RULE_SETS, DEFAULT_RULES)
 @opt.artifacts_option
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
-              help="How many ranked options to show.")
-def decide(dice: tuple[int, ...], rerolls: int, sheet_path: Path | None, rules_name: str,
-           artifacts_dir: Path | None, top: int) -> None:
-    """Advice for DICE (the five faces) with --rerolls left on --sheet, and the ranked options."""
+              help="How many ranked options to show (text output; --json lists them all).")
+@opt.json_option
+def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes: tuple[str, ...], rules_name: str,
+           artifacts_dir: Path | None, top: int, as_json: bool) -> None:
+    """Advice for DICE (the five faces) with --rerolls left on the sheet, and the ranked options."""
     from lookup.yahtzee.play import decide as decide_
     from lookup.yahtzee.play import explain
 
-    sheet = _read_sheet(sheet_path)
+    sheet = read_sheet(sheet_source, boxes, rules_name)
     decision = decide_(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
+    options = explain(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
+    if as_json:
+        opt.echo_json({**decision.as_dict(), "options": [o.as_dict() for o in options]})
+        return
     click.echo(f"{rules_name}: {decision}")
     if decision.reroll is not None:
         marks = " ".join(f"{d}{'*' if r else ''}" for d, r in zip(decision.dice, decision.reroll, strict=True))
         click.echo(f"dice (* = reroll): {marks}")
-    options = explain(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
     click.echo(f"{'rank':>4}  {'option':<28} {'expected final':>14} {'regret':>9}")
     for rank, option in enumerate(options[:top], start=1):
         click.echo(f"{rank:>4}  {option.action:<28} {option.expected_final:>14.4f} {option.regret:>9.4f}")
@@ -57,14 +106,23 @@ def decide(dice: tuple[int, ...], rerolls: int, sheet_path: Path | None, rules_n
 
 
 @cli.command()
-@sheet_option
+@sheet_options
 @opt.rules_option(RULE_SETS, DEFAULT_RULES)
 @opt.artifacts_option
-def value(sheet_path: Path | None, rules_name: str, artifacts_dir: Path | None) -> None:
-    """Expected final score under optimal play from the next turn on --sheet."""
+@opt.json_option
+def value(sheet_source: str | None, boxes: tuple[str, ...], rules_name: str, artifacts_dir: Path | None,
+          as_json: bool) -> None:
+    """Expected final score under optimal play from the next turn on the sheet."""
+    from lookup.yahtzee import Sheet
     from lookup.yahtzee.play import value as value_
 
-    click.echo(f"{value_(_read_sheet(sheet_path), rules_name, artifacts_dir=artifacts_dir):.7f}")
+    sheet = read_sheet(sheet_source, boxes, rules_name)
+    v = value_(sheet, rules_name, artifacts_dir=artifacts_dir)
+    if as_json:
+        parsed = Sheet.parse(sheet, rules_name)
+        opt.echo_json({"rules": rules_name, "value": v, "total": parsed.total, "sheet": parsed.to_dict()})
+        return
+    click.echo(f"{v:.7f}")
 
 
 @cli.command()
@@ -75,15 +133,13 @@ def value(sheet_path: Path | None, rules_name: str, artifacts_dir: Path | None) 
 @opt.json_option
 def distribution(rules_name: str, artifacts_dir: Path | None, thresholds: tuple[int, ...], as_json: bool) -> None:
     """The exact law of the final score under optimal play: mean, sd, quantiles, P(score >= t), P(bonus)."""
-    import json
-
     from lookup.yahtzee.score_law import distribution as distribution_
 
     law = distribution_(rules_name, artifacts_dir=artifacts_dir)
     s = law.stats
     extra = {str(t): law.p_at_least(t) for t in thresholds}
     if as_json:
-        click.echo(json.dumps({"rules": rules_name, **s, "p_at_least": {**s["p_at_least"], **extra}}, indent=2))
+        opt.echo_json({"rules": rules_name, **s, "p_at_least": {**s["p_at_least"], **extra}})
         return
     q1, med, q3 = law.quartiles
     click.echo(f"{rules_name}: final score under optimal play (exact, {s['min_score']}..{s['max_score']} points)")
@@ -92,3 +148,35 @@ def distribution(rules_name: str, artifacts_dir: Path | None, thresholds: tuple[
     click.echo(f"P(upper bonus) {law.p_upper_bonus:.7f}")
     for t, p in {**s["p_at_least"], **extra}.items():
         click.echo(f"P(score >= {t}) = {p:.10f}")
+
+
+@cli.command()
+@opt.rules_option(RULE_SETS, DEFAULT_RULES)
+@click.option("--seed", type=int, default=None,
+              help="Roll the dice with this seed (reproducible game); without --seed and --enter, unseeded.")
+@click.option("--enter", "enter_dice", is_flag=True,
+              help="Enter every roll yourself (real dice) instead of letting the program roll.")
+@click.option("--auto", is_flag=True, help="Follow every hint without asking (a whole optimal game).")
+@click.option("--top", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Options shown beside each hint.")
+@sheet_options
+@opt.artifacts_option
+def play(rules_name: str, seed: int | None, enter_dice: bool, auto: bool, top: int, sheet_source: str | None,
+         boxes: tuple[str, ...], artifacts_dir: Path | None) -> None:
+    """A whole game in the terminal with hints: the advice and the best options (expected final score,
+    regret) at every roll, the sheet with its bonuses and the Joker tracked to the end.
+
+    At each prompt, Enter follows the hint. Rerolls: type the faces to KEEP (e.g. "3 3 5"), "all" to stop
+    rolling, "none" to reroll every die. Scoring: type the box name. Reading moves from a pipe, a bad one
+    stops the game with a message and exit status 1; at a terminal it is asked again.
+    """
+    from pipeline.yahtzee.terminal_game import TerminalGame
+
+    if sheet_source == "-":
+        raise ValueError("--sheet - cannot be used with play: standard input holds the moves")
+    if seed is not None and enter_dice:
+        raise ValueError("--seed rolls the dice, --enter has you enter them: give one of the two")
+    sheet = read_sheet(sheet_source, boxes, rules_name)
+    TerminalGame(rules_name, sheet, seed=seed, enter_dice=enter_dice, auto=auto, top=top,
+                 artifacts_dir=opt.artifacts_root(artifacts_dir),
+                 interactive=sys.stdin.isatty()).run()

@@ -75,3 +75,24 @@ def test_dice_out_of_range_and_missing_tables(built, tmp_path):
         probabilities(11, artifacts_dir=built)
     with pytest.raises(ValueError, match="not built"):
         decide(0, 0, dice=5, target=30, artifacts_dir=tmp_path)
+
+
+def test_cli_decide_json(built):
+    """The --json answer is explain()'s, and its numbers are the solver's."""
+    import json
+
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+
+    sol = solve_sequential(5, 30)
+    out = CliRunner().invoke(main, ["dicerace", "decide", "12", "25", "--dice", "5", "--target", "30", "--json",
+                                    "--artifacts", str(built)])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    ties = [d for d in range(1, 6) if sol.optimal[12, 25] >> (d - 1) & 1]
+    assert got["dice_to_roll"] == ties[0] and got["optimal"] == ties and got["value"] == sol.value[12, 25]
+    assert set(got["option_values"]) == {"1", "2", "3", "4", "5"} and got["mixed"] is None
+    out = CliRunner().invoke(main, ["dicerace", "decide", "30", "0", "--dice", "5", "--target", "30", "--json",
+                                    "--artifacts", str(built)])
+    assert out.exit_code == 1 and "Error" in out.output

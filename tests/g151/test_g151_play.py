@@ -1,5 +1,7 @@
 """lookup.g151 play API over built artifacts: decide / value / action_values, bad input, the CLI."""
 
+import json
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -82,6 +84,14 @@ def test_cli(g151_tables):
     assert out.output.startswith("stated, target 1000: ") and "win probability" in out.output
     out = runner.invoke(main, ["g151", "value", "950", "0", "--other", "950", *art])
     assert out.exit_code == 0 and float(out.output) == pytest.approx(0.5625)
+    out = runner.invoke(main, ["g151", "value", "950", "0", "--other", "950", "--json", *art])
+    assert out.exit_code == 0 and json.loads(out.output) == {
+        "rules": "stated", "target": 1000, "banked": 950, "turn_total": 0, "other_banked": 950,
+        "measure": "win probability", "value": 0.5625}
+    out = runner.invoke(main, ["g151", "decide", "600", "250", "--other", "900", "--json", *art])
+    got = json.loads(out.output)
+    assert got["action"] == decide(600, 250, 900, artifacts_dir=g151_tables)
+    assert got["action_values"] == action_values(600, 250, 900, artifacts_dir=g151_tables)
     out = runner.invoke(main, ["g151", "decide", "1100", "0", *art])
     assert out.exit_code == 1 and "below the target" in out.output
     out = runner.invoke(main, ["g151", "distribution", "--rules", "straights"])

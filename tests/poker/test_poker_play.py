@@ -115,3 +115,22 @@ def test_decide_calls_exactly_above_the_break_even_equity(poker_artifacts):
 def test_decide_bad_input(poker_artifacts, kwargs, match):
     with pytest.raises(ValueError, match=match):
         decide("AsAh", artifacts_dir=poker_artifacts, **kwargs)
+
+
+def test_cli_json(preflop_artifacts):
+    """--json on equity, preflop and value: the exact counts as integers and fractions (AsAh vs KdKc on
+    2c7d9h: 907 of the 990 turn-river pairs win for the aces, the kings' 83 are their two-outer hits)."""
+    import json
+
+    root = ["--artifacts", str(preflop_artifacts)]
+    out = CliRunner().invoke(main, ["--quiet", "poker", "equity", "AsAh", "KdKc", "--board", "2c7d9h", "--json", *root])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    assert got["exact"] and got["deals"] == 990
+    assert [(h["wins"], h["ties"], h["equity_exact"]) for h in got["hands"]] == [(907, 0, "907/990"), (83, 0, "83/990")]
+    out = CliRunner().invoke(main, ["poker", "preflop", "AA", "--against", "KK", "--json", *root])
+    got = json.loads(out.output)
+    want = heads_up("AA", "KK", artifacts_dir=preflop_artifacts)
+    assert got["equity"] == want.equity and got["fraction"] == f"{want.fraction.numerator}/{want.fraction.denominator}"
+    out = CliRunner().invoke(main, ["poker", "value", "As", "Ks", "Qs", "Js", "Ts", "2c", "--json", *root])
+    assert json.loads(out.output)["category"] == "straight flush"

@@ -59,3 +59,13 @@ def test_cli(built):
     assert out.exit_code == 0 and "moving first: win 1 (100.00%)" in out.output, out.output
     out = run(main, ["tictactoe", "match", "genius", "first"])
     assert out.exit_code == 1 and "unknown player 'genius'" in out.output
+
+
+def test_cli_decide_json(built):
+    import json
+
+    out = CliRunner().invoke(main, ["tictactoe", "decide", "XX..O.O..", "--json", "--artifacts", str(built)])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output) == {"board": "XX..O.O..", "model": None, "move": 2, "best_moves": [2], "value": 1.0}
+    out = CliRunner().invoke(main, ["tictactoe", "decide", "XXXOOO...", "--json", "--artifacts", str(built)])
+    assert out.exit_code == 1 and "both X and O" in out.output

@@ -121,3 +121,24 @@ def test_fuzz_yahtzee_never_5xx(client, route, rules, body):
                                                                  "turn_total", "other_banked", "seed")}))
 def test_fuzz_other_games_never_5xx(client, route, body):
     assert client.post(f"/api/{route}", json=body).status_code in (200, 422)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b'{"dice": [1, 2, 3, 4, 5], "rerolls": 1, "extra": 1}', "unknown field 'extra'"),
+    (b'{"dice": [1, 2, 3, 4, 5]}', "missing field 'rerolls'"),
+    (b'[1, 2, 3]', "must be a JSON object"),
+    (b'{"dice": [1, 2, 3', "not JSON"),
+    (b'{"dice": [1, 2, 3, 4, 5], "rerolls": 1, "sheet": 7}', "sheet must be"),
+])
+def test_the_hot_decide_route_names_a_malformed_body(client, content, message):
+    """The decide route reads its body without pydantic (docs/web.md): same 422 contract, own messages."""
+    response = client.post("/api/yahtzee/hasbro/decide", content=content, headers={"content-type": "application/json"})
+    assert response.status_code == 422 and message in response.json()["detail"]
+
+
+def test_the_hot_decide_route_is_documented(client):
+    op = client.get("/openapi.json").json()["paths"]["/api/yahtzee/{rules}/decide"]["post"]
+    body = op["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["required"]) == {"dice", "rerolls"} and body["additionalProperties"] is False
+    answer = op["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/DecideAnswer"}

@@ -33,3 +33,13 @@ def lab(hasbro_tables, tmp_path_factory):
                       "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
     registry.build(["yahtzee-seed", "yahtzee-perturbation-weights"], params_path=params, artifacts_dir=hasbro_tables)
     return hasbro_tables
+
+
+@pytest.fixture(scope="session")
+def forced_tables(tmp_path_factory) -> Path:
+    """Built tables of `scandinavian+forced` (the smallest Scandinavian game: 16 masks) in a temp dir."""
+    root = tmp_path_factory.mktemp("scandinavian") / "artifacts"
+    params = root.parent / "params.yaml"
+    params.write_text("dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [scandinavian+forced]\n")
+    registry.build(["yahtzee-scandinavian+forced"], params_path=params, artifacts_dir=root)
+    return root

@@ -120,18 +120,6 @@ def test_forced_order_turn_matches_the_solver():
             assert np.isfinite(turn.final).sum(axis=1).max() == 1
 
 
-@pytest.fixture(scope="module")
-def forced_tables(tmp_path_factory):
-    """Built tables of `scandinavian+forced` (the smallest Scandinavian game: 16 masks) in a temp dir."""
-    from pipeline import registry
-
-    root = tmp_path_factory.mktemp("scandinavian") / "artifacts"
-    params = root.parent / "params.yaml"
-    params.write_text("dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [scandinavian+forced]\n")
-    registry.build(["yahtzee-scandinavian+forced"], params_path=params, artifacts_dir=root)
-    return root
-
-
 def test_play_api_and_lab_on_a_scandinavian_rule_set(forced_tables):
     from lookup.yahtzee import decide, explain, value
     from pipeline.yahtzee_lab.match import play
