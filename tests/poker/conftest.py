@@ -26,6 +26,6 @@ def evaluator(poker_artifacts):
 def preflop_artifacts(poker_artifacts):
     """The preflop tables with few Monte Carlo deals (the heads-up part is always complete: ~40 s)."""
     params = poker_artifacts.parent / "params-preflop.yaml"
-    params.write_text("poker:\n  preflop:\n    max_opponents: 2\n    multiway_samples: 20000\n    seed: 5\n")
+    params.write_text("poker:\n  preflop:\n    max_opponents: 2\n    multiway_deals: 2\n    seed: 5\n")
     registry.build(["poker-preflop"], params_path=params, artifacts_dir=poker_artifacts, manifest=False)
     return poker_artifacts
