@@ -13,6 +13,9 @@ from lookup.poker.tables import load_evaluator
 from pipeline.poker.kernels import exact_counts, fused_table, monte_carlo, preflop_known
 
 MC_TASKS = 64
+# Preflop counts of at most this many known hands (~12 ms of one core for two) run on one thread: a parallel
+# launch costs more than it saves there, and on a shared machine a second thread waits for a core.
+SERIAL_PLAYERS = 3
 
 
 _FUSED: dict[int, tuple[object, tuple[np.ndarray, int]]] = {}
@@ -56,9 +59,15 @@ class NumbaEngine:
         """Counts of ``kernels.exact_counts`` (``method``: 0 auto, 1 direct, 2 inclusion-exclusion)."""
         if problem.opponents == 0 and problem.k == 5 and len(problem.hands) > 0:
             t = self.tables
-            with numba.parallel_chunksize(1):  # hand out first cards one by one: robust to a busy core
-                d = preflop_known(t.rank_next, self.last, self.first6, t.flush_value, problem.hands_array(),
-                                  problem.rem, interleaved(len(problem.rem) - 4))
+            threads = numba.get_num_threads()
+            if len(problem.hands) <= SERIAL_PLAYERS:
+                numba.set_num_threads(1)
+            try:
+                with numba.parallel_chunksize(1):  # hand out first cards one by one: robust to a busy core
+                    d = preflop_known(t.rank_next, self.last, self.first6, t.flush_value, problem.hands_array(),
+                                      problem.rem, interleaved(len(problem.rem) - 4))
+            finally:
+                numba.set_num_threads(threads)
             return d, np.zeros((len(problem.hands), len(problem.hands) + 1, 1, 1), dtype=np.int64), 0
         order = interleaved(max(len(problem.rem) - problem.k + 1, 1)) if problem.k else np.zeros(1, np.int64)
         with numba.parallel_chunksize(1):

@@ -56,8 +56,9 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
         write_json(tmp / "preflop.json", {"params": tables.params, "classes": rows}, indent=1)
         lines = ["# Poker: preflop tables", "", "| figure | published | ours |", "|---|---|---|"]
         lines += [f"| {k} | {v} % | {100 * ours[k]:.4f} % |" for k, v in PUBLISHED.items()]
-        lines += ["", f"Against 2..{equity.shape[0]} random hands: Monte Carlo, {int(a['multi_samples'][1:].max())} "
-                  f"deals per opponent count, largest standard error {se[1:].max():.2e}.", ""]
+        lines += ["", f"Against 2..{equity.shape[0]} random hands: board-stratified Monte Carlo (every board, "
+                  f"sampled opponents), up to {int(a['multi_samples'][1:].max())} opponent deals per row, largest "
+                  f"standard error {se[1:].max():.2e}.", ""]
         lines += [f"![{p}]({p})" for p in plots]
         (tmp / "report.md").write_text("\n".join(lines) + "\n")
 
