@@ -8,8 +8,8 @@
 * Against more random hands: board-stratified Monte Carlo (``kernels.preflop_boards``): every board
   (one per suit orbit) is visited, so only the opponents are sampled, ``multiway_deals`` deals per board
   and row, every hand scored against the same deals; standard error stored beside each estimate.
-  ``multiway_deals: 256`` gives a standard error <= 1e-4 on every entry (the default, 16, ~4e-4: see
-  docs/poker.md for times).
+  ``multiway_deals: 256`` gives a standard error <= 1e-4 on every entry (the default, 16, <= 2.6e-4;
+  times in docs/benchmarks.md).
 """
 
 from __future__ import annotations
