@@ -852,3 +852,139 @@ def preflop_boards(rank_next, last, first6, flush_value, perms, pair_class, ns, 
                             for y in range(169):
                                 var[task, r, y] += w * w * 0.25 * dsum[y] * dsum[y]
     return est.sum(axis=0), var.sum(axis=0), empty.sum(axis=0)
+
+
+@nb.njit(inline="always")
+def _disjoint_pairs(size, s2, da, db, corr):
+    """Unordered pairs of card-disjoint hands in a set of ``size`` hands, once cards a and b are gone:
+    C(size, 2) - sum over cards c of C(deg(c), 2) (two distinct hands share at most one card); ``s2`` the sum
+    over all cards before removal, ``da``, ``db`` the degrees of a and b, ``corr`` what removing the hands
+    holding a or b takes off the other cards' terms."""
+    return size * (size - 1) // 2 - (s2 - da * (da - 1) // 2 - db * (db - 1) // 2 - corr)
+
+
+@nb.njit(parallel=True, cache=True)
+def preflop_two(rank_next, last, first6, flush_value, perms, pair_class, order):
+    """Exact equity of every class against two random hands, counted board by board (one per suit orbit).
+
+    On a board, for hand h = {a, b} of value v, the opponents' unordered pairs of disjoint hands from the 45
+    cards left split by how many hands equal v (none may beat it): N0 both weaker, N1 one equal, N2 both
+    equal; h's pot share is N0 + N1 / 2 + N2 / 3. Each N comes from the sets L (value < v), W (<= v), E (= v)
+    of the board's hands: disjoint pairs in a set = C(size, 2) - sum over cards of C(degree, 2), corrected for
+    the hands that hold a or b (one pass over the 45 cards); N0 = pairs(L), N2 = pairs(E), N1 = pairs(W) -
+    N0 - N2. Hands are walked by value, so L's degrees grow group by group; nothing is dealt.
+
+    Returns int64 [169]: per class, the sum over boards (weighted by orbit size) and its hands of
+    6 N0 + 3 N1 + 2 N2; equity = that / (6 x 446,985 pairs x hands of the class x C(50, 5) boards).
+    ``order``: the lowest board cards, one parallel task each."""
+    tasks = order.shape[0]
+    out = np.zeros((tasks, 169), dtype=np.int64)
+    for task in nb.prange(tasks):
+        c1 = order[task]
+        hv = np.empty(1081, dtype=np.int64)
+        ha = np.empty(1081, dtype=np.int64)
+        hb = np.empty(1081, dtype=np.int64)
+        srt = np.empty(1081, dtype=np.int64)
+        tmp = np.empty(1081, dtype=np.int64)
+        bucket = np.empty(257, dtype=np.int64)
+        val = np.zeros((52, 52), dtype=np.int64)
+        pool = np.empty(47, dtype=np.int64)
+        dl = np.zeros(52, dtype=np.int64)
+        dw = np.zeros(52, dtype=np.int64)
+        de = np.zeros(52, dtype=np.int64)
+        cards = np.empty(5, dtype=np.int64)
+        on_board = np.zeros(52, dtype=np.bool_)
+        cards[0] = c1
+        for c2 in range(c1 + 1, 49):
+            cards[1] = c2
+            for c3 in range(c2 + 1, 50):
+                cards[2] = c3
+                for c4 in range(c3 + 1, 51):
+                    cards[3] = c4
+                    for c5 in range(c4 + 1, 52):
+                        cards[4] = c5
+                        w = _orbit_weight(cards, 5, perms)
+                        if w == 0:
+                            continue
+                        s5, q5, z5 = 0, 0, 0
+                        for i in range(5):
+                            s5, q5, z5 = _add(s5, q5, z5, cards[i], rank_next)
+                            on_board[cards[i]] = True
+                        nh = 0
+                        npool = 0
+                        for a in range(52):
+                            if on_board[a]:
+                                continue
+                            pool[npool] = a
+                            npool += 1
+                            for b in range(a + 1, 52):
+                                if on_board[b]:
+                                    continue
+                                v = _value2(s5, q5, z5, a, b, rank_next, last, first6, flush_value)
+                                hv[nh] = v
+                                ha[nh] = a
+                                hb[nh] = b
+                                val[a, b] = v
+                                val[b, a] = v
+                                nh += 1
+                        for i in range(5):
+                            on_board[cards[i]] = False
+                        _sort_desc(hv, nh, srt, tmp, bucket)
+                        dl[:] = 0
+                        nl = 0
+                        s2l = 0
+                        hi = nh  # walk from the weakest (the end of srt) up, one value group at a time
+                        while hi > 0:
+                            v = hv[srt[hi - 1]]
+                            lo = hi - 1
+                            while lo > 0 and hv[srt[lo - 1]] == v:
+                                lo -= 1
+                            # W = L + this group, E = this group: degrees and sums of C(degree, 2).
+                            dw[:] = dl
+                            s2w = s2l
+                            s2e = 0
+                            for g in range(lo, hi):
+                                h = srt[g]
+                                for c in (ha[h], hb[h]):
+                                    s2w += dw[c]
+                                    dw[c] += 1
+                                    s2e += de[c]
+                                    de[c] += 1
+                            nw = nl + hi - lo
+                            ne = hi - lo
+                            for g in range(lo, hi):
+                                h = srt[g]
+                                a = ha[h]
+                                b = hb[h]
+                                cl = 0
+                                cw = 0
+                                ce = 0
+                                for i in range(npool):
+                                    c = pool[i]
+                                    if c == a or c == b:
+                                        continue
+                                    va = val[a, c]
+                                    vb = val[b, c]
+                                    ia = 1 if va < v else 0
+                                    ib = 1 if vb < v else 0
+                                    cl += (ia + ib) * (dl[c] - 1) - ia * ib
+                                    ia = 1 if va <= v else 0
+                                    ib = 1 if vb <= v else 0
+                                    cw += (ia + ib) * (dw[c] - 1) - ia * ib
+                                    ia = 1 if va == v else 0
+                                    ib = 1 if vb == v else 0
+                                    ce += (ia + ib) * (de[c] - 1) - ia * ib
+                                n0 = _disjoint_pairs(nl - dl[a] - dl[b], s2l, dl[a], dl[b], cl)
+                                nwp = _disjoint_pairs(nw - dw[a] - dw[b] + 1, s2w, dw[a], dw[b], cw)
+                                n2 = _disjoint_pairs(ne - de[a] - de[b] + 1, s2e, de[a], de[b], ce)
+                                n1 = nwp - n0 - n2
+                                out[task, pair_class[a, b]] += w * (6 * n0 + 3 * n1 + 2 * n2)
+                            for g in range(lo, hi):
+                                h = srt[g]
+                                de[ha[h]] = 0
+                                de[hb[h]] = 0
+                            dl[:] = dw
+                            s2l = s2w
+                            nl = nw
+                            hi = lo
+    return out.sum(axis=0)

@@ -3,8 +3,8 @@
 * Heads-up, exact: for classes X, Y, the counts over every (board, hand of X, disjoint hand of Y) where X
   wins or ties (``kernels.preflop_heads_up``), and the number of disjoint hand pairs (``hu_combos``).
 * Against one random hand, exact: the heads-up counts summed over Y.
-* Against 2 random hands: exact when ``exact_opponents: 2`` (one suit combination per class through the
-  exact engine, ~1-2 s each: ~4 min), else Monte Carlo like the rest.
+* Against 2 random hands: exact when ``exact_opponents: 2`` (the default; ``kernels.preflop_two`` counts
+  the opponents' pairs of hands on every board, ~15 s of CPU), else Monte Carlo like the rest.
 * Against more random hands: board-stratified Monte Carlo (``kernels.preflop_boards``): every board
   (one per suit orbit) is visited, so only the opponents are sampled, ``multiway_deals`` deals per board
   and row, every hand scored against the same deals; standard error stored beside each estimate.
@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from math import ceil, comb, log
 from pathlib import Path
 from typing import Any
@@ -26,10 +27,11 @@ from lookup.poker.problem import make_problem
 from lookup.poker.rules import MAX_PLAYERS
 from lookup.poker.tables import load_evaluator
 from pipeline.poker.engine import interleaved
-from pipeline.poker.kernels import fused_table, preflop_boards, preflop_heads_up
+from pipeline.poker.kernels import fused_table, preflop_boards, preflop_heads_up, preflop_two
 from pipeline.progress import progress
 
 HU_BOARDS = comb(48, 5)
+TWO_HAND_PAIRS = comb(45, 2) * comb(43, 2) // 2  # unordered pairs of disjoint hands from 45 cards: 446,985
 BOARD_ORBITS = 134_459  # boards up to suit permutation: the stratified Monte Carlo visits each once
 # A hand on a board must see a deal disjoint from it in each half: see min_deals.
 EMPTY_HALF = 1e-12
@@ -113,23 +115,22 @@ def multiway(tables: Any, ns: list[int], deals: int, seed: int) -> tuple[np.ndar
     return est / pairs, np.sqrt(var) / pairs, used
 
 
-def exact_against_two(artifacts_dir: Path) -> np.ndarray:
-    """Exact equity [169] of each class against two random hands: every suit combination of a class has the
-    same equity (suits are symmetric), so one combination per class is counted exactly."""
-    from lookup.poker.cards import class_combos
-    from lookup.poker.equity import equity
-    from pipeline.poker.engine import NumbaEngine
-
-    engine = NumbaEngine(artifacts_dir)
-    out = np.zeros(N_CLASSES)
-    with progress("preflop against 2 random hands (exact)", N_CLASSES) as advance:
-        for x in range(N_CLASSES):
-            got = equity([class_combos(x)[0]], opponents=2, engine=engine, budget=1e9)
-            if not got.exact:
-                raise RuntimeError(f"class {x}: the exact count did not complete")
-            out[x] = float(got.shares[0] / got.deals)
-            advance()
-    return out
+def exact_against_two(tables: Any) -> list[Fraction]:
+    """Exact equity of each class against two random hands (``kernels.preflop_two``: counted board by board,
+    nothing dealt), as fractions: per class, pot shares over (board, hand, pair of opponent hands)."""
+    last, first6 = fused_table(tables.rank_next, tables.rank_value)
+    perms = make_problem([]).symmetry()
+    pair_class = pair_class_table()
+    order = interleaved(48)
+    sixths = np.zeros(N_CLASSES, dtype=np.int64)
+    step = 6
+    with progress("preflop against 2 random hands (exact)", len(order)) as advance:
+        for lo in range(0, len(order), step):
+            sixths += preflop_two(tables.rank_next, last, first6, tables.flush_value, perms, pair_class,
+                                  order[lo:lo + step])
+            advance(len(order[lo:lo + step]))
+    combos = np.bincount(hand_classes(), minlength=N_CLASSES)
+    return [Fraction(int(sixths[x]), 6 * TWO_HAND_PAIRS * int(combos[x]) * comb(50, 5)) for x in range(N_CLASSES)]
 
 
 def compute_preflop(spec: Any, section: Mapping[str, Any], artifacts_dir: Path) -> tuple[dict, dict]:
@@ -150,7 +151,7 @@ def compute_preflop(spec: Any, section: Mapping[str, Any], artifacts_dir: Path) 
     exact[0] = 1
     used = np.zeros(top, dtype=np.int64)
     if cfg["exact_opponents"] >= 2 and top >= 2:
-        equity[1] = exact_against_two(artifacts_dir)
+        equity[1] = [float(f) for f in exact_against_two(tables)]
         exact[1] = 1
     rows = [n for n in range(2, top + 1) if not exact[n - 1]]
     if rows:
@@ -189,7 +190,7 @@ def preflop_params(section: Mapping[str, Any]) -> dict[str, Any]:
     board and row; raised to ``min_deals(n)``), seed >= 0."""
     cfg = dict(section.get("preflop") or {})
     out = {"max_opponents": cfg.pop("max_opponents", MAX_PLAYERS - 1),
-           "exact_opponents": cfg.pop("exact_opponents", 1),
+           "exact_opponents": cfg.pop("exact_opponents", 2),
            "multiway_deals": cfg.pop("multiway_deals", 16), "seed": cfg.pop("seed", 12)}
     if cfg:
         raise ValueError(f"poker.preflop: unknown keys {sorted(cfg)} (known: max_opponents, exact_opponents, "

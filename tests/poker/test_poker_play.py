@@ -80,6 +80,19 @@ def test_stratified_monte_carlo_against_one_random_hand_within_four_standard_err
 
 
 @pytest.mark.slow
+def test_exact_against_two_random_hands_equals_the_engine(poker_artifacts, engine):
+    """The board-by-board count against two random hands equals the exact engine's enumeration of the
+    opponents, as fractions, for a pair, an offsuit and a suited class."""
+    from lookup.poker.tables import load_evaluator
+    from pipeline.poker.preflop import exact_against_two
+
+    got = exact_against_two(load_evaluator(poker_artifacts))
+    for hand in ("AA", "72o", "T9s"):
+        exact = equity([class_combos(parse_class(hand))[0]], opponents=2, engine=engine, budget=60)
+        assert exact.exact and got[parse_class(hand)] == exact.shares[0] / exact.deals
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("hand, n, match", [("AKx", 1, "not a starting hand"), ("AA", 0, "1..2"),
                                             ("AA", 3, "1..2"), ("AA", True, "integer"), ("AA", 1.0, "integer")])
 def test_preflop_bad_input(preflop_artifacts, hand, n, match):
