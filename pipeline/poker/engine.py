@@ -3,16 +3,35 @@ the numpy engine, all numbers of opponents, ~50-100x faster (pipeline/poker/kern
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numba
 import numpy as np
 
+from lookup.poker.equity import work_units
 from lookup.poker.problem import Problem
 from lookup.poker.tables import load_evaluator
 from pipeline.poker.kernels import exact_counts, fused_table, monte_carlo, preflop_known
 
 MC_TASKS = 64
+# Counts needing fewer evaluations than this (work_units: ~0.1 s of one core; a heads-up preflop matchup is
+# 5e6, ~12 ms) run on one thread: numba's OpenMP barrier costs more than a second thread saves there, and on
+# a shared machine it waits for a descheduled thread (measured at load 12: 0.6 ms alone, 110 ms on two).
+SERIAL_WORK = 3e7
+
+
+@contextmanager
+def threads_for(work: float) -> Iterator[None]:
+    """Run the numba kernels inside on one thread when ``work`` (evaluations) is below SERIAL_WORK."""
+    threads = numba.get_num_threads()
+    if work < SERIAL_WORK:
+        numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(threads)
 
 
 _FUSED: dict[int, tuple[object, tuple[np.ndarray, int]]] = {}
@@ -56,12 +75,13 @@ class NumbaEngine:
         """Counts of ``kernels.exact_counts`` (``method``: 0 auto, 1 direct, 2 inclusion-exclusion)."""
         if problem.opponents == 0 and problem.k == 5 and len(problem.hands) > 0:
             t = self.tables
-            with numba.parallel_chunksize(1):  # hand out first cards one by one: robust to a busy core
+            # hand out first cards one by one: robust to a busy core
+            with threads_for(work_units(problem, 1)), numba.parallel_chunksize(1):
                 d = preflop_known(t.rank_next, self.last, self.first6, t.flush_value, problem.hands_array(),
                                   problem.rem, interleaved(len(problem.rem) - 4))
             return d, np.zeros((len(problem.hands), len(problem.hands) + 1, 1, 1), dtype=np.int64), 0
         order = interleaved(max(len(problem.rem) - problem.k + 1, 1)) if problem.k else np.zeros(1, np.int64)
-        with numba.parallel_chunksize(1):
+        with threads_for(work_units(problem, len(perms))), numba.parallel_chunksize(1):
             d, a, failed = exact_counts(*self._args(problem), perms, order, int(budget), method)
         return d, a, int(failed)
 

@@ -3,17 +3,20 @@
 * Heads-up, exact: for classes X, Y, the counts over every (board, hand of X, disjoint hand of Y) where X
   wins or ties (``kernels.preflop_heads_up``), and the number of disjoint hand pairs (``hu_combos``).
 * Against one random hand, exact: the heads-up counts summed over Y.
-* Against 2 random hands: exact when ``exact_opponents: 2`` (one suit combination per class through the
-  exact engine, ~1-2 s each: ~4 min), else Monte Carlo like the rest.
-* Against more random hands: seeded Monte Carlo (``kernels.preflop_multiway``), standard error stored
-  beside each estimate. ``multiway_samples`` sets the deals per opponent count; 200,000 give a standard
-  error of ~1.3e-3; <= 1e-4 would need ~36,000,000 (about 20 minutes here, over the stage's budget).
+* Against 2 random hands: exact when ``exact_opponents: 2`` (the default; ``kernels.preflop_two`` counts
+  the opponents' pairs of hands on every board, ~15 s of CPU), else Monte Carlo like the rest.
+* Against more random hands: board-stratified Monte Carlo (``kernels.preflop_boards``): every board
+  (one per suit orbit) is visited, so only the opponents are sampled, ``multiway_deals`` deals per board
+  and row, every hand scored against the same deals; standard error stored beside each estimate.
+  ``multiway_deals: 256`` gives a standard error <= 1e-4 on every entry (the default, 16, <= 2.6e-4;
+  times in docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from math import comb
+from fractions import Fraction
+from math import ceil, comb, log
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +27,14 @@ from lookup.poker.problem import make_problem
 from lookup.poker.rules import MAX_PLAYERS
 from lookup.poker.tables import load_evaluator
 from pipeline.poker.engine import interleaved
-from pipeline.poker.kernels import fused_table, preflop_heads_up, preflop_multiway
+from pipeline.poker.kernels import fused_table, preflop_boards, preflop_heads_up, preflop_two
 from pipeline.progress import progress
 
 HU_BOARDS = comb(48, 5)
-MC_TASKS = 64
+TWO_HAND_PAIRS = comb(45, 2) * comb(43, 2) // 2  # unordered pairs of disjoint hands from 45 cards: 446,985
+BOARD_ORBITS = 134_459  # boards up to suit permutation: the stratified Monte Carlo visits each once
+# A hand on a board must see a deal disjoint from it in each half: see min_deals.
+EMPTY_HALF = 1e-12
 
 
 def pair_class_table() -> np.ndarray:
@@ -70,35 +76,61 @@ def heads_up(tables: Any) -> tuple[np.ndarray, np.ndarray]:
     return win, tie
 
 
-def multiway(tables: Any, n: int, samples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(equity, standard error) [169] of each class against n random hands, Monte Carlo."""
+def min_deals(n: int) -> int:
+    """The fewest deals per board (even) for which a given hand meets no deal disjoint from it in one of the
+    two halves with probability <= EMPTY_HALF: a deal of n hands misses both of its cards with probability
+    C(45, 2n) / C(47, 2n) = (47 - 2n)(46 - 2n) / (47 x 46)."""
+    miss = (47 - 2 * n) * (46 - 2 * n) / (47 * 46)
+    return 2 * ceil(log(EMPTY_HALF) / log(1 - miss))
+
+
+def multiway(tables: Any, ns: list[int], deals: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(equity, standard error, deals per board used) [len(ns), 169] / [len(ns)]: each class against ns[r]
+    random hands, board-stratified Monte Carlo with max(deals, min_deals(n)) deals per board (progress bar
+    by lowest board card)."""
     last, first6 = fused_table(tables.rank_next, tables.rank_value)
-    sums = preflop_multiway(tables.rank_next, last, first6, tables.flush_value, pair_class_table(), n, samples,
-                            MC_TASKS, seed)
-    s, h, ss, hh, sh = sums
-    ratio = s / h
-    # Ratio estimator over independent samples: Var ~ sum (s_i - R h_i)^2 / (sum h_i)^2, Bessel-corrected.
-    var = (ss - 2 * ratio * sh + ratio ** 2 * hh) / h ** 2 * samples / (samples - 1)
-    return ratio, np.sqrt(np.maximum(var, 0.0))
+    perms = make_problem([]).symmetry()
+    pair_class = pair_class_table()
+    used = np.array([max(deals, min_deals(n)) for n in ns], dtype=np.int64)
+    nsa = np.array(ns, dtype=np.int64)
+    order = interleaved(48)
+    est = np.zeros((len(ns), N_CLASSES))
+    var = np.zeros_like(est)
+    empty = np.zeros(len(ns), dtype=np.int64)
+    step = 6
+    with progress(f"preflop against {ns[0]}..{ns[-1]} random hands (board-stratified Monte Carlo)",
+                  len(order)) as advance:
+        for lo in range(0, len(order), step):
+            e, v, m = preflop_boards(tables.rank_next, last, first6, tables.flush_value, perms, pair_class, nsa,
+                                     used, order[lo:lo + step], seed)
+            est += e
+            var += v
+            empty += m
+            advance(len(order[lo:lo + step]))
+    if empty.any():
+        raise RuntimeError(f"preflop Monte Carlo: a hand met no disjoint deal in a half ({empty.tolist()}); "
+                           "raise poker.preflop.multiway_deals")
+    # Each class's (board, specific hand) pairs: its combinations x the C(50, 5) boards they leave.
+    pairs = np.bincount(hand_classes(), minlength=N_CLASSES) * comb(50, 5)
+    return est / pairs, np.sqrt(var) / pairs, used
 
 
-def exact_against_two(artifacts_dir: Path) -> np.ndarray:
-    """Exact equity [169] of each class against two random hands: every suit combination of a class has the
-    same equity (suits are symmetric), so one combination per class is counted exactly."""
-    from lookup.poker.cards import class_combos
-    from lookup.poker.equity import equity
-    from pipeline.poker.engine import NumbaEngine
-
-    engine = NumbaEngine(artifacts_dir)
-    out = np.zeros(N_CLASSES)
-    with progress("preflop against 2 random hands (exact)", N_CLASSES) as advance:
-        for x in range(N_CLASSES):
-            got = equity([class_combos(x)[0]], opponents=2, engine=engine, budget=1e9)
-            if not got.exact:
-                raise RuntimeError(f"class {x}: the exact count did not complete")
-            out[x] = float(got.shares[0] / got.deals)
-            advance()
-    return out
+def exact_against_two(tables: Any) -> list[Fraction]:
+    """Exact equity of each class against two random hands (``kernels.preflop_two``: counted board by board,
+    nothing dealt), as fractions: per class, pot shares over (board, hand, pair of opponent hands)."""
+    last, first6 = fused_table(tables.rank_next, tables.rank_value)
+    perms = make_problem([]).symmetry()
+    pair_class = pair_class_table()
+    order = interleaved(48)
+    sixths = np.zeros(N_CLASSES, dtype=np.int64)
+    step = 6
+    with progress("preflop against 2 random hands (exact)", len(order)) as advance:
+        for lo in range(0, len(order), step):
+            sixths += preflop_two(tables.rank_next, last, first6, tables.flush_value, perms, pair_class,
+                                  order[lo:lo + step])
+            advance(len(order[lo:lo + step]))
+    combos = np.bincount(hand_classes(), minlength=N_CLASSES)
+    return [Fraction(int(sixths[x]), 6 * TWO_HAND_PAIRS * int(combos[x]) * comb(50, 5)) for x in range(N_CLASSES)]
 
 
 def compute_preflop(spec: Any, section: Mapping[str, Any], artifacts_dir: Path) -> tuple[dict, dict]:
@@ -119,16 +151,14 @@ def compute_preflop(spec: Any, section: Mapping[str, Any], artifacts_dir: Path) 
     exact[0] = 1
     used = np.zeros(top, dtype=np.int64)
     if cfg["exact_opponents"] >= 2 and top >= 2:
-        equity[1] = exact_against_two(artifacts_dir)
+        equity[1] = [float(f) for f in exact_against_two(tables)]
         exact[1] = 1
-    with progress("preflop against more random hands (Monte Carlo)", top - 1) as advance:
-        for n in range(2, top + 1):
-            if exact[n - 1]:
-                advance()
-                continue
-            equity[n - 1], se[n - 1] = multiway(tables, n, cfg["multiway_samples"], cfg["seed"] + n)
-            used[n - 1] = cfg["multiway_samples"]
-            advance()
+    rows = [n for n in range(2, top + 1) if not exact[n - 1]]
+    if rows:
+        est, err, deals = multiway(tables, rows, cfg["multiway_deals"], cfg["seed"])
+        for r, n in enumerate(rows):
+            equity[n - 1], se[n - 1] = est[r], err[r]
+            used[n - 1] = deals[r] * BOARD_ORBITS
     arrays = {
         "hu_win": StoredArray(win, "hu_win[X, Y]: (board, hand of class X, disjoint hand of class Y) triples, over "
                               "all C(48, 5) boards, where X's hand is strictly better; exact"),
@@ -143,11 +173,12 @@ def compute_preflop(spec: Any, section: Mapping[str, Any], artifacts_dir: Path) 
                                     "disjoint hand) triples: sum over Y of hu_combos[X, Y] * 1712304"),
         "multi_equity": StoredArray(equity, "multi_equity[n - 1, X]: equity of X against n random hands; row 0 "
                                     "exact (from random_win / random_tie), row 1 exact if multi_exact[1], "
-                                    "other rows Monte Carlo"),
+                                    "other rows board-stratified Monte Carlo"),
         "multi_se": StoredArray(se, "multi_se[n - 1, X]: standard error of multi_equity (0 where exact)"),
         "multi_exact": StoredArray(exact, "multi_exact[n - 1]: 1 if row n - 1 of multi_equity is exact",
                                    fill=255),
-        "multi_samples": StoredArray(used, "multi_samples[n - 1]: random deals behind row n - 1 (0 = exact)"),
+        "multi_samples": StoredArray(used, "multi_samples[n - 1]: random opponent deals behind row n - 1: deals "
+                                   "per board x the 134,459 boards up to suit permutation (0 = exact)"),
     }
     stats = {"max_multi_se": float(se[1:].max()) if top > 1 else 0.0,
              "aa_vs_random": float(equity[0, 0]), "heads_up_boards": HU_BOARDS}
@@ -155,17 +186,17 @@ def compute_preflop(spec: Any, section: Mapping[str, Any], artifacts_dir: Path) 
 
 
 def preflop_params(section: Mapping[str, Any]) -> dict[str, Any]:
-    """The preflop params, checked: max_opponents 1..9, exact_opponents 1..2, multiway_samples >= 1000,
-    seed >= 0."""
+    """The preflop params, checked: max_opponents 1..9, exact_opponents 1..2, multiway_deals 2..100000 (per
+    board and row; raised to ``min_deals(n)``), seed >= 0."""
     cfg = dict(section.get("preflop") or {})
     out = {"max_opponents": cfg.pop("max_opponents", MAX_PLAYERS - 1),
-           "exact_opponents": cfg.pop("exact_opponents", 1),
-           "multiway_samples": cfg.pop("multiway_samples", 200_000), "seed": cfg.pop("seed", 12)}
+           "exact_opponents": cfg.pop("exact_opponents", 2),
+           "multiway_deals": cfg.pop("multiway_deals", 16), "seed": cfg.pop("seed", 12)}
     if cfg:
         raise ValueError(f"poker.preflop: unknown keys {sorted(cfg)} (known: max_opponents, exact_opponents, "
-                         "multiway_samples, seed)")
+                         "multiway_deals, seed)")
     for key, low, high in (("max_opponents", 1, MAX_PLAYERS - 1), ("exact_opponents", 1, 2),
-                           ("multiway_samples", 1000, 10**10), ("seed", 0, 2**32)):
+                           ("multiway_deals", 2, 100_000), ("seed", 0, 2**32)):
         value = out[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ValueError(f"poker.preflop.{key} must be an integer in {low}..{high}, got {value!r}")

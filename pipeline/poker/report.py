@@ -48,16 +48,21 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
     def write(tmp: Path) -> None:
         plots = [_grid(equity[0], "Exact equity against one random hand", tmp / "vs1.png")]
         for n in range(2, equity.shape[0] + 1):
-            plots.append(_grid(equity[n - 1], f"Equity against {n} random hands (Monte Carlo, max SE "
-                               f"{se[n - 1].max():.1e})", tmp / f"vs{n}.png"))
+            how = "exact" if a["multi_exact"][n - 1] else f"Monte Carlo, max SE {se[n - 1].max():.1e}"
+            plots.append(_grid(equity[n - 1], f"Equity against {n} random hands ({how})", tmp / f"vs{n}.png"))
         rows = [{"class": class_name(x), "vs": {str(n + 1): {"equity": float(equity[n, x]), "se": float(se[n, x]),
                                                            "exact": bool(a["multi_exact"][n])}
                                                 for n in range(equity.shape[0])}} for x in range(169)]
         write_json(tmp / "preflop.json", {"params": tables.params, "classes": rows}, indent=1)
         lines = ["# Poker: preflop tables", "", "| figure | published | ours |", "|---|---|---|"]
         lines += [f"| {k} | {v} % | {100 * ours[k]:.4f} % |" for k, v in PUBLISHED.items()]
-        lines += ["", f"Against 2..{equity.shape[0]} random hands: Monte Carlo, {int(a['multi_samples'][1:].max())} "
-                  f"deals per opponent count, largest standard error {se[1:].max():.2e}.", ""]
+        exact_rows = [str(n + 1) for n in range(equity.shape[0]) if a["multi_exact"][n]]
+        lines += ["", f"Exact against {', '.join(exact_rows)} random hand(s)."]
+        if not a["multi_exact"].all():
+            lines += [f"Other rows up to {equity.shape[0]}: board-stratified Monte Carlo (every board, sampled "
+                      f"opponents), up to {int(a['multi_samples'].max())} opponent deals per row, largest "
+                      f"standard error {se.max():.2e}."]
+        lines += [""]
         lines += [f"![{p}]({p})" for p in plots]
         (tmp / "report.md").write_text("\n".join(lines) + "\n")
 

@@ -26,21 +26,25 @@ def brute_force(hands, board, opponents, dead):
     rem = [c for c in range(52) if c not in used]
     m = len(hands)
     deals = 0
-    wins, ties, shares = [0] * m, [0] * m, [Fraction(0)] * m
+    # split[i][k]: deals where known hand i is among the k best (integer tallies; shares made once at the end).
+    split = [[0] * (m + opponents + 1) for _ in range(m)]
     for extra in combinations(rem, 5 - len(board)):
         full = (*board, *extra)
         known = [ev(*full, *h) for h in hands]
-        pool = [c for c in rem if c not in extra]
-        for opp in _deals(pool, opponents):
+        if opponents:
+            taken = set(extra)
+            deal_list = _deals([c for c in rem if c not in taken], opponents)
+        else:
+            deal_list = ((),)
+        for opp in deal_list:
             ranks = known + [ev(*full, *h) for h in opp]
             best = min(ranks)
             k = ranks.count(best)
             deals += 1
             for i in range(m):
                 if known[i] == best:
-                    if k == 1:
-                        wins[i] += 1
-                    else:
-                        ties[i] += 1
-                    shares[i] += Fraction(1, k)
+                    split[i][k] += 1
+    wins = [row[1] for row in split]
+    ties = [sum(row[2:]) for row in split]
+    shares = [sum((Fraction(c, k) for k, c in enumerate(row) if k), Fraction(0)) for row in split]
     return deals, wins, ties, shares

@@ -24,8 +24,10 @@ def evaluator(poker_artifacts):
 
 @pytest.fixture(scope="session")
 def preflop_artifacts(poker_artifacts):
-    """The preflop tables with few Monte Carlo deals (the heads-up part is always complete: ~40 s)."""
+    """The preflop tables, the row against two random hands by Monte Carlo with the fewest deals (the
+    heads-up part is always complete: ~15 s of CPU)."""
     params = poker_artifacts.parent / "params-preflop.yaml"
-    params.write_text("poker:\n  preflop:\n    max_opponents: 2\n    multiway_samples: 20000\n    seed: 5\n")
+    params.write_text("poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
+                      "    seed: 5\n")
     registry.build(["poker-preflop"], params_path=params, artifacts_dir=poker_artifacts, manifest=False)
     return poker_artifacts

@@ -53,14 +53,43 @@ def test_tables_are_consistent_and_match_published_figures(preflop_artifacts, en
 
 
 @pytest.mark.slow
-def test_monte_carlo_row_within_four_standard_errors(preflop_artifacts, engine):
-    est = preflop("AA", 2, artifacts_dir=preflop_artifacts)
-    assert not est.exact and est.se > 0
-    exact = equity(["AsAh"], opponents=2, engine=engine, budget=60)
+@pytest.mark.parametrize("hand", ["AA", "72o", "T9s"])
+def test_monte_carlo_row_within_four_standard_errors(preflop_artifacts, engine, hand):
+    est = preflop(hand, 2, artifacts_dir=preflop_artifacts)
+    assert not est.exact and 0 < est.se < 3e-4
+    exact = equity([class_combos(parse_class(hand))[0]], opponents=2, engine=engine, budget=60)
     assert exact.exact
     truth = float(exact.shares[0] / exact.deals)
     assert abs(est.equity - truth) < 4 * est.se
     assert isinstance(exact.shares[0], Fraction)
+
+
+@pytest.mark.slow
+def test_stratified_monte_carlo_against_one_random_hand_within_four_standard_errors(preflop_artifacts):
+    """The board-stratified estimator (every board, sampled opponents) against the exact row of one random
+    hand, all 169 classes; its standard errors are honest (root mean square z near 1)."""
+    from lookup.poker.tables import load_evaluator, load_preflop
+    from pipeline.poker.preflop import min_deals, multiway
+
+    exact = load_preflop(preflop_artifacts).arrays["multi_equity"][0]
+    est, se, used = multiway(load_evaluator(preflop_artifacts), [1], 2, seed=3)
+    assert used.tolist() == [min_deals(1)] and (se > 0).all()
+    z = (est[0] - exact) / se[0]
+    assert np.abs(z).max() < 4
+    assert 0.7 < np.sqrt(np.mean(z ** 2)) < 1.3
+
+
+@pytest.mark.slow
+def test_exact_against_two_random_hands_equals_the_engine(poker_artifacts, engine):
+    """The board-by-board count against two random hands equals the exact engine's enumeration of the
+    opponents, as fractions, for a pair, an offsuit and a suited class."""
+    from lookup.poker.tables import load_evaluator
+    from pipeline.poker.preflop import exact_against_two
+
+    got = exact_against_two(load_evaluator(poker_artifacts))
+    for hand in ("AA", "72o", "T9s"):
+        exact = equity([class_combos(parse_class(hand))[0]], opponents=2, engine=engine, budget=60)
+        assert exact.exact and got[parse_class(hand)] == exact.shares[0] / exact.deals
 
 
 @pytest.mark.slow
