@@ -2,11 +2,13 @@
 
     from lookup.yahtzee import decide
     decide([1, 3, 3, 5, 6], rerolls=2, sheet={"ones": 3, "chance": 22})
+    decide([1, 3, 3, 5, 6], rerolls=2, sheet={"ones": 3, "chance": 22}, goal=300)   # play to win
 """
 
 from lookup.yahtzee.play import Decision, Option, decide, decide_batch, explain, value
 from lookup.yahtzee.rules import CATEGORIES, RULE_SETS, Rules, get_rules
 from lookup.yahtzee.sheet import Sheet
+from lookup.yahtzee.towin import chance
 
-__all__ = ["CATEGORIES", "RULE_SETS", "Decision", "Option", "Rules", "Sheet", "decide", "decide_batch", "explain",
-           "get_rules", "value"]
+__all__ = ["CATEGORIES", "RULE_SETS", "Decision", "Option", "Rules", "Sheet", "chance", "decide", "decide_batch",
+           "explain", "get_rules", "value"]

@@ -15,6 +15,7 @@ from lookup.yahtzee.tables import POLICY_SCHEMA, SCHEMA_VERSIONS, VALUES_SCHEMA,
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray
+from pipeline.yahtzee import towin_build
 
 CODE = (
     "lookup/yahtzee/encoding.py",
@@ -84,7 +85,7 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
 
 
 def families(section: Mapping[str, Any]) -> list[Family]:
-    """One family per rule set in ``yahtzee.rule_sets``."""
+    """One family per rule set in ``yahtzee.rule_sets``, then the play-to-win families (``towin_build``)."""
     return [Family(name=f"yahtzee-{name}", section="yahtzee", code=CODE,
                    artifacts=lambda _section, n=name: table_specs(n), compute=_compute)
-            for name in rule_set_names(section)]
+            for name in rule_set_names(section)] + towin_build.families(section)
