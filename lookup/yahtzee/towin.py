@@ -101,7 +101,7 @@ def _load(rules: Rules, objective: str, path: Path, stamp: int) -> TowinTable:
     if not stamp:
         raise ArtifactError(f"{path}: the {rules.name!r} play-to-win table ({objective}) is not built; add "
                             f"{rules.name!r} to yahtzee.towin.rule_sets in params.yaml and run `dicetables build "
-                            f"yahtzee-towin-{rules.name}`")
+                            f"yahtzee-towin-{rules.name.replace('+', '-')}`")
     names = ["state_index", "bound", "layer_ptr"] + [layer_name(n) for n in range(rules.n_boxes + 1)]
     meta, arrays = runtime_arrays(path, names, schema=OBJECTIVE_SCHEMAS[objective], versions=SCHEMA_VERSIONS,
                                   rules=rules.to_dict(), params={"objective": objective})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +37,25 @@ def cli() -> None:
 @opt.artifacts_option
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="How many ranked options to show.")
+@click.option("--goal", type=int, default=None,
+              help="Play to win: maximise P(final score >= GOAL) instead of the expected score.")
+@click.option("--beat", type=int, default=None,
+              help="Play to win: maximise P(beating an opponent whose final score is BEAT), ties half.")
 def decide(dice: tuple[int, ...], rerolls: int, sheet_path: Path | None, rules_name: str,
-           artifacts_dir: Path | None, top: int) -> None:
+           artifacts_dir: Path | None, top: int, goal: int | None, beat: int | None) -> None:
     """Advice for DICE (the five faces) with --rerolls left on --sheet, and the ranked options."""
     from lookup.yahtzee.play import decide as decide_
     from lookup.yahtzee.play import explain
 
     sheet = _read_sheet(sheet_path)
+    if goal is not None or beat is not None:
+        decision = decide_(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
+        click.echo(f"{rules_name}: {decision} ({decision.needed} points still needed)")
+        options = explain(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
+        click.echo(f"{'rank':>4}  {'option':<28} {'probability':>12} {'regret':>10}")
+        for rank, option in enumerate(options[:top], start=1):
+            click.echo(f"{rank:>4}  {option.action:<28} {option.probability:>12.6f} {option.regret:>10.6f}")
+        return
     decision = decide_(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
     click.echo(f"{rules_name}: {decision}")
     if decision.reroll is not None:
@@ -65,3 +78,37 @@ def value(sheet_path: Path | None, rules_name: str, artifacts_dir: Path | None) 
     from lookup.yahtzee.play import value as value_
 
     click.echo(f"{value_(_read_sheet(sheet_path), rules_name, artifacts_dir=artifacts_dir):.7f}")
+
+
+@cli.command("towin-build")
+@opt.params_option
+@opt.artifacts_option
+@click.option("--scheduler", default=None, help="Address of a running Dask scheduler (tcp://host:8786); "
+              "default: params yahtzee.towin_cluster.scheduler, else a LocalCluster.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes of the LocalCluster (default: yahtzee.towin_cluster.workers).")
+@click.option("--force", is_flag=True, help="Rebuild even when an artifact with the same fingerprint exists.")
+def towin_build(params_path: Path | None, artifacts_dir: Path | None, scheduler: str | None, workers: int | None,
+                force: bool) -> None:
+    """Build the play-to-win tables of yahtzee.towin.rule_sets as Dask tasks (docs/yahtzee.md)."""
+    from pipeline.family import DEFAULT_PARAMS, build_family, load_params
+    from pipeline.yahtzee.towin_build import SCHEDULER_ENV, families
+
+    params = load_params(params_path or DEFAULT_PARAMS)
+    section = dict(opt.params_section(params_path, "yahtzee"))
+    cluster = dict(section.get("towin_cluster") or {})
+    if scheduler:
+        cluster["scheduler"] = scheduler
+        os.environ[SCHEDULER_ENV] = scheduler  # the one setting that wins over params
+    if workers:
+        cluster["workers"] = workers
+    section["towin_cluster"] = cluster
+    params = {**params, "yahtzee": section}
+    for family in families(section):
+        build_family(family, params, opt.artifacts_root(artifacts_dir), force=force)
+
+
+cli.add_command(opt.report_command(
+    "yahtzee-towin", "pipeline.yahtzee.towin_report",
+    "Write the play-to-win report: P(final >= t) of the goal policy against the expected-score policy, exact.",
+    section="yahtzee"), "towin-report")

@@ -1,8 +1,9 @@
 """The play-to-win table families, built as Dask distributed tasks that write the Zarr artifact in place.
 
-One family per rule set in ``yahtzee.towin.rule_sets`` (``yahtzee-towin-RULES``), publishing one artifact
-per objective in ``yahtzee.towin.objectives``: ``yahtzee-RULES-goal`` (best P(score >= t more)) and
-``yahtzee-RULES-win`` (best P(score > t more) + P(= t) / 2, against a known final score).
+One family per rule set in ``yahtzee.towin.rule_sets`` (``yahtzee-towin-RULES``, '+' written '-'),
+publishing one artifact per objective in ``yahtzee.towin.objectives``: ``yahtzee-RULES-goal`` (best
+P(score >= t more)) and ``yahtzee-RULES-win`` (best P(score > t more) + P(= t) / 2, against a known final
+score).
 
 The build: the driver lays out the artifact (``pipeline.store.write_zarr_in_place``: a temporary Zarr
 group, verified and renamed at the end), writes the small arrays and the finished-game layer, then for
@@ -22,6 +23,7 @@ from __future__ import annotations
 import math
 import os
 import threading
+import time
 from collections.abc import Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -173,6 +175,7 @@ def build_store(path: Path, rules: Rules, objective: str, max_points: int | None
                            f"the start of a turn, t = 0..bound[row]; 0 beyond; 1 for t < 0 (not stored)"})
     group[layer_name(rules.n_boxes)][...] = terminal(lay, objective)
     path_s = str(path)
+    start = time.perf_counter()
     with progress(f"play to win ({rules.name}, {objective})", rules.n_boxes) as advance:
         for n in range(rules.n_boxes - 1, -1, -1):
             lo, hi = lay.layer(n)
@@ -180,9 +183,11 @@ def build_store(path: Path, rules: Rules, objective: str, max_points: int | None
                                      pure=False) for a in range(lo, hi, rows_per_task)]
             client.gather(futures)  # raises the first task's error; the layer is complete before the next
             advance()
-    start = zarr.open_array(str(path / layer_name(0)), mode="r")[0]
+            say(f"  layer {n}: {hi - lo} rows x {lay.widths[n]} columns, {len(futures)} tasks, "
+                f"{time.perf_counter() - start:.1f} s so far")
+    first = zarr.open_array(str(path / layer_name(0)), mode="r")[0]
     return {"rows": int(space.n_rows), "start_bound": int(lay.bound[0]), "start_reach": int(lay.reach[0]),
-            "start": {str(t): float(start[t]) for t in range(0, int(lay.bound[0]) + 1, 50)}}
+            "start": {str(t): float(first[t]) for t in range(0, int(lay.bound[0]) + 1, 50)}}
 
 
 def _publish(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path, fingerprint: str) -> list[Path]:
@@ -205,12 +210,17 @@ def _no_compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: P
     raise AssertionError("play-to-win tables are written in place (Family.publish)")
 
 
+def family_name(rule_set: str) -> str:
+    """``yahtzee-towin-RULES`` with '+' as '-': DVC stage names allow no other punctuation."""
+    return f"yahtzee-towin-{rule_set.replace('+', '-')}"
+
+
 def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.towin.rule_sets`` (none when params have no ``towin``)."""
     if section.get("towin") is None:
         return []
     towin = settings(section)
-    return [Family(name=f"yahtzee-towin-{name}", section="yahtzee", code=CODE,
+    return [Family(name=family_name(name), section="yahtzee", code=CODE,
                    artifacts=lambda sec, n=name: towin_specs(n, settings(sec)), compute=_no_compute,
                    publish=_publish)
             for name in towin["rule_sets"]]

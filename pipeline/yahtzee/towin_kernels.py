@@ -12,7 +12,8 @@ One turn, for every t at once (the inner loops run over contiguous t: SIMD vecto
   (reward = box points + upper bonus + Yahtzee bonus earned now; a shifted read of the next state's vector);
 * ``E[k, t]``: keep multiset ``k`` and reroll the rest = mean over faces of ``E[k + face, t]``;
 * ``M[k, t]``: best sub-keep = max(E[k, t], max over one-die-smaller sub-keeps of M) (``kernels``' keep
-  tree on vectors); the turn-start vector is the mean of ``M`` over the first roll.
+  tree on vectors); the turn-start vector is the mean of ``M`` over the first roll (one more keep pass:
+  E of the empty keep).
 
 The maximum is taken for each t separately: the policy depends on t, which is why it is not stored but
 recomputed from the table at play time (``lookup.yahtzee.towin``). ``evaluate_rows`` does the same for a
@@ -145,9 +146,11 @@ def _final_max(mask, upper, ybox, width, f, g, state_index, nxt, nxt_lo, nxt_bou
 
 @njit(cache=True, inline="always")
 def _expect(e, add_die, roll_offset, width):
-    """E(k) for every keep smaller than a roll (mean over faces of E(k + face)), columns < width."""
+    """E(k) for every keep smaller than a roll (mean over faces of E(k + face)), columns < width.
+
+    A sum divided by the number of faces (not times its inverse, nor weighted by roll probabilities): a
+    mean of ones is exactly one, so P(>= 0) = 1 comes out exactly (tested)."""
     n_faces = add_die.shape[1]
-    inv = 1.0 / n_faces
     for k in range(roll_offset - 1, -1, -1):
         dst = e[k]
         for t in range(width):
@@ -157,7 +160,7 @@ def _expect(e, add_die, roll_offset, width):
             for t in range(width):
                 dst[t] += src[t]
         for t in range(width):
-            dst[t] *= inv
+            dst[t] /= n_faces
 
 
 @njit(cache=True, inline="always")
@@ -182,14 +185,12 @@ def _best_subkeeps(e, m, sub_pad, size_offset, width):
 
 
 @njit(cache=True)
-def _start_vector(m, roll_prob, roll_offset, out, width):
+def _start_vector(e, add_die, roll_offset, out, width):
+    """The turn-start vector from the values of the first roll in ``e[roll_offset:]``: the mean over that
+    roll is E(empty keep) of one more keep pass (each face of each die in turn: exact means)."""
+    _expect(e, add_die, roll_offset, width)
     for t in range(width):
-        out[t] = 0.0
-    for r in range(roll_prob.shape[0]):
-        p = roll_prob[r]
-        src = m[roll_offset + r]
-        for t in range(width):
-            out[t] += p * src[t]
+        out[t] = e[0, t]
 
 
 @njit(cache=True, parallel=True)
@@ -211,14 +212,13 @@ def solve_rows(lo, hi, row_mask, row_upper, row_ybox, bound, state_index, nxt, n
             width = bound[i] + 1
             _final_max(row_mask[i], row_upper[i], row_ybox[i], width, e, g, state_index, nxt, nxt_lo, nxt_bound,
                        score_t, joker_score, counts_t, yroll, params, roll_offset)
-            for stage in range(2):
+            for _ in range(2):
                 _expect(e, add_die, roll_offset, width)
                 _best_subkeeps(e, m, sub_pad, size_offset, width)
-                if stage == 0:
-                    for k in range(roll_offset, n_keeps):
-                        for t in range(width):
-                            e[k, t] = m[k, t]
-            _start_vector(m, roll_prob, roll_offset, out[i - lo], width)
+                for k in range(roll_offset, n_keeps):
+                    for t in range(width):
+                        e[k, t] = m[k, t]
+            _start_vector(e, add_die, roll_offset, out[i - lo], width)
 
 
 @njit(cache=True, parallel=True)
@@ -256,4 +256,4 @@ def evaluate_rows(lo, hi, row_mask, row_upper, row_ybox, bound, state_index, nxt
                 for r in range(n_rolls):
                     for t in range(width):
                         e[roll_offset + r, t] = q[r, t]
-            _start_vector(e, roll_prob, roll_offset, out[i - lo], width)
+            _start_vector(e, add_die, roll_offset, out[i - lo], width)
