@@ -158,12 +158,12 @@ def test_dask_build_is_byte_identical_on_any_cluster(tmp_path, mini_goal):
 
 @pytest.fixture(scope="session")
 def towin_tables(tmp_path_factory) -> Path:
-    """scandinavian+forced goal and win tables built through the registry (LocalCluster, 2 processes)."""
+    """scandinavian+forced goal and win tables built through the registry (a LocalCluster)."""
     root = tmp_path_factory.mktemp("towin") / "artifacts"
     params = root.parent / "params.yaml"
     params.write_text("yahtzee:\n  rule_sets: [hasbro]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
                       "    objectives: [goal, win]\n    max_points: null\n    rows_per_task: 16\n"
-                      "  towin_cluster:\n    workers: 2\n")
+                      "  towin_cluster:\n    workers: 1\n")
     registry.build(["yahtzee-towin-scandinavian-forced"], params_path=params, artifacts_dir=root, manifest=False)
     return root
 
@@ -249,3 +249,22 @@ def test_corrupted_table_is_refused(towin_tables, tmp_path):
     shard.write_bytes(bytes(data))
     with pytest.raises(ValueError):
         load_towin(FORCED, "goal", root)
+
+
+def test_report_compares_both_policies_exactly(towin_tables, tmp_path):
+    from pipeline.yahtzee.towin_report import compare, write_report
+
+    section = {"towin": {"rule_sets": [FORCED], "objectives": ["goal"], "max_points": None},
+               "towin_report": {"targets": [100, 150, 200, 400]}}
+    out = write_report(section, towin_tables, tmp_path / "report")
+    assert sorted(p.name for p in out.iterdir()) == ["report.md", "scandinavian-forced-tail.png", "summary.json"]
+    result = compare(FORCED, towin_tables, [100, 150, 200, 400])
+    assert result["goal_dominates"]
+    # The whole curve (400 > most points reachable): the expected-score policy's tail sums to its mean.
+    assert math.isclose(sum(result["curve_expected"][1:]), result["expected_score"], abs_tol=1e-9)
+    for row in result["targets"]:
+        assert row["p_goal_policy"] == chance({}, FORCED, goal=row["target"], artifacts_dir=towin_tables)
+        assert row["p_goal_policy"] >= row["p_expected_policy"]
+    assert result["targets"][-1]["p_goal_policy"] == 0.0  # 400 is out of reach
+    assert "| 150 |" in (out / "report.md").read_text()
+    assert not list(tmp_path.glob(".tmp*"))
