@@ -65,7 +65,7 @@ def settings(section: Mapping[str, Any]) -> dict[str, Any]:
     max_points = towin.get("max_points")
     if max_points is not None and (type(max_points) is not int or max_points < 0):
         raise ValueError(f"{where}.max_points must be a non-negative integer or null (every t)")
-    rows = towin.get("rows_per_task", 4096)
+    rows = towin.get("rows_per_task", 8192)
     if type(rows) is not int or rows < 1:
         raise ValueError(f"{where}.rows_per_task must be a positive integer")
     return {"rule_sets": rule_sets, "objectives": objectives, "max_points": max_points, "rows_per_task": rows}
