@@ -268,3 +268,19 @@ def test_report_compares_both_policies_exactly(towin_tables, tmp_path):
     assert result["targets"][-1]["p_goal_policy"] == 0.0  # 400 is out of reach
     assert "| 150 |" in (out / "report.md").read_text()
     assert not list(tmp_path.glob(".tmp*"))
+
+
+def test_cli_plays_to_win(towin_tables):
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+
+    runner = CliRunner()
+    out = runner.invoke(main, ["yahtzee", "decide", "1", "3", "3", "5", "6", "--rules", FORCED, "--goal", "150",
+                               "--artifacts", str(towin_tables)])
+    assert out.exit_code == 0, out.output
+    p = decide([1, 3, 3, 5, 6], 2, {}, FORCED, goal=150, artifacts_dir=towin_tables).probability
+    assert f"P(final >= 150) = {p:.6f}" in out.output and "probability" in out.output
+    out = runner.invoke(main, ["yahtzee", "decide", "1", "3", "3", "5", "6", "--rules", FORCED, "--goal", "150",
+                               "--beat", "150", "--artifacts", str(towin_tables)])
+    assert out.exit_code == 1 and "exactly one" in out.output
