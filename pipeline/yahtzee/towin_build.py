@@ -185,6 +185,8 @@ def build_store(path: Path, rules: Rules, objective: str, max_points: int | None
             advance()
             say(f"  layer {n}: {hi - lo} rows x {lay.widths[n]} columns, {len(futures)} tasks, "
                 f"{time.perf_counter() - start:.1f} s so far")
+    with _cache_lock:
+        _next_cache.clear()  # in-process workers (threads) share this module: free the last layer read
     first = zarr.open_array(str(path / layer_name(0)), mode="r")[0]
     return {"rows": int(space.n_rows), "start_bound": int(lay.bound[0]), "start_reach": int(lay.reach[0]),
             "start": {str(t): float(first[t]) for t in range(0, int(lay.bound[0]) + 1, 50)}}
