@@ -33,7 +33,9 @@ class Family:
     ``artifacts(params)`` gives the specs it publishes; ``compute(spec, params, artifacts_dir)`` returns the
     arrays and stats of one spec. ``upstream`` names the artifacts (file names in the artifacts directory)
     that the computation reads: they are the stage's other DVC deps, and their fingerprints belong in the
-    specs' params so that a change upstream changes the fingerprint.
+    specs' params so that a change upstream changes the fingerprint. ``publish(spec, params, artifacts_dir,
+    fingerprint)``, when given, replaces compute-then-write for artifacts written in place by many tasks
+    (``pipeline.store.write_zarr_in_place``); it returns the published paths.
     """
 
     name: str
@@ -42,6 +44,7 @@ class Family:
     artifacts: Callable[[Mapping[str, Any]], list[ArtifactSpec]]
     compute: Callable[[ArtifactSpec, Mapping[str, Any], Path], Computed]
     upstream: tuple[str, ...] = ()
+    publish: Callable[[ArtifactSpec, Mapping[str, Any], Path, str], list[Path]] | None = None
 
 
 def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
@@ -91,8 +94,11 @@ def build_family(
             done += [(Path(artifacts_dir) / n, "reused") for n in names]
             continue
         start = time.perf_counter()
-        arrays, stats = family.compute(spec, section, Path(artifacts_dir))
-        paths = write_artifact(spec, arrays, artifacts_dir, stats=stats, fingerprint=fingerprint)
+        if family.publish is not None:
+            paths = family.publish(spec, section, Path(artifacts_dir), fingerprint)
+        else:
+            arrays, stats = family.compute(spec, section, Path(artifacts_dir))
+            paths = write_artifact(spec, arrays, artifacts_dir, stats=stats, fingerprint=fingerprint)
         say(f"[bold]built[/] {', '.join(names)} in {time.perf_counter() - start:.2f} s")
         done += [(p, "built") for p in paths]
     return done

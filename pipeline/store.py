@@ -126,25 +126,33 @@ def _layout(arr: StoredArray) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def _write_zarr(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArray]) -> None:
     import zarr
-    from zarr.codecs import Crc32cCodec, ZstdCodec
 
     group = zarr.open_group(zarr.storage.LocalStore(str(path)), mode="w-", zarr_format=3)
     for name, arr in arrays.items():
         chunks, shards = _layout(arr)
-        target = group.create_array(
-            name,
-            shape=arr.data.shape,
-            dtype=arr.data.dtype,
-            chunks=chunks,
-            shards=shards,
-            compressors=[ZstdCodec(level=ZSTD_LEVEL), Crc32cCodec()],
-            fill_value=arr.fill,
-            # Every chunk is written, so a missing one is a lost one (see lookup.store._missing_shards).
-            config={"write_empty_chunks": True},
-            attributes={"description": arr.description, **arr.extra},
-        )
+        target = create_zarr_array(group, name, arr.data.shape, arr.data.dtype, chunks, shards, arr.fill,
+                                   {"description": arr.description, **arr.extra})
         target[...] = arr.data
     group.attrs.update({META_KEY: meta, META_SHA_KEY: meta_sha256(meta)})
+
+
+def create_zarr_array(group: Any, name: str, shape: tuple[int, ...], dtype: Any, chunks: tuple[int, ...],
+                      shards: tuple[int, ...], fill: Any, attributes: Mapping[str, Any]) -> Any:
+    """An empty array of ``group`` with the store's codecs (zstd + crc32c), every chunk written."""
+    from zarr.codecs import Crc32cCodec, ZstdCodec
+
+    return group.create_array(
+        name,
+        shape=shape,
+        dtype=dtype,
+        chunks=chunks,
+        shards=shards,
+        compressors=[ZstdCodec(level=ZSTD_LEVEL), Crc32cCodec()],
+        fill_value=fill,
+        # Every chunk is written, so a missing one is a lost one (see lookup.store._missing_shards).
+        config={"write_empty_chunks": True},
+        attributes=dict(attributes),
+    )
 
 
 def _write_hdf5(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArray]) -> None:
@@ -198,6 +206,18 @@ def write_artifact(
             "dtype": str(arr.data.dtype),
             "description": arr.description,
         }
+    meta = artifact_meta(spec, entries, stats, fingerprint)
+    targets = [(artifacts_dir / f"{spec.name}.zarr", _write_zarr)]
+    if spec.hdf5:
+        targets.append((artifacts_dir / f"{spec.name}.h5", _write_hdf5))
+    for target, writer in targets:
+        publish(target, lambda tmp, w=writer: w(tmp, meta, arrays))
+    return [t for t, _ in targets]
+
+
+def artifact_meta(spec: ArtifactSpec, entries: Mapping[str, Any], stats: Mapping[str, Any] | None,
+                  fingerprint: str | None) -> dict[str, Any]:
+    """The ``dicetables`` metadata of an artifact whose arrays are described by ``entries``."""
     meta = {
         "schema": spec.schema,
         "schema_version": spec.schema_version,
@@ -211,13 +231,41 @@ def write_artifact(
         "arrays": entries,
         "stats": dict(stats or {}),
     }
-    meta = json.loads(json.dumps(meta))  # fail now, not halfway, on anything that is not JSON
-    targets = [(artifacts_dir / f"{spec.name}.zarr", _write_zarr)]
-    if spec.hdf5:
-        targets.append((artifacts_dir / f"{spec.name}.h5", _write_hdf5))
-    for target, writer in targets:
-        publish(target, lambda tmp, w=writer: w(tmp, meta, arrays))
-    return [t for t, _ in targets]
+    return json.loads(json.dumps(meta))  # fail now, not halfway, on anything that is not JSON
+
+
+def write_zarr_in_place(
+    spec: ArtifactSpec,
+    artifacts_dir: str | Path,
+    write: Any,
+    *,
+    stats: Mapping[str, Any] | None = None,
+    fingerprint: str | None = None,
+) -> Path:
+    """Publish NAME.zarr whose arrays ``write(tmp_path)`` writes itself (arrays too large for memory, or
+    written by many processes): ``write`` creates the Zarr v3 group at ``tmp_path`` and its arrays with
+    ``create_zarr_array`` and fills every chunk. The sha256 of each array is then computed by reading it
+    back, the metadata attached (``stats`` is read after ``write`` returns: ``write`` may fill it), the whole
+    verified and renamed into place, as ``write_artifact`` does."""
+    import zarr
+
+    check_name(spec.name, "artifact name")
+    target = Path(artifacts_dir) / f"{spec.name}.zarr"
+    target.parent.mkdir(parents=True, exist_ok=True)
+
+    def write_all(tmp: Path) -> None:
+        write(tmp)
+        group = zarr.open_group(zarr.storage.LocalStore(str(tmp)), mode="r+", zarr_format=3)
+        entries = {}
+        for name, arr in sorted(group.arrays()):
+            check_name(name, "array name")
+            entries[name] = {"sha256": sha256_of_array(arr), "shape": list(arr.shape), "dtype": str(arr.dtype),
+                             "description": arr.attrs.get("description", "")}
+        meta = artifact_meta(spec, entries, stats, fingerprint)
+        group.attrs.update({META_KEY: meta, META_SHA_KEY: meta_sha256(meta)})
+
+    publish(target, write_all)
+    return target
 
 
 def publish(target: Path, write: Any) -> None:

@@ -3,12 +3,14 @@
     from lookup.yahtzee import decide, distribution
     decide([1, 3, 3, 5, 6], rerolls=2, sheet={"ones": 3, "chance": 22})
     distribution("verhoeff").median  # 248: the exact law of the final score under optimal play
+    decide([1, 3, 3, 5, 6], rerolls=2, sheet={"ones": 3, "chance": 22}, goal=300)   # play to win
 """
 
 from lookup.yahtzee.play import Decision, Option, decide, decide_batch, explain, value
 from lookup.yahtzee.rules import CATEGORIES, RULE_SETS, Rules, get_rules
 from lookup.yahtzee.score_law import ScoreDistribution, distribution
 from lookup.yahtzee.sheet import Sheet
+from lookup.yahtzee.towin import chance
 
-__all__ = ["CATEGORIES", "RULE_SETS", "Decision", "Option", "Rules", "ScoreDistribution", "Sheet", "decide",
+__all__ = ["CATEGORIES", "RULE_SETS", "Decision", "Option", "Rules", "ScoreDistribution", "Sheet", "chance", "decide",
            "decide_batch", "distribution", "explain", "get_rules", "value"]

@@ -20,7 +20,7 @@ import numpy as np
 
 from lookup.changes import poll as poll_changes
 from lookup.validate import integer, integer_array
-from lookup.yahtzee import fastpath
+from lookup.yahtzee import fastpath, towin
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.tables import YahtzeeTables, load_tables
@@ -118,13 +118,18 @@ def decide(
     rules: str | Rules = "hasbro",
     *,
     artifacts_dir: str | Path | None = None,
-) -> Decision:
+    goal: int | None = None,
+    beat: int | None = None,
+) -> Decision | towin.WinDecision:
     """The optimal move for ``dice`` (pips, player's order) with ``rerolls`` left on ``sheet``.
 
     ``sheet``: a mapping box name -> points or None (optionally ``yahtzee_bonus``), a list in sheet
     order (one entry per box of ``rules``) with None for empty boxes, or a ``Sheet``. Raises ValueError
-    on bad input or missing tables.
+    on bad input or missing tables. With ``goal`` (a final score to reach) or ``beat`` (an opponent's known
+    final score) the move maximises that probability instead (``lookup.yahtzee.towin.decide``).
     """
+    if goal is not None or beat is not None:
+        return towin.decide(dice, rerolls, sheet, rules, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
     plan = fastpath.plan_of(rules)
     pips, roll, perm = fastpath.roll(dice, plan)
     if type(rerolls) is not int or not 0 <= rerolls <= 2:
@@ -174,8 +179,13 @@ def explain(
     rules: str | Rules = "hasbro",
     *,
     artifacts_dir: str | Path | None = None,
-) -> list[Option]:
-    """Every legal option (distinct keeps, or allowed boxes) ranked by expected final score."""
+    goal: int | None = None,
+    beat: int | None = None,
+) -> list[Option] | list[towin.ChanceOption]:
+    """Every legal option (distinct keeps, or allowed boxes) ranked by expected final score, or with
+    ``goal`` / ``beat`` by probability (``lookup.yahtzee.towin.explain``)."""
+    if goal is not None or beat is not None:
+        return towin.explain(dice, rerolls, sheet, rules, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
     rules, pips, rerolls, sh, tables = _situation(dice, rerolls, sheet, rules, artifacts_dir)
     enc = rules.encoding
     roll = enc.roll_index([p - 1 for p in pips])

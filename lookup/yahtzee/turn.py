@@ -18,6 +18,7 @@ the policy tables.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,7 +31,7 @@ from lookup.yahtzee.rules import (
     scoring_tables,
 )
 
-__all__ = ["TIE_EPS", "TurnAnalysis", "analyse_turn"]
+__all__ = ["TIE_EPS", "TurnAnalysis", "analyse_final", "analyse_turn", "final_outcomes"]
 
 TIE_EPS = 1e-9  # points; the one definition, also used by the pipeline.yahtzee kernels
 
@@ -65,6 +66,15 @@ class TurnAnalysis:
 
 
 def _final_values(rules: Rules, value: np.ndarray, mask: int, upper: int, ybox: int) -> np.ndarray:
+    return final_outcomes(rules, mask, upper, ybox, lambda reward, nxt: reward + value[nxt])
+
+
+def final_outcomes(rules: Rules, mask: int, upper: int, ybox: int,
+                   worth: Callable[[int, tuple[int, int, int]], float]) -> np.ndarray:
+    """``final[roll, category]`` = ``worth(reward, next_state)`` of scoring each final roll in each allowed
+    box (NaN where not allowed): reward = points earned now (box, upper bonus, Yahtzee bonus), next_state
+    = (filled_mask, upper, ybox) of the next turn. Expected points use reward + value[next_state]; play
+    to win the probability of the points still needed minus the reward (``lookup.yahtzee.towin``)."""
     st = scoring_tables(rules)
     n_rolls = st.score.shape[0]
     final = np.full((n_rolls, rules.n_boxes), np.nan)
@@ -77,7 +87,7 @@ def _final_values(rules: Rules, value: np.ndarray, mask: int, upper: int, ybox: 
         for c in range(rules.n_boxes):
             if (allowed >> c) & 1:
                 reward, nu, ny = box_outcome_n(c, int(points[c]), upper, ybox, int(face >= 0), *args)
-                final[r, c] = reward + value[mask | (1 << c), nu, ny]
+                final[r, c] = worth(reward, (mask | (1 << c), nu, ny))
     return final
 
 
@@ -109,12 +119,17 @@ def analyse_turn(rules: Rules | str, value: np.ndarray, state: tuple[int, int, i
     mask, upper, ybox = (int(x) for x in state)
     if mask == rules.all_filled or np.isnan(value[mask, upper, ybox]):
         raise ValueError(f"unreachable or finished state {state}")
+    return analyse_final(rules, (mask, upper, ybox), _final_values(rules, value, mask, upper, ybox))
+
+
+def analyse_final(rules: Rules, state: tuple[int, int, int], final: np.ndarray) -> TurnAnalysis:
+    """The whole turn from its final-roll values ``final[roll, category]`` (NaN = box not allowed): the keep
+    tree maximises the mean of whatever ``final`` holds (expected points, or a probability)."""
     enc = rules.encoding
-    final = _final_values(rules, value, mask, upper, ybox)
     v0 = np.nanmax(final, axis=1)
     keep1 = _expect(rules, v0)
     v1 = _best_of_subkeeps(rules, keep1)[enc.roll_offset:]
     keep2 = _expect(rules, v1)
     v2 = _best_of_subkeeps(rules, keep2)[enc.roll_offset:]
     start = float(np.dot(enc.roll_prob, v2))
-    return TurnAnalysis(rules, (mask, upper, ybox), final, {1: keep1, 2: keep2}, {0: v0, 1: v1, 2: v2}, start)
+    return TurnAnalysis(rules, state, final, {1: keep1, 2: keep2}, {0: v0, 1: v1, 2: v2}, start)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -81,14 +82,32 @@ def cli() -> None:
 @opt.artifacts_option
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="How many ranked options to show (text output; --json lists them all).")
+@click.option("--goal", type=int, default=None,
+              help="Play to win: maximise P(final score >= GOAL) instead of the expected score.")
+@click.option("--beat", type=int, default=None,
+              help="Play to win: maximise P(beating an opponent whose final score is BEAT), ties half.")
 @opt.json_option
 def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes: tuple[str, ...], rules_name: str,
-           artifacts_dir: Path | None, top: int, as_json: bool) -> None:
+           artifacts_dir: Path | None, top: int, goal: int | None, beat: int | None, as_json: bool) -> None:
     """Advice for DICE (the five faces) with --rerolls left on the sheet, and the ranked options."""
     from lookup.yahtzee.play import decide as decide_
     from lookup.yahtzee.play import explain
 
     sheet = read_sheet(sheet_source, boxes, rules_name)
+    if goal is not None or beat is not None:
+        decision = decide_(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
+        options = explain(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
+        if as_json:
+            opt.echo_json({"rules": rules_name, "goal": goal, "beat": beat, "needed": decision.needed,
+                           "decision": str(decision),
+                           "options": [{"action": o.action, "probability": o.probability, "regret": o.regret}
+                                       for o in options]})
+            return
+        click.echo(f"{rules_name}: {decision} ({decision.needed} points still needed)")
+        click.echo(f"{'rank':>4}  {'option':<28} {'probability':>12} {'regret':>10}")
+        for rank, option in enumerate(options[:top], start=1):
+            click.echo(f"{rank:>4}  {option.action:<28} {option.probability:>12.6f} {option.regret:>10.6f}")
+        return
     decision = decide_(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
     options = explain(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
     if as_json:
@@ -180,3 +199,37 @@ def play(rules_name: str, seed: int | None, enter_dice: bool, auto: bool, top: i
     TerminalGame(rules_name, sheet, seed=seed, enter_dice=enter_dice, auto=auto, top=top,
                  artifacts_dir=opt.artifacts_root(artifacts_dir),
                  interactive=sys.stdin.isatty()).run()
+
+
+@cli.command("towin-build")
+@opt.params_option
+@opt.artifacts_option
+@click.option("--scheduler", default=None, help="Address of a running Dask scheduler (tcp://host:8786); "
+              "default: params yahtzee.towin_cluster.scheduler, else a LocalCluster.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes of the LocalCluster (default: yahtzee.towin_cluster.workers).")
+@click.option("--force", is_flag=True, help="Rebuild even when an artifact with the same fingerprint exists.")
+def towin_build(params_path: Path | None, artifacts_dir: Path | None, scheduler: str | None, workers: int | None,
+                force: bool) -> None:
+    """Build the play-to-win tables of yahtzee.towin.rule_sets as Dask tasks (docs/yahtzee.md)."""
+    from pipeline.family import DEFAULT_PARAMS, build_family, load_params
+    from pipeline.yahtzee.towin_build import SCHEDULER_ENV, families
+
+    params = load_params(params_path or DEFAULT_PARAMS)
+    section = dict(opt.params_section(params_path, "yahtzee"))
+    cluster = dict(section.get("towin_cluster") or {})
+    if scheduler:
+        cluster["scheduler"] = scheduler
+        os.environ[SCHEDULER_ENV] = scheduler  # the one setting that wins over params
+    if workers:
+        cluster["workers"] = workers
+    section["towin_cluster"] = cluster
+    params = {**params, "yahtzee": section}
+    for family in families(section):
+        build_family(family, params, opt.artifacts_root(artifacts_dir), force=force)
+
+
+cli.add_command(opt.report_command(
+    "yahtzee-towin", "pipeline.yahtzee.towin_report",
+    "Write the play-to-win report: P(final >= t) of the goal policy against the expected-score policy, exact.",
+    section="yahtzee"), "towin-report")

@@ -25,6 +25,7 @@ from lookup.yahtzee.tables import (
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray
+from pipeline.yahtzee import towin_build
 
 CODE = (
     "lookup/yahtzee/encoding.py",
@@ -122,7 +123,7 @@ def _distribution(name: str, sol: Any) -> Computed:
 
 
 def families(section: Mapping[str, Any]) -> list[Family]:
-    """One family per rule set in ``yahtzee.rule_sets``."""
+    """One family per rule set in ``yahtzee.rule_sets``, then the play-to-win families (``towin_build``)."""
     return [Family(name=f"yahtzee-{name}", section="yahtzee", code=FAMILY_CODE,
                    artifacts=lambda _section, n=name: family_specs(n), compute=_compute)
-            for name in rule_set_names(section)]
+            for name in rule_set_names(section)] + towin_build.families(section)

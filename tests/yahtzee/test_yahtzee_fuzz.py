@@ -41,6 +41,13 @@ def test_every_yahtzee_function(hasbro_tables, data):
         only_value_errors(fn, draw(arg(DICE)), draw(arg(integers(-1, 3))), draw(arg(SHEETS)), draw(arg(RULES)),
                           artifacts_dir=hasbro_tables)
     only_value_errors(yz.value, draw(arg(SHEETS)), draw(arg(RULES)), artifacts_dir=hasbro_tables)
+    # Play to win: no goal/win table is built here, so past validation the answer is a missing-table error.
+    target = st.sampled_from(["goal", "beat"])
+    for fn in (yz.decide, yz.explain):
+        only_value_errors(fn, draw(arg(DICE)), draw(arg(integers(-1, 3))), draw(arg(SHEETS)), draw(arg(RULES)),
+                          artifacts_dir=hasbro_tables, **{draw(target): draw(arg(integers(-5, 400)))})
+    only_value_errors(yz.chance, draw(arg(SHEETS)), draw(arg(RULES)), artifacts_dir=hasbro_tables,
+                      **{draw(target): draw(arg(integers(-5, 400)))})
     n = draw(st.integers(0, 3))
     m = draw(st.sampled_from([n, n, n + 1]))
     only_value_errors(yz.decide_batch, _array(draw, (n, draw(st.sampled_from([5, 5, 4]))), 0, 7),

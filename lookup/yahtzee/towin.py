@@ -1,0 +1,256 @@
+"""Play to win: decisions and probabilities from the play-to-win tables (``yahtzee-RULES-goal`` / ``-win``).
+
+``decide(..., goal=g)`` maximises the probability of ending the game with at least ``g`` points (a FINAL
+score: the sheet's points, upper bonus and Yahtzee bonuses included); ``decide(..., beat=s)`` maximises the
+probability of beating an opponent whose final score ``s`` is known, a tie counting half. The tables hold,
+for each turn-start state and each number t of points still needed (t = g - sheet total, or s - sheet
+total), the best probability from the start of a turn (``pipeline.yahtzee.towin``). Within a turn the
+options are valued by the same keep tree as expected points (``lookup.yahtzee.turn``), on the probability
+of the next turn-start state at t - reward: that IS the policy achieving the table's probability (it
+depends on t, so it is recomputed here rather than stored: a stored policy would be ~100 GB for hasbro).
+
+Layout (schema ``yahtzee.goal`` / ``yahtzee.win``, version 1): ``state_index[filled_mask, upper, ybox]``
+int32 (row, -1 unreachable), ``bound[row]`` int32 (last t stored: the most points the state can still
+score, capped at the artifact's ``max_points``), ``layer_ptr`` int64, and ``layer_NN[row - layer_ptr[NN],
+t]`` float64 for the rows with NN filled boxes (0 beyond the row's bound, 1 for t < 0, not stored).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lookup.runtime import CheckedArray, runtime_arrays
+from lookup.store import ArtifactError, artifact_stamp, check_name, default_artifacts_dir
+from lookup.validate import integer
+from lookup.yahtzee.rules import Rules, get_rules
+from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
+from lookup.yahtzee.turn import TurnAnalysis, analyse_final, final_outcomes
+
+OBJECTIVE_SCHEMAS = {"goal": "yahtzee.goal", "win": "yahtzee.win"}
+SCHEMA_VERSIONS = (1,)
+# Needed points beyond any sheet (the most a hasbro game can score is 1575): bounds the validated input.
+MAX_TARGET = 100_000
+
+
+def towin_name(rules: Rules, objective: str) -> str:
+    return f"yahtzee-{rules.name}-{objective}"
+
+
+def layer_name(n_filled: int) -> str:
+    return f"layer_{n_filled:02d}"
+
+
+@dataclass(frozen=True, eq=False)
+class TowinTable:
+    """One play-to-win table, opened for play (``lookup.runtime.CheckedArray`` arrays, checked on read).
+
+    max_points: the cap on t the table was built with (None: every t); stats: what the build recorded.
+    """
+
+    rules: Rules
+    objective: str
+    state_index: CheckedArray
+    bound: CheckedArray
+    layer_ptr: tuple[int, ...]
+    layers: dict[int, CheckedArray]
+    max_points: int | None
+    stats: dict[str, Any]
+
+    def row(self, state: tuple[int, int, int]) -> int:
+        row = int(self.state_index[tuple(int(x) for x in state)])
+        if row < 0:
+            raise ValueError(f"state {state} cannot be reached (not a sheet a game can produce)")
+        return row
+
+    def probability(self, state: tuple[int, int, int], t: int) -> float:
+        """The table's probability for ``state`` (turn start) needing ``t`` more points."""
+        if t < 0:
+            return 1.0
+        self.check_needed(t)
+        row = self.row(state)
+        if t > int(self.bound[row]):
+            return 0.0
+        n = int(bin(int(state[0])).count("1"))
+        return float(self.layers[n][row - self.layer_ptr[n], t])
+
+    def check_needed(self, t: int) -> None:
+        if self.max_points is not None and t > self.max_points:
+            raise ValueError(f"{t} points still needed, but the {self.rules.name!r} {self.objective} table "
+                             f"holds t <= {self.max_points} only (yahtzee.towin.max_points); rebuild it with a "
+                             "larger cap or null")
+
+
+def load_towin(rules: Rules | str, objective: str, artifacts_dir: str | Path | None = None) -> TowinTable:
+    """The verified ``objective`` table of ``rules``; ValueError naming the file when it is not built."""
+    rules = get_rules(rules)
+    if objective not in OBJECTIVE_SCHEMAS:
+        raise ValueError(f"objective must be one of {sorted(OBJECTIVE_SCHEMAS)}, not {objective!r}")
+    root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
+    path = (root / f"{check_name(towin_name(rules, objective), 'artifact name')}.zarr").resolve()
+    return _load(rules, objective, path, artifact_stamp(path))
+
+
+@lru_cache(maxsize=8)
+def _load(rules: Rules, objective: str, path: Path, stamp: int) -> TowinTable:
+    if not stamp:
+        raise ArtifactError(f"{path}: the {rules.name!r} play-to-win table ({objective}) is not built; add "
+                            f"{rules.name!r} to yahtzee.towin.rule_sets in params.yaml and run `dicetables build "
+                            f"yahtzee-towin-{rules.name.replace('+', '-')}`")
+    names = ["state_index", "bound", "layer_ptr"] + [layer_name(n) for n in range(rules.n_boxes + 1)]
+    meta, arrays = runtime_arrays(path, names, schema=OBJECTIVE_SCHEMAS[objective], versions=SCHEMA_VERSIONS,
+                                  rules=rules.to_dict(), params={"objective": objective})
+    ptr = tuple(int(x) for x in np.asarray(arrays["layer_ptr"]))
+    layers = {n: arrays[layer_name(n)] for n in range(rules.n_boxes + 1)}
+    return TowinTable(rules, objective, arrays["state_index"], arrays["bound"], ptr, layers,
+                      meta["params"].get("max_points"), meta.get("stats", {}))
+
+
+def analyse(table: TowinTable, state: tuple[int, int, int], t: int) -> TurnAnalysis:
+    """The turn of ``state`` valued in probabilities of reaching ``t`` more points (``TurnAnalysis`` fields
+    hold probabilities instead of expected points)."""
+    table.check_needed(max(t, 0))
+    cache: dict[tuple[tuple[int, int, int], int], float] = {}
+
+    def worth(reward: int, nxt: tuple[int, int, int]) -> float:
+        key = (nxt, t - reward)
+        if key not in cache:
+            cache[key] = table.probability(nxt, t - reward)
+        return cache[key]
+
+    return analyse_final(table.rules, state, final_outcomes(table.rules, *state, worth))
+
+
+@dataclass(frozen=True)
+class WinDecision:
+    """What to do now to maximise the chance of reaching ``goal`` (or of beating ``beat``).
+
+    reroll / keep / category: as ``lookup.yahtzee.Decision`` (one bool per input die; faces kept; box).
+    needed: points still needed (goal or beat minus the sheet's total); probability: the best probability
+    of reaching the goal (objective ``goal``) or of winning, ties half (``win``) from here.
+    """
+
+    rules: str
+    dice: tuple[int, ...]
+    rerolls: int
+    objective: str
+    target: int
+    needed: int
+    reroll: tuple[bool, ...] | None
+    keep: tuple[int, ...] | None
+    category: str | None
+    probability: float
+
+    def __str__(self) -> str:
+        if self.category is not None:
+            action = f"score {list(self.dice)} as {self.category}"
+        elif not any(self.reroll or ()):
+            action = f"keep all of {list(self.dice)} (stop rolling)"
+        else:
+            action = f"keep {list(self.keep)}, reroll {sum(self.reroll)} dice"
+        what = f"P(final >= {self.target})" if self.objective == "goal" else f"P(beat {self.target}, ties half)"
+        return f"{action}; {what} = {self.probability:.6f}"
+
+
+@dataclass(frozen=True)
+class ChanceOption:
+    """One legal option with its probability (of reaching the goal, or of winning) and the loss of
+    probability against the best option (>= 0)."""
+
+    action: str
+    keep: tuple[int, ...] | None
+    category: str | None
+    probability: float
+    regret: float
+
+
+def _objective(goal: Any, beat: Any) -> tuple[str, int]:
+    if (goal is None) == (beat is None):
+        raise ValueError("give exactly one of goal (a final score to reach) and beat (an opponent's final score)")
+    if goal is not None:
+        return "goal", integer(goal, "goal", -MAX_TARGET, MAX_TARGET)
+    return "win", integer(beat, "beat", -MAX_TARGET, MAX_TARGET)
+
+
+def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules, goal: Any, beat: Any,
+               artifacts_dir: str | Path | None):
+    rules = get_rules(rules)
+    objective, target = _objective(goal, beat)
+    pips = parse_dice(dice, rules)
+    rerolls = integer(rerolls, "rerolls", 0, 2)
+    sh = Sheet.parse(sheet, rules)
+    if sh.finished:
+        raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
+    table = load_towin(rules, objective, artifacts_dir)
+    needed = target - sh.total
+    roll = rules.encoding.roll_index([p - 1 for p in pips])
+    return rules, pips, rerolls, sh, table, objective, target, needed, roll
+
+
+def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = "hasbro", *,
+           goal: int | None = None, beat: int | None = None,
+           artifacts_dir: str | Path | None = None) -> WinDecision:
+    """The move that maximises P(final score >= ``goal``), or P(win) against a known final score ``beat``
+    (ties half). Same tie rule as expected-score play: fewest dice rerolled, then lowest box."""
+    rules, pips, rerolls, sh, table, objective, target, needed, roll = _situation(
+        dice, rerolls, sheet, rules, goal, beat, artifacts_dir)
+    analysis = analyse(table, sh.state, needed)
+    enc = rules.encoding
+    if rerolls == 0:
+        c = analysis.best_category(roll)
+        return WinDecision(rules.name, pips, 0, objective, target, needed, None, None, rules.categories[c],
+                           float(analysis.final[roll, c]))
+    mask = analysis.best_reroll(rerolls, roll)
+    k = int(enc.keep_of_mask[roll, mask])
+    order = sorted(range(len(pips)), key=lambda i: pips[i])  # input position of each sorted die
+    reroll = [False] * len(pips)
+    for bit, pos in enumerate(order):
+        reroll[pos] = bool((mask >> bit) & 1)
+    keep = tuple(int(f) + 1 for f in enc.keeps[k])
+    return WinDecision(rules.name, pips, rerolls, objective, target, needed, tuple(reroll), keep, None,
+                       float(analysis.keep[rerolls][k]))
+
+
+def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = "hasbro", *,
+            goal: int | None = None, beat: int | None = None,
+            artifacts_dir: str | Path | None = None) -> list[ChanceOption]:
+    """Every legal option (distinct keeps, or allowed boxes) ranked by its probability."""
+    rules, pips, rerolls, sh, table, *_, needed, roll = _situation(dice, rerolls, sheet, rules, goal, beat,
+                                                                    artifacts_dir)
+    analysis = analyse(table, sh.state, needed)
+    enc = rules.encoding
+    options = []
+    if rerolls == 0:
+        for c, v in enumerate(analysis.final[roll]):
+            if not np.isnan(v):
+                options.append((f"score as {rules.categories[c]}", None, rules.categories[c], float(v)))
+    else:
+        seen = set()
+        for mask in enc.mask_order:  # tie order: the first of equal options is the one decide() picks
+            k = int(enc.keep_of_mask[roll, mask])
+            if k not in seen:
+                seen.add(k)
+                keep = tuple(int(f) + 1 for f in enc.keeps[k])
+                label = "keep all (stop)" if len(keep) == rules.n_dice else f"keep {list(keep)}"
+                options.append((label, keep, None, float(analysis.keep[rerolls][k])))
+    best = max(o[3] for o in options)
+    ranked = sorted(options, key=lambda o: -o[3])
+    return [ChanceOption(a, k, c, p, max(0.0, best - p)) for a, k, c, p in ranked]
+
+
+def chance(sheet: SheetLike, rules: str | Rules = "hasbro", *, goal: int | None = None, beat: int | None = None,
+           artifacts_dir: str | Path | None = None) -> float:
+    """The best probability, from the start of the next turn on ``sheet``, of a final score >= ``goal``
+    (or of beating ``beat``, ties half)."""
+    rules = get_rules(rules)
+    objective, target = _objective(goal, beat)
+    sh = Sheet.parse(sheet, rules)
+    needed = target - sh.total
+    if sh.finished:
+        return 1.0 if needed < 0 or (needed == 0 and objective == "goal") else (0.5 if needed == 0 else 0.0)
+    return load_towin(rules, objective, artifacts_dir).probability(sh.state, needed)
