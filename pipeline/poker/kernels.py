@@ -535,13 +535,13 @@ def preflop_heads_up(rank_next, last, first6, flush_value, perms, pair_class, or
     number where X's hand is strictly better / equal. On each board the 1081 hands are ranked once and
     sorted; walking them by value, the hands already passed that share no card with the current one are
     counted per class as total - (those holding its first card) - (its second card): no pair is compared.
-    ``order`` lists the lowest board cards (one parallel task each).
+    ``order`` lists the two lowest board cards (c1, c2), one parallel task each (``preflop.board_tasks``).
     """
     tasks = order.shape[0]
     win = np.zeros((tasks, 169, 169), dtype=np.int64)
     tie = np.zeros((tasks, 169, 169), dtype=np.int64)
     for task in nb.prange(tasks):
-        c1 = order[task]
+        c1 = order[task, 0]
         hv = np.empty(1081, dtype=np.int64)
         ha = np.empty(1081, dtype=np.int64)
         hb = np.empty(1081, dtype=np.int64)
@@ -550,7 +550,7 @@ def preflop_heads_up(rank_next, last, first6, flush_value, perms, pair_class, or
         cards = np.empty(5, dtype=np.int64)
         on_board = np.zeros(52, dtype=np.bool_)
         cards[0] = c1
-        for c2 in range(c1 + 1, 49):
+        for c2 in range(order[task, 1], order[task, 1] + 1):  # one (c1, c2) per task
             cards[1] = c2
             for c3 in range(c2 + 1, 50):
                 cards[2] = c3
@@ -726,16 +726,16 @@ def preflop_boards(rank_next, last, first6, flush_value, perms, pair_class, ns, 
     hands' equities; sum of weight^2 x the variance estimates; the (board, hand) with a half that had no
     disjoint deal (that hand then takes the pooled ratio and adds nothing to the variance; 0 when both
     halves are empty, a bias: ``deals`` should make that improbable, see ``preflop.min_deals``).
-    ``order``: the lowest board cards, one parallel task each, seeded per task (the result does not depend
-    on the threads)."""
+    ``order``: the two lowest board cards (c1, c2), one parallel task each, seeded per task (the result
+    does not depend on the threads)."""
     tasks = order.shape[0]
     rows = ns.shape[0]
     est = np.zeros((tasks, rows, 169), dtype=np.float64)
     var = np.zeros((tasks, rows, 169), dtype=np.float64)
     empty = np.zeros((tasks, rows), dtype=np.int64)
     for task in nb.prange(tasks):
-        c1 = order[task]
-        x = _splitmix(np.uint64(seed) * np.uint64(1000003) + np.uint64(c1)) | np.uint64(1)
+        c1 = order[task, 0]
+        x = _splitmix(np.uint64(seed) * np.uint64(1000003) + np.uint64(52 * c1 + order[task, 1])) | np.uint64(1)
         hv = np.empty(1081, dtype=np.int64)
         hm = np.empty(1081, dtype=np.int64)
         hc = np.empty(1081, dtype=np.int64)
@@ -755,7 +755,7 @@ def preflop_boards(rank_next, last, first6, flush_value, perms, pair_class, ns, 
         cards = np.empty(5, dtype=np.int64)
         on_board = np.zeros(52, dtype=np.bool_)
         cards[0] = c1
-        for c2 in range(c1 + 1, 49):
+        for c2 in range(order[task, 1], order[task, 1] + 1):  # one (c1, c2) per task
             cards[1] = c2
             for c3 in range(c2 + 1, 50):
                 cards[2] = c3
@@ -876,11 +876,11 @@ def preflop_two(rank_next, last, first6, flush_value, perms, pair_class, order):
 
     Returns int64 [169]: per class, the sum over boards (weighted by orbit size) and its hands of
     6 N0 + 3 N1 + 2 N2; equity = that / (6 x 446,985 pairs x hands of the class x C(50, 5) boards).
-    ``order``: the lowest board cards, one parallel task each."""
+    ``order``: the two lowest board cards (c1, c2), one parallel task each."""
     tasks = order.shape[0]
     out = np.zeros((tasks, 169), dtype=np.int64)
     for task in nb.prange(tasks):
-        c1 = order[task]
+        c1 = order[task, 0]
         hv = np.empty(1081, dtype=np.int64)
         ha = np.empty(1081, dtype=np.int64)
         hb = np.empty(1081, dtype=np.int64)
@@ -895,7 +895,7 @@ def preflop_two(rank_next, last, first6, flush_value, perms, pair_class, order):
         cards = np.empty(5, dtype=np.int64)
         on_board = np.zeros(52, dtype=np.bool_)
         cards[0] = c1
-        for c2 in range(c1 + 1, 49):
+        for c2 in range(order[task, 1], order[task, 1] + 1):  # one (c1, c2) per task
             cards[1] = c2
             for c3 in range(c2 + 1, 50):
                 cards[2] = c3

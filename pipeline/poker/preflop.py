@@ -26,7 +26,6 @@ from lookup.poker.cards import N_CLASSES, all_hands, hand_classes
 from lookup.poker.problem import make_problem
 from lookup.poker.rules import MAX_PLAYERS
 from lookup.poker.tables import load_evaluator
-from pipeline.poker.engine import interleaved
 from pipeline.poker.kernels import fused_table, preflop_boards, preflop_heads_up, preflop_two
 from pipeline.progress import progress
 
@@ -57,22 +56,40 @@ def combo_counts() -> np.ndarray:
     return out
 
 
+
+def board_tasks() -> np.ndarray:
+    """The parallel tasks of the board-by-board kernels: every pair (c1, c2) of lowest board cards, int64
+    [1176, 2], in a fixed shuffled order. Boards are visited once per suit orbit and every orbit's
+    representative starts with a suit-0 card, so tasks in card order put all the work of a chunk on one thread
+    (numba splits a prange statically); shuffled, both threads get about half. The order is fixed (seed 0):
+    the exact counts do not depend on it, and the Monte Carlo rows are seeded per (c1, c2)."""
+    tasks = np.array([(c1, c2) for c1 in range(48) for c2 in range(c1 + 1, 49)], dtype=np.int64)
+    return tasks[np.random.default_rng(0).permutation(len(tasks))]
+
+
+def _board_chunks(kernel_call: Any, description: str, combine: Any) -> None:
+    """``combine(kernel_call(chunk))`` for chunks of board_tasks(), with a progress bar."""
+    tasks = board_tasks()
+    step = 98
+    with progress(description, len(tasks)) as advance:
+        for lo in range(0, len(tasks), step):
+            combine(kernel_call(tasks[lo:lo + step]))
+            advance(len(tasks[lo:lo + step]))
+
 def heads_up(tables: Any) -> tuple[np.ndarray, np.ndarray]:
     """(win, tie) counts [169, 169], exact, over every board (progress bar by lowest board card)."""
     last, first6 = fused_table(tables.rank_next, tables.rank_value)
     perms = make_problem([]).symmetry()
     pair_class = pair_class_table()
-    order = interleaved(48)
     win = np.zeros((N_CLASSES, N_CLASSES), dtype=np.int64)
     tie = np.zeros_like(win)
-    step = 8
-    with progress("preflop heads-up (exact)", len(order)) as advance:
-        for lo in range(0, len(order), step):
-            w, t = preflop_heads_up(tables.rank_next, last, first6, tables.flush_value, perms, pair_class,
-                                    order[lo:lo + step])
-            win += w
-            tie += t
-            advance(len(order[lo:lo + step]))
+
+    def add(counts: tuple[np.ndarray, np.ndarray]) -> None:
+        win[...] += counts[0]
+        tie[...] += counts[1]
+
+    _board_chunks(lambda tasks: preflop_heads_up(tables.rank_next, last, first6, tables.flush_value, perms,
+                                                 pair_class, tasks), "preflop heads-up (exact)", add)
     return win, tie
 
 
@@ -93,20 +110,18 @@ def multiway(tables: Any, ns: list[int], deals: int, seed: int) -> tuple[np.ndar
     pair_class = pair_class_table()
     used = np.array([max(deals, min_deals(n)) for n in ns], dtype=np.int64)
     nsa = np.array(ns, dtype=np.int64)
-    order = interleaved(48)
     est = np.zeros((len(ns), N_CLASSES))
     var = np.zeros_like(est)
     empty = np.zeros(len(ns), dtype=np.int64)
-    step = 6
-    with progress(f"preflop against {ns[0]}..{ns[-1]} random hands (board-stratified Monte Carlo)",
-                  len(order)) as advance:
-        for lo in range(0, len(order), step):
-            e, v, m = preflop_boards(tables.rank_next, last, first6, tables.flush_value, perms, pair_class, nsa,
-                                     used, order[lo:lo + step], seed)
-            est += e
-            var += v
-            empty += m
-            advance(len(order[lo:lo + step]))
+
+    def add(parts: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        est[...] += parts[0]
+        var[...] += parts[1]
+        empty[...] += parts[2]
+
+    _board_chunks(lambda tasks: preflop_boards(tables.rank_next, last, first6, tables.flush_value, perms, pair_class,
+                                               nsa, used, tasks, seed),
+                  f"preflop against {ns[0]}..{ns[-1]} random hands (board-stratified Monte Carlo)", add)
     if empty.any():
         raise RuntimeError(f"preflop Monte Carlo: a hand met no disjoint deal in a half ({empty.tolist()}); "
                            "raise poker.preflop.multiway_deals")
@@ -121,14 +136,13 @@ def exact_against_two(tables: Any) -> list[Fraction]:
     last, first6 = fused_table(tables.rank_next, tables.rank_value)
     perms = make_problem([]).symmetry()
     pair_class = pair_class_table()
-    order = interleaved(48)
     sixths = np.zeros(N_CLASSES, dtype=np.int64)
-    step = 6
-    with progress("preflop against 2 random hands (exact)", len(order)) as advance:
-        for lo in range(0, len(order), step):
-            sixths += preflop_two(tables.rank_next, last, first6, tables.flush_value, perms, pair_class,
-                                  order[lo:lo + step])
-            advance(len(order[lo:lo + step]))
+
+    def add(part: np.ndarray) -> None:
+        sixths[...] += part
+
+    _board_chunks(lambda tasks: preflop_two(tables.rank_next, last, first6, tables.flush_value, perms, pair_class,
+                                            tasks), "preflop against 2 random hands (exact)", add)
     combos = np.bincount(hand_classes(), minlength=N_CLASSES)
     return [Fraction(int(sixths[x]), 6 * TWO_HAND_PAIRS * int(combos[x]) * comb(50, 5)) for x in range(N_CLASSES)]
 
