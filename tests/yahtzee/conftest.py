@@ -6,14 +6,19 @@ import pytest
 from pipeline import registry
 
 
+def _built_tables(tmp_path_factory, folder: str, rule_set: str) -> Path:
+    """A fresh artifacts directory holding the value and policy tables of one rule set."""
+    root = tmp_path_factory.mktemp(folder) / "artifacts"
+    params = root.parent / "params.yaml"
+    params.write_text(f"dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [{rule_set}]\n")
+    registry.build([f"yahtzee-{rule_set}"], params_path=params, artifacts_dir=root)
+    return root
+
+
 @pytest.fixture(scope="session")
 def hasbro_tables(tmp_path_factory) -> Path:
     """An artifacts directory with the hasbro value and policy tables, built once per session."""
-    root = tmp_path_factory.mktemp("yahtzee") / "artifacts"
-    params = root.parent / "params.yaml"
-    params.write_text("dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [hasbro]\n")
-    registry.build(["yahtzee-hasbro"], params_path=params, artifacts_dir=root)
-    return root
+    return _built_tables(tmp_path_factory, "yahtzee", "hasbro")
 
 
 @pytest.fixture(scope="session")
@@ -38,8 +43,4 @@ def lab(hasbro_tables, tmp_path_factory):
 @pytest.fixture(scope="session")
 def forced_tables(tmp_path_factory) -> Path:
     """Built tables of `scandinavian+forced` (the smallest Scandinavian game: 16 masks) in a temp dir."""
-    root = tmp_path_factory.mktemp("scandinavian") / "artifacts"
-    params = root.parent / "params.yaml"
-    params.write_text("dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [scandinavian+forced]\n")
-    registry.build(["yahtzee-scandinavian+forced"], params_path=params, artifacts_dir=root)
-    return root
+    return _built_tables(tmp_path_factory, "scandinavian", "scandinavian+forced")
