@@ -16,8 +16,9 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test]"
 	touch $(STAMP)
 
+# `dicetables repro` is `dvc repro` with independent stages on both cores (pipeline/repro.py).
 run: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/dvc repro
+	$(BIN)/dicetables repro
 	$(BIN)/dicetables summary
 	@echo "Web advisor and JSON API: $(BIN)/dicetables serve  (then open http://127.0.0.1:8000/, API docs at /docs)"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -155,6 +156,49 @@ def info(path: Path, as_json: bool) -> None:
         table.add_row(a.name, str(a.shape), a.dtype, str(a.chunks), str(a.shards), _size(a.stored_bytes),
                       a.codecs)
     con.print(table)
+
+
+def _default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+@main.command()
+@click.argument("stages", nargs=-1)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Stages run at once [default: the CPUs this process may use].")
+@click.option("--force", is_flag=True, help="Run every planned stage even if DVC finds it up to date.")
+@click.option("--dry", is_flag=True, help="Print what would run, in start order, and exit.")
+@click.option("--root", type=click.Path(file_okay=False, exists=True, path_type=Path), default=Path("."),
+              show_default=True, help="The DVC project (where dvc.yaml is).")
+def repro(stages: tuple[str, ...], jobs: int | None, force: bool, dry: bool, root: Path) -> None:
+    """Bring the DVC pipeline up to date, several stages at once (default: every stage).
+
+    Like `dvc repro STAGES`, but independent stages run in parallel (pipeline/repro.py says how).
+    """
+    import time
+
+    from pipeline import repro as parallel
+
+    started = time.monotonic()
+    plan = parallel.make_plan(root, stages, force=force)
+    if dry:
+        for name in plan.stages:
+            after = ", ".join(sorted(plan.upstream[name])) or "-"
+            click.echo(f"{name}\tafter: {after}\test. {plan.priority[name]:.0f} s to the end of its chain")
+        return
+    if not plan.stages:
+        say("Everything is up to date.")
+        return
+    jobs = jobs or _default_jobs()
+    say(f"{len(plan.stages)} stage(s) to run, {jobs} at a time")
+    try:
+        parallel.run(root, plan, jobs, say)
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from exc
+    left = parallel.stale(root) if not stages else []
+    if left:
+        raise click.ClickException(f"dvc status still reports changed stages: {', '.join(left)}")
+    say(f"pipeline up to date in {time.monotonic() - started:.0f} s")
 
 
 @main.command()
