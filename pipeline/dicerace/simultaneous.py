@@ -116,13 +116,16 @@ def dense_policy(pure: np.ndarray, mixed_row: np.ndarray, mixed: np.ndarray) -> 
     return table
 
 
-def relative_bound(dice: int, target: int) -> float:
+def relative_bound(dice: int, target: int, rounds: int | None = None) -> float:
     """Bound on the relative rounding error of every W, D, L channel the solve computes (see
     ``pipeline.dicerace.certified``), u = 2^-53: a roll adds at most (5 dice + 3) u (``kernels.split_roll``
     form, as in ``pipeline.dicerace.sequential.relative_bound``); a round is two rolls and the mixing of the
-    entries by two strategies (at most dice terms each: 2 dice + 2 u), and every round adds at least one
-    point to each score, so at most target rounds remain. 1.01 covers the second-order terms."""
-    return 1.01 * target * (2 * (5 * dice + 3) + 2 * dice + 2) * 2.0**-53
+    entries by two strategies (two dot products of at most dice terms, 2 dice + 2 u, and strategies that sum to
+    1 within dice u each, 2 dice + 2 u). ``rounds``: how many rounds remain at most (every round adds at least
+    one point to each score, so at most target - max(i, j) from state (i, j)); target by default, the bound of
+    every state. 1.01 covers the second-order terms."""
+    rounds = target if rounds is None else rounds
+    return 1.01 * rounds * (2 * (5 * dice + 3) + 4 * dice + 4) * 2.0**-53
 
 
 @njit(cache=True)
@@ -294,9 +297,11 @@ def solve_simultaneous(dice: int, target: int, *,
                 roll_rows(ring[ch], a, table[ch, a + BUST_SCORE, : width - BUST_SCORE], bust_pow, safe_pow,
                           rolls[ch])
                 row_games(rolls[ch], n, bust_pow, safe_pow, games[ch])
-            solve_row(games, n, rho, row.prev_rows, row.prev_cols, row.comp, row.xs, row.ys, row.status,
+            # Row a's states (a, j), j <= a, end within target - a rounds: their channels' own bound.
+            rho_row = relative_bound(dice, target, target - a)
+            solve_row(games, n, rho_row, row.prev_rows, row.prev_cols, row.comp, row.xs, row.ys, row.status,
                       row.verdicts, row.unknown, row.shift, row.bound, row.row_sup, row.col_sup)
-            out.finish_row(a, n, games, row)
+            out.finish_row(a, n, games, row, rho_row)
             comp = row.comp[:n]
             # The player with score j at (j, a) wins where player 1 at (a, j) loses.
             for ch, mirror in ((WIN, LOSE), (DRAW, DRAW), (LOSE, WIN), (SLACK, SLACK)):
@@ -342,9 +347,9 @@ class _Tables:
         self.max_lp_gap = 0.0
         self.max_slack = 0.0
 
-    def finish_row(self, a: int, n: int, games: np.ndarray, row: _Row) -> None:
+    def finish_row(self, a: int, n: int, games: np.ndarray, row: _Row, rho: float) -> None:
         """Solve row a's open states by LP, certify the mixed ones, decide open uniqueness verdicts, store
-        both players."""
+        both players. ``rho``: the relative bound of row a's channels (``relative_bound``)."""
         for j in np.flatnonzero(row.status[:n] == NEEDS_LP):
             sol = solve_lp(row.shift[j])
             self.max_lp_gap = max(self.max_lp_gap, sol.gap)
@@ -352,7 +357,7 @@ class _Tables:
             row.row_sup[j] = _mask(sol.row)
             row.col_sup[j] = _mask(sol.col)
         for j in np.flatnonzero(row.status[:n] != SADDLE):
-            self._mixed_state(games[:, j], row, j)
+            self._mixed_state(games[:, j], row, j, rho)
         for j, player in zip(*np.nonzero(row.verdicts[:n] == UNDECIDED), strict=True):
             m, x, y = row.shift[j], row.xs[j], row.ys[j]
             value, tol = float(x @ m @ y), 2.0 * float(row.bound[j].max())
@@ -368,7 +373,10 @@ class _Tables:
             self.counts[name] += int(np.count_nonzero(status == code))
         self.counts["uncertified_states"] += int(np.count_nonzero(row.unknown[:n]))
         comp = row.comp[:n]
-        comp[a, WIN] = comp[a, LOSE] = 0.5 * (comp[a, WIN] + comp[a, LOSE])  # worth exactly 0
+        # (a, a) is worth exactly 0: with W = L = the mean of the two, (W* + L*) / 2, D*, (W* + L*) / 2 is a
+        # decomposition of 0 within the relative bound, so no slack.
+        comp[a, WIN] = comp[a, LOSE] = 0.5 * (comp[a, WIN] + comp[a, LOSE])
+        comp[a, SLACK] = 0.0
         probs = comp[:, :SLACK]
         if np.any((probs > 0.0) & (probs < SMALLEST_TRUSTED)):
             raise ValueError(f"(dice={self.dice}, target={self.target}): a probability below 2^-900 in row {a}, "
@@ -387,25 +395,38 @@ class _Tables:
         row.prev_rows[:n] = row.row_sup[:n]
         row.prev_cols[:n] = row.col_sup[:n]
 
-    def _mixed_state(self, g: np.ndarray, row: _Row, j: int) -> None:
+    def _mixed_state(self, g: np.ndarray, row: _Row, j: int, rho: float) -> None:
         """Certify state j's mixed equilibrium and set its verdicts and value channels.
 
-        The channels of the value are x^T C y for C = W, D, L: the exact (x^T W* y, ...) differ from the
-        computed ones by the relative bound plus x^T S y, and from a decomposition of the exact value by at
-        most the width of the exact value interval [min_c (x^T M*)_c, max_r (M* y)_r], the computed gap plus
-        twice the largest entry error: that goes into the slack channel.
+        The channels of the value are x^T C y for C = W, D, L (x, y normalised: they sum to 1 within dice u,
+        which ``relative_bound`` covers): within the relative bound of x^T C' y, C' the entries'
+        decompositions (``pipeline.dicerace.certified``), whose values M' are within the entries' slacks S of
+        the exact entries M*. Both x^T M' y and the exact value lie in the exact game's value interval
+        [min_c (x^T M*)_c, max_r (M* y)_r], which is within max((S y)_r, (x^T S)_c) of M''s interval
+        [min_c (x^T M')_c, max_r (M' y)_r], itself at most the computed gap plus the relative errors of the
+        entries weighted by x and y (and the rounding of the gap) wide: that is the value's slack. A slack is
+        thus passed on once (the value of a matrix game moves no more than its entries), not once per term.
         """
         m, e, x, y = row.shift[j], row.bound[j], row.xs[j], row.ys[j]
+        x /= x.sum()
+        y /= y.sum()
         if certify_mixed(m, e, x, y):
             row.verdicts[j] = UNIQUE, UNIQUE
         else:
             row.unknown[j] = True
             row.verdicts[j] = mixed_verdicts(m, x, y, float(x @ m @ y), 2.0 * float(e.max()))
-        gap = max(float((m @ y).max() - (x @ m).min()), 0.0)
         for ch in (WIN, DRAW, LOSE):
             row.comp[j, ch] = x @ g[ch] @ y
-        widening = float((e @ y).max() + (x @ e).max())
-        row.comp[j, SLACK] = 1.01 * (x @ g[SLACK] @ y + gap + widening)
+        # The entries' errors against their decompositions: the same form without the slack.
+        decomposed = g.copy()
+        decomposed[SLACK] = 0.0
+        form, relative = np.empty_like(m), np.empty_like(m)
+        shifted(decomposed, rho, form, relative, False)
+        gap = max(float((form @ y).max() - (x @ form).min()), 0.0)
+        gap_rounding = 4.0 * (len(x) + 1) * 2.0**-53 * float(np.abs(form).max())
+        inherited = max(float((g[SLACK] @ y).max()), float((x @ g[SLACK]).max()))
+        widening = float((relative @ y).max() + (x @ relative).max())
+        row.comp[j, SLACK] = 1.01 * (inherited + gap + gap_rounding + widening)
 
     def _store(self, mine, other, strategies: np.ndarray, verdicts: np.ndarray, no_saddle: np.ndarray) -> None:
         support = (strategies > SUPPORT_EPS).sum(axis=1)
