@@ -219,6 +219,29 @@ def saddle_verdict(f, e, g, r, c, rho, transpose):
     return (1 if other_pure else 2), smallest, unknown
 
 
+def mixed_value_slack(g: np.ndarray, x: np.ndarray, y: np.ndarray, rho: float) -> float:
+    """The slack of a mixed state's value channels x^T C y (C = W, D, L; x, y probability vectors within
+    rounding) for the channels g[ch, r, c] of its game, rho their relative bound.
+
+    x^T C y is within the relative bound of x^T C' y, C' the entries' decompositions, whose values M' are
+    within the entries' slacks S of the exact entries M*. Both x^T M' y and the exact value lie in the exact
+    game's value interval [min_c (x^T M*)_c, max_r (M* y)_r], which is within max_r (S y)_r and max_c
+    (x^T S)_c of M''s interval [min_c (x^T M')_c, max_r (M' y)_r]; that one is at most the computed gap plus
+    the relative errors of the entries weighted by x and y (and the rounding of the gap) wide. So a slack is
+    passed on once, as the value of a matrix game moves no more than its entries, not once per term.
+    """
+    decomposed = g.copy()
+    decomposed[SLACK] = 0.0  # the entries' errors against their decompositions: the same form, no slack
+    form, relative = np.empty(g.shape[1:]), np.empty(g.shape[1:])
+    shifted(decomposed, rho, form, relative, False)
+    gap = max(float((form @ y).max() - (x @ form).min()), 0.0)
+    # Rounding of the two products, and x, y summing to 1 within dice u only.
+    gap_rounding = 4.0 * (len(x) + 1) * UNIT * float(np.abs(form).max())
+    inherited = max(float((g[SLACK] @ y).max()), float((x @ g[SLACK]).max()))
+    widening = float((relative @ y).max() + (x @ relative).max())
+    return 1.01 * (inherited + gap + gap_rounding + widening)
+
+
 def certify_mixed(delta: np.ndarray, bound: np.ndarray, x: np.ndarray, y: np.ndarray) -> bool:
     """True when the exact game has an equilibrium on the supports of (x, y), strictly complementary, with a
     nonsingular kernel: then each player's optimal strategy is unique and has exactly that support

@@ -54,6 +54,7 @@ from pipeline.dicerace.certified import (
     WIN,
     certify_mixed,
     is_saddle,
+    mixed_value_slack,
     no_saddle,
     saddle_verdict,
     shifted,
@@ -396,17 +397,9 @@ class _Tables:
         row.prev_cols[:n] = row.col_sup[:n]
 
     def _mixed_state(self, g: np.ndarray, row: _Row, j: int, rho: float) -> None:
-        """Certify state j's mixed equilibrium and set its verdicts and value channels.
-
-        The channels of the value are x^T C y for C = W, D, L (x, y normalised: they sum to 1 within dice u,
-        which ``relative_bound`` covers): within the relative bound of x^T C' y, C' the entries'
-        decompositions (``pipeline.dicerace.certified``), whose values M' are within the entries' slacks S of
-        the exact entries M*. Both x^T M' y and the exact value lie in the exact game's value interval
-        [min_c (x^T M*)_c, max_r (M* y)_r], which is within max((S y)_r, (x^T S)_c) of M''s interval
-        [min_c (x^T M')_c, max_r (M' y)_r], itself at most the computed gap plus the relative errors of the
-        entries weighted by x and y (and the rounding of the gap) wide: that is the value's slack. A slack is
-        thus passed on once (the value of a matrix game moves no more than its entries), not once per term.
-        """
+        """Certify state j's mixed equilibrium and set its verdicts and value channels: x^T C y for C = W, D,
+        L (x, y normalised: they sum to 1 within dice u, which ``relative_bound`` covers) and the slack of
+        ``certified.mixed_value_slack``."""
         m, e, x, y = row.shift[j], row.bound[j], row.xs[j], row.ys[j]
         x /= x.sum()
         y /= y.sum()
@@ -417,16 +410,7 @@ class _Tables:
             row.verdicts[j] = mixed_verdicts(m, x, y, float(x @ m @ y), 2.0 * float(e.max()))
         for ch in (WIN, DRAW, LOSE):
             row.comp[j, ch] = x @ g[ch] @ y
-        # The entries' errors against their decompositions: the same form without the slack.
-        decomposed = g.copy()
-        decomposed[SLACK] = 0.0
-        form, relative = np.empty_like(m), np.empty_like(m)
-        shifted(decomposed, rho, form, relative, False)
-        gap = max(float((form @ y).max() - (x @ form).min()), 0.0)
-        gap_rounding = 4.0 * (len(x) + 1) * 2.0**-53 * float(np.abs(form).max())
-        inherited = max(float((g[SLACK] @ y).max()), float((x @ g[SLACK]).max()))
-        widening = float((relative @ y).max() + (x @ relative).max())
-        row.comp[j, SLACK] = 1.01 * (inherited + gap + gap_rounding + widening)
+        row.comp[j, SLACK] = mixed_value_slack(g, x, y, rho)
 
     def _store(self, mine, other, strategies: np.ndarray, verdicts: np.ndarray, no_saddle: np.ndarray) -> None:
         support = (strategies > SUPPORT_EPS).sum(axis=1)
