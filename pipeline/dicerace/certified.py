@@ -1,14 +1,16 @@
 """Certified comparisons of the simultaneous race's matrix entries, and the exact decisions built on them.
 
 Every entry of a state's matrix game is carried as four non-negative channels (``simultaneous`` module):
-W, D, L, the probabilities that player 1 wins, draws, loses, and S, an absolute slack. For some exact
-decomposition (W*, D*, L*) of the exact entry (non-negative, W* + D* + L* = 1, W* - L* = the exact entry)
+W, D, L, the probabilities that player 1 wins, draws, loses, and S, an absolute slack. For some
+decomposition (W*, D*, L*) (non-negative, W* + D* + L* = 1) whose value W* - L* is within S of the exact
+entry,
 
-    |C - C*| <= rho C* + S        for C in W, D, L,
+    |C - C*| <= rho C*        for C in W, D, L,
 
 rho a relative bound (``simultaneous.relative_bound``; the rounding of sums of non-negative numbers) and S the
-slack inherited from states whose value came from a mixed equilibrium (zero elsewhere). The difference of
-two exact entries a, b has three exact forms,
+slack inherited from states whose value came from a mixed equilibrium (zero elsewhere; ``mixed_value_slack``).
+The difference of the decompositions' values at two entries a, b, within S_a + S_b of the exact difference,
+has three exact forms,
 
     2 (W*_a - W*_b) + (D*_a - D*_b) = 2 (L*_b - L*_a) + (D*_b - D*_a) = (W*_a - L*_a) - (W*_b - L*_b),
 
