@@ -1,14 +1,16 @@
 """Certified comparisons of the simultaneous race's matrix entries, and the exact decisions built on them.
 
 Every entry of a state's matrix game is carried as four non-negative channels (``simultaneous`` module):
-W, D, L, the probabilities that player 1 wins, draws, loses, and S, an absolute slack. For some exact
-decomposition (W*, D*, L*) of the exact entry (non-negative, W* + D* + L* = 1, W* - L* = the exact entry)
+W, D, L, the probabilities that player 1 wins, draws, loses, and S, an absolute slack. For some
+decomposition (W*, D*, L*) (non-negative, W* + D* + L* = 1) whose value W* - L* is within S of the exact
+entry,
 
-    |C - C*| <= rho C* + S        for C in W, D, L,
+    |C - C*| <= rho C*        for C in W, D, L,
 
 rho a relative bound (``simultaneous.relative_bound``; the rounding of sums of non-negative numbers) and S the
-slack inherited from states whose value came from a mixed equilibrium (zero elsewhere). The difference of
-two exact entries a, b has three exact forms,
+slack inherited from states whose value came from a mixed equilibrium (zero elsewhere; ``mixed_value_slack``).
+The difference of the decompositions' values at two entries a, b, within S_a + S_b of the exact difference,
+has three exact forms,
 
     2 (W*_a - W*_b) + (D*_a - D*_b) = 2 (L*_b - L*_a) + (D*_b - D*_a) = (W*_a - L*_a) - (W*_b - L*_b),
 
@@ -23,6 +25,8 @@ linear system (``certify_mixed``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -30,7 +34,8 @@ WIN, DRAW, LOSE, SLACK = 0, 1, 2, 3
 CHANNELS = 4
 UNKNOWN = 2
 # Rounding of the three forms themselves (a few operations on the channels), in units of the channels.
-FORM_ROUNDING = 8 * 2.0**-53
+UNIT = 2.0**-53
+FORM_ROUNDING = 8 * UNIT
 
 
 @njit(cache=True, inline="always")
@@ -216,6 +221,29 @@ def saddle_verdict(f, e, g, r, c, rho, transpose):
     return (1 if other_pure else 2), smallest, unknown
 
 
+def mixed_value_slack(g: np.ndarray, x: np.ndarray, y: np.ndarray, rho: float) -> float:
+    """The slack of a mixed state's value channels x^T C y (C = W, D, L; x, y probability vectors within
+    rounding) for the channels g[ch, r, c] of its game, rho their relative bound.
+
+    x^T C y is within the relative bound of x^T C' y, C' the entries' decompositions, whose values M' are
+    within the entries' slacks S of the exact entries M*. Both x^T M' y and the exact value lie in the exact
+    game's value interval [min_c (x^T M*)_c, max_r (M* y)_r], which is within max_r (S y)_r and max_c
+    (x^T S)_c of M''s interval [min_c (x^T M')_c, max_r (M' y)_r]; that one is at most the computed gap plus
+    the relative errors of the entries weighted by x and y (and the rounding of the gap) wide. So a slack is
+    passed on once, as the value of a matrix game moves no more than its entries, not once per term.
+    """
+    decomposed = g.copy()
+    decomposed[SLACK] = 0.0  # the entries' errors against their decompositions: the same form, no slack
+    form, relative = np.empty(g.shape[1:]), np.empty(g.shape[1:])
+    shifted(decomposed, rho, form, relative, False)
+    gap = max(float((form @ y).max() - (x @ form).min()), 0.0)
+    # Rounding of the two products, and x, y summing to 1 within dice u only.
+    gap_rounding = 4.0 * (len(x) + 1) * UNIT * float(np.abs(form).max())
+    inherited = max(float((g[SLACK] @ y).max()), float((x @ g[SLACK]).max()))
+    widening = float((relative @ y).max() + (x @ relative).max())
+    return 1.01 * (inherited + gap + gap_rounding + widening)
+
+
 def certify_mixed(delta: np.ndarray, bound: np.ndarray, x: np.ndarray, y: np.ndarray) -> bool:
     """True when the exact game has an equilibrium on the supports of (x, y), strictly complementary, with a
     nonsingular kernel: then each player's optimal strategy is unique and has exactly that support
@@ -225,44 +253,64 @@ def certify_mixed(delta: np.ndarray, bound: np.ndarray, x: np.ndarray, y: np.nda
     ``bound``: the certified error of each. Each player's kernel system K z = e (z = its strategy on its
     support and the value) has a computed solution z with residual K z - e = res; the exact game's K* = K + dK
     has |dK| <= the bounds on the supports, so with beta = ||K^-1|| ||dK|| < 1/2 its solution z* is within
-    (beta ||z|| + ||K^-1|| ||res||) / (1 - beta) of z (max norms; 1.01 on top covers the rounding of these
-    float computations). Every strict inequality is then checked with that margin.
+    (beta ||z|| + ||K^-1|| ||res||) / (1 - beta) of z (max norms; ||K^-1|| itself bounded through the computed
+    inverse R as ||R|| / (1 - ||I - R K||), 1.01 on top covers the rounding of these float computations). The
+    exact strategies are then positive on the supports; every pure strategy off a support must be strictly
+    worse against the opponent's exact strategy (``_strictly_worse``).
     """
     rows, cols = np.flatnonzero(x > 0), np.flatnonzero(y > 0)
     if len(rows) != len(cols):
         return False
-    value = float(x @ delta @ y)
-    shifts, value_errors = [], []
-    for matrix, err, p, sup_p, sup_q, v in ((delta, bound, x, rows, cols, value),
-                                            (-delta.T, bound.T, y, cols, rows, -value)):
+    shifts = []
+    for matrix, err, p, sup_p, sup_q in ((delta, bound, x, rows, cols), (-delta.T, bound.T, y, cols, rows)):
         k = len(sup_p)
         kernel = np.zeros((k + 1, k + 1))
         kernel[:k, :k] = matrix[np.ix_(sup_p, sup_q)].T
         kernel[:k, k] = -1.0
         kernel[k, :k] = 1.0
         try:
-            inverse = np.linalg.inv(kernel)
+            approx = np.linalg.inv(kernel)
         except np.linalg.LinAlgError:
             return False
-        inv_norm = np.abs(inverse).sum(axis=1).max()
+        theta = np.abs(np.eye(k + 1) - approx @ kernel).sum(axis=1).max()
+        theta += 4.0 * (k + 2) * UNIT * (np.abs(approx) @ np.abs(kernel)).sum(axis=1).max()
+        if not theta < 0.5:
+            return False
+        inv_norm = np.abs(approx).sum(axis=1).max() / (1.0 - theta)
         beta = inv_norm * err[np.ix_(sup_p, sup_q)].sum(axis=0).max()
         if not beta < 0.5:
             return False
         z = np.append(p[sup_p], (p[sup_p] @ matrix[np.ix_(sup_p, sup_q)]).mean())
         rhs = np.zeros(k + 1)
         rhs[k] = 1.0
-        residual = np.abs(kernel @ z - rhs).max()
+        residual = np.abs(kernel @ z - rhs).max() + 2.0 * (k + 2) * UNIT * (np.abs(kernel) @ np.abs(z) + 1.0).max()
         shift = 1.01 * (beta * np.abs(z).max() + inv_norm * residual) / (1.0 - beta)
         if p[sup_p].min() <= shift:
             return False
         shifts.append(shift)
-        value_errors.append(shift + abs(z[k] - v))
     dx, dy = shifts
-    value_error = 1.01 * min(value_errors)
-    # The exact strategies differ from x, y only on the supports, by at most dx, dy per component.
-    against_y = delta @ y + bound[:, cols] @ (y[cols] + dy) + np.abs(delta[:, cols]).sum(axis=1) * dy
-    against_x = x @ delta - (x[rows] + dx) @ bound[rows] - np.abs(delta[rows]).sum(axis=0) * dx
-    off_rows = np.setdiff1d(np.arange(len(x)), rows)
-    off_cols = np.setdiff1d(np.arange(len(y)), cols)
-    return bool(np.all(against_y[off_rows] < value - value_error)
-                and np.all(against_x[off_cols] > value + value_error))
+    return (_strictly_worse(delta, bound, x, y, rows, cols, dy)
+            and _strictly_worse(-delta.T, bound.T, y, x, cols, rows, dx))
+
+
+def _strictly_worse(matrix: np.ndarray, err: np.ndarray, p: np.ndarray, q: np.ndarray, sup_p: np.ndarray,
+                    sup_q: np.ndarray, dq: float) -> bool:
+    """True when every pure strategy r off the support sup_p of the maximising player (``matrix`` in its view,
+    exact entries within ``err``) is strictly worse than the value against the opponent's exact strategy q*,
+    which is within dq of q on sup_q and equalises this player's payoff over sup_p.
+
+    As q* equalises over sup_p, v* = p^T A* q* / sum p for the computed p, so (A* q*)_r - v* =
+    (A*_r - p^T A*) q* + v* (sum p - 1): the difference of r with p's mixture, whose computed value is as
+    small as the margin, is what q*'s error multiplies (not the entries themselves, nor the value's error).
+    """
+    off = np.setdiff1d(np.arange(len(p)), sup_p)
+    if len(off) == 0:
+        return True
+    rel = matrix[off][:, sup_q] - (p @ matrix)[sup_q]  # A_r - p^T A on the opponent's support
+    margin = rel @ q[sup_q]
+    errors = err[off][:, sup_q] + (p @ err)[sup_q]
+    spread = np.abs(rel).sum(axis=1) * dq + errors @ (q[sup_q] + dq)
+    scale = float(np.abs(matrix).max() + err.max())
+    normalisation = scale * (abs(math.fsum(p) - 1.0) + 2.0 * UNIT)
+    rounding = 8.0 * (len(p) + 2) * UNIT * scale
+    return bool(np.all(margin + 1.01 * spread + normalisation + rounding < 0.0))

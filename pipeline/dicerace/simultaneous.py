@@ -54,6 +54,7 @@ from pipeline.dicerace.certified import (
     WIN,
     certify_mixed,
     is_saddle,
+    mixed_value_slack,
     no_saddle,
     saddle_verdict,
     shifted,
@@ -116,13 +117,16 @@ def dense_policy(pure: np.ndarray, mixed_row: np.ndarray, mixed: np.ndarray) -> 
     return table
 
 
-def relative_bound(dice: int, target: int) -> float:
+def relative_bound(dice: int, target: int, rounds: int | None = None) -> float:
     """Bound on the relative rounding error of every W, D, L channel the solve computes (see
     ``pipeline.dicerace.certified``), u = 2^-53: a roll adds at most (5 dice + 3) u (``kernels.split_roll``
     form, as in ``pipeline.dicerace.sequential.relative_bound``); a round is two rolls and the mixing of the
-    entries by two strategies (at most dice terms each: 2 dice + 2 u), and every round adds at least one
-    point to each score, so at most target rounds remain. 1.01 covers the second-order terms."""
-    return 1.01 * target * (2 * (5 * dice + 3) + 2 * dice + 2) * 2.0**-53
+    entries by two strategies (two dot products of at most dice terms, 2 dice + 2 u, and strategies that sum to
+    1 within dice u each, 2 dice + 2 u). ``rounds``: how many rounds remain at most (every round adds at least
+    one point to each score, so at most target - max(i, j) from state (i, j)); target by default, the bound of
+    every state. 1.01 covers the second-order terms."""
+    rounds = target if rounds is None else rounds
+    return 1.01 * rounds * (2 * (5 * dice + 3) + 4 * dice + 4) * 2.0**-53
 
 
 @njit(cache=True)
@@ -294,9 +298,11 @@ def solve_simultaneous(dice: int, target: int, *,
                 roll_rows(ring[ch], a, table[ch, a + BUST_SCORE, : width - BUST_SCORE], bust_pow, safe_pow,
                           rolls[ch])
                 row_games(rolls[ch], n, bust_pow, safe_pow, games[ch])
-            solve_row(games, n, rho, row.prev_rows, row.prev_cols, row.comp, row.xs, row.ys, row.status,
+            # Row a's states (a, j), j <= a, end within target - a rounds: their channels' own bound.
+            rho_row = relative_bound(dice, target, target - a)
+            solve_row(games, n, rho_row, row.prev_rows, row.prev_cols, row.comp, row.xs, row.ys, row.status,
                       row.verdicts, row.unknown, row.shift, row.bound, row.row_sup, row.col_sup)
-            out.finish_row(a, n, games, row)
+            out.finish_row(a, n, games, row, rho_row)
             comp = row.comp[:n]
             # The player with score j at (j, a) wins where player 1 at (a, j) loses.
             for ch, mirror in ((WIN, LOSE), (DRAW, DRAW), (LOSE, WIN), (SLACK, SLACK)):
@@ -342,9 +348,9 @@ class _Tables:
         self.max_lp_gap = 0.0
         self.max_slack = 0.0
 
-    def finish_row(self, a: int, n: int, games: np.ndarray, row: _Row) -> None:
+    def finish_row(self, a: int, n: int, games: np.ndarray, row: _Row, rho: float) -> None:
         """Solve row a's open states by LP, certify the mixed ones, decide open uniqueness verdicts, store
-        both players."""
+        both players. ``rho``: the relative bound of row a's channels (``relative_bound``)."""
         for j in np.flatnonzero(row.status[:n] == NEEDS_LP):
             sol = solve_lp(row.shift[j])
             self.max_lp_gap = max(self.max_lp_gap, sol.gap)
@@ -352,7 +358,7 @@ class _Tables:
             row.row_sup[j] = _mask(sol.row)
             row.col_sup[j] = _mask(sol.col)
         for j in np.flatnonzero(row.status[:n] != SADDLE):
-            self._mixed_state(games[:, j], row, j)
+            self._mixed_state(games[:, j], row, j, rho)
         for j, player in zip(*np.nonzero(row.verdicts[:n] == UNDECIDED), strict=True):
             m, x, y = row.shift[j], row.xs[j], row.ys[j]
             value, tol = float(x @ m @ y), 2.0 * float(row.bound[j].max())
@@ -368,7 +374,10 @@ class _Tables:
             self.counts[name] += int(np.count_nonzero(status == code))
         self.counts["uncertified_states"] += int(np.count_nonzero(row.unknown[:n]))
         comp = row.comp[:n]
-        comp[a, WIN] = comp[a, LOSE] = 0.5 * (comp[a, WIN] + comp[a, LOSE])  # worth exactly 0
+        # (a, a) is worth exactly 0: with W = L = the mean of the two, (W* + L*) / 2, D*, (W* + L*) / 2 is a
+        # decomposition of 0 within the relative bound, so no slack.
+        comp[a, WIN] = comp[a, LOSE] = 0.5 * (comp[a, WIN] + comp[a, LOSE])
+        comp[a, SLACK] = 0.0
         probs = comp[:, :SLACK]
         if np.any((probs > 0.0) & (probs < SMALLEST_TRUSTED)):
             raise ValueError(f"(dice={self.dice}, target={self.target}): a probability below 2^-900 in row {a}, "
@@ -387,25 +396,21 @@ class _Tables:
         row.prev_rows[:n] = row.row_sup[:n]
         row.prev_cols[:n] = row.col_sup[:n]
 
-    def _mixed_state(self, g: np.ndarray, row: _Row, j: int) -> None:
-        """Certify state j's mixed equilibrium and set its verdicts and value channels.
-
-        The channels of the value are x^T C y for C = W, D, L: the exact (x^T W* y, ...) differ from the
-        computed ones by the relative bound plus x^T S y, and from a decomposition of the exact value by at
-        most the width of the exact value interval [min_c (x^T M*)_c, max_r (M* y)_r], the computed gap plus
-        twice the largest entry error: that goes into the slack channel.
-        """
+    def _mixed_state(self, g: np.ndarray, row: _Row, j: int, rho: float) -> None:
+        """Certify state j's mixed equilibrium and set its verdicts and value channels: x^T C y for C = W, D,
+        L (x, y normalised: they sum to 1 within dice u, which ``relative_bound`` covers) and the slack of
+        ``certified.mixed_value_slack``."""
         m, e, x, y = row.shift[j], row.bound[j], row.xs[j], row.ys[j]
+        x /= x.sum()
+        y /= y.sum()
         if certify_mixed(m, e, x, y):
             row.verdicts[j] = UNIQUE, UNIQUE
         else:
             row.unknown[j] = True
             row.verdicts[j] = mixed_verdicts(m, x, y, float(x @ m @ y), 2.0 * float(e.max()))
-        gap = max(float((m @ y).max() - (x @ m).min()), 0.0)
         for ch in (WIN, DRAW, LOSE):
             row.comp[j, ch] = x @ g[ch] @ y
-        widening = float((e @ y).max() + (x @ e).max())
-        row.comp[j, SLACK] = 1.01 * (x @ g[SLACK] @ y + gap + widening)
+        row.comp[j, SLACK] = mixed_value_slack(g, x, y, rho)
 
     def _store(self, mine, other, strategies: np.ndarray, verdicts: np.ndarray, no_saddle: np.ndarray) -> None:
         support = (strategies > SUPPORT_EPS).sum(axis=1)

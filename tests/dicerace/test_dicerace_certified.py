@@ -1,8 +1,15 @@
 """Certified comparisons of matrix entries carried as (W, D, L, slack), and the certified mixed supports."""
 
-import numpy as np
+from fractions import Fraction
 
+import numpy as np
+import pytest
+
+from pipeline.dicerace import certified
 from pipeline.dicerace.certified import CHANNELS, DRAW, LOSE, SLACK, UNKNOWN, WIN, certify_mixed, shifted, sign
+from pipeline.dicerace.matrix_game import solve_lp
+
+from .exact_simultaneous import optimal_pair, row_player
 
 RHO = 1e-12
 
@@ -55,3 +62,68 @@ def test_certify_mixed_accepts_a_regular_equilibrium_only():
     # A duplicated row is as good as the support: not strictly complementary (the optimal x is not unique).
     dup = np.array([[1.0, -1.0, 2.0], [-1.0, 1.0, 2.0], [1.0, -1.0, 2.0]])
     assert not certify_mixed(dup, small, np.array([0.5, 0.5, 0.0]), y)
+
+
+def _exact(m: np.ndarray, signs: np.ndarray, err: np.ndarray) -> list[list[Fraction]]:
+    """The exact game m + signs * err, entry by entry in fractions."""
+    return [[Fraction(float(v)) + int(s) * Fraction(float(e)) for v, s, e in zip(*rows, strict=True)]
+            for rows in zip(m, signs, err, strict=True)]
+
+
+def _corners(shape: tuple[int, int], count: int, seed: int) -> list[np.ndarray]:
+    """Sign patterns of the error box: all up, all down, the computed game itself, random corners."""
+    rng = np.random.default_rng(seed)
+    return [np.ones(shape), -np.ones(shape), np.zeros(shape)] + [rng.choice([-1, 1], shape) for _ in range(count)]
+
+
+def test_ill_conditioned_support_is_certified_like_the_exact_games():
+    # Issue 11: a 2x2 support whose entries differ by 1e-9 (kernel condition ~1e9, as at 917 against 562 with 30
+    # dice, target 1000), margins of 2e-8 off the support, entry errors of 1e-16. The strategies' error bound
+    # is ~1e-7, far above the margins: what the off-support strategies are compared with is their difference
+    # with the mixture, whose error is 1e-7 times the (tiny) differences.
+    m = -1.3e-5 + 1e-9 * np.array([[0.0, -1.3, 20.0], [-0.4, -0.2, 20.0], [-20.0, -20.0, 0.0]])
+    err = np.full((3, 3), 1e-16)
+    sol = solve_lp(m)  # as the solver does for such states: the kernel is too close to singular to guess
+    x, y = sol.row, sol.col
+    assert list(np.flatnonzero(x)) == list(np.flatnonzero(y)) == [0, 1]
+    kernel = np.block([[m[:2, :2].T, -np.ones((2, 1))], [np.ones((1, 2)), np.zeros((1, 1))]])
+    assert np.linalg.cond(kernel) > 1e8
+    assert certify_mixed(m, err, x, y)
+    # Every exact game within the errors has this support, strictly complementary, unique for both players.
+    for signs in _corners((3, 3), 8, seed=5):
+        exact = _exact(m, signs, err)
+        for game in (exact, [[-exact[r][c] for r in range(3)] for c in range(3)]):
+            state = row_player(game)
+            assert state.unique and state.support == (0, 1) and not state.saddle
+    # A third column within the errors of the value: some exact game in the box makes it as good, refused.
+    v = float(x @ m @ y)
+    close = m.copy()
+    close[:2, 2] = v + 5e-17
+    assert not certify_mixed(close, err, x, y)
+
+
+@pytest.mark.parametrize("rho, slacks", [(1e-9, 1e-6), (1e-6, 0.0)])
+@pytest.mark.parametrize("seed", range(4))
+def test_mixed_value_slack_bounds_the_exact_value_of_every_game_within_the_errors(seed, rho, slacks):
+    # Entries with relative errors rho and slacks S (certified.py): the exact entry is within rho (W + L) + S of
+    # W - L. The mixed state's value channels must satisfy the same invariant: |W - L - v*| <= rho (W + L) + slack
+    # for the exact value v* of every such game (inherited slacks dominating, or relative errors). Seed 0 is a
+    # flat game (every entry worth 0, W + L varying): any pair is optimal, and the errors decide the value.
+    rng = np.random.default_rng(seed)
+    if seed == 0:
+        win = rng.uniform(0.0, 0.5, (3, 3))
+        win[0, 0] = 0.0
+        g = _channels(win, 1.0 - 2.0 * win)
+        x = y = np.array([1.0, 0.0, 0.0])
+    else:
+        g = _channels(rng.uniform(0.0, 0.6, (3, 3)), rng.uniform(0.0, 0.4, (3, 3)) * (rng.random((3, 3)) < 0.5))
+        sol = solve_lp(g[WIN] - g[LOSE])
+        x, y = sol.row, sol.col
+    g[SLACK] = rng.uniform(0.0, slacks, (3, 3))
+    slack = certified.mixed_value_slack(g, x, y, rho)
+    w, lose = x @ g[WIN] @ y, x @ g[LOSE] @ y
+    allowed = Fraction(rho * (w + lose) * (1 + 2 * rho) + slack)
+    err = 0.999 * (rho * (g[WIN] + g[LOSE]) + g[SLACK])
+    for signs in _corners((3, 3), 16, seed=seed):
+        v = optimal_pair(_exact(g[WIN] - g[LOSE], signs, err))[2]
+        assert abs(v - Fraction(float(w - lose))) <= allowed
