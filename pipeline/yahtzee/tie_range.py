@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from lookup.yahtzee.rules import Rules, get_rules, kernel_params
+from lookup.yahtzee.rules import Rules, get_rules, kernel_params, scoring_tables
 from lookup.yahtzee.states import state_space
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables, solve
@@ -223,22 +223,26 @@ def _mask_order(kind: str, n_dice: int) -> np.ndarray:
 def rounding_bound(rules: Rules | str, vmax: float) -> float:
     """A rigorous bound (points) on |computed - exact| of every float64 value of a turn-start state.
 
-    Per turn, with u = 2**-53 and every value at most ``vmax`` in magnitude: adding a box's points to the
-    next value rounds once (u vmax); each of the n_dice averaging levels of the keep tree per reroll sums
-    n_faces terms (at most (n_faces - 1) u n_faces vmax, divided by n_faces) and multiplies by the rounded
-    1 / n_faces (2 u vmax); the maximum and the choice of keeps are exact on the computed values (the error
-    of a maximum is at most the largest error of its terms); the last step sums n_rolls products of
-    rounded probabilities (rounded to u relative) with the values ((n_rolls - 1) u vmax plus 2 u vmax for
-    the products and the probabilities, plus the probabilities' rounded sum, 1 + n_rolls u, times vmax).
-    Averages and maxima do not amplify the errors of the next state's value, so the bound is the per-turn
-    term times the number of turns (n_boxes); first-order in u (the second-order terms are ~1e-27).
+    ``vmax``: the largest turn-start value. Every value computed within a turn (a final roll's or a keep's
+    expected remaining points) is at most ``w`` = vmax + the most points one turn can earn (a box's best
+    score, the upper bonus and a Yahtzee bonus); all are >= 0. Per turn, with u = 2**-53: adding a box's
+    points to the next value rounds once (u w); each of the n_dice averaging levels of the keep tree per
+    reroll sums n_faces terms ((n_faces - 1) u n_faces w, then divided by n_faces) and multiplies by the
+    rounded 1 / n_faces (2 u w); maxima and the choice of keeps are exact on the computed values (the error
+    of a maximum is at most the largest error of its terms); the first roll's sum of n_rolls products of
+    rounded probabilities with values adds (n_rolls - 1) u w for the sum, 2 u w for the products and the
+    probabilities' rounding, and n_rolls u w for their sum differing from 1. Averages and maxima do not
+    amplify the errors of the next state's value, so the bound is the per-turn term times the number of
+    turns (n_boxes); first-order in u (the second-order terms are ~1e-27 points).
     """
     rules = get_rules(rules)
     u = 2.0 ** -53
     nf, nd = rules.encoding.n_faces, rules.n_dice
     n_rolls = len(rules.encoding.roll_prob)
+    st = scoring_tables(rules)
+    one_turn = max(int(st.score.max()), int(st.joker_score.max())) + rules.upper_bonus + rules.yahtzee_bonus
     per_turn = 1 + 2 * nd * ((nf - 1) + 2) + (n_rolls - 1) + 2 + n_rolls
-    return rules.n_boxes * per_turn * u * vmax
+    return rules.n_boxes * per_turn * u * (vmax + one_turn)
 
 
 def _rule_keeps(keep_of_mask: np.ndarray, orders: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
