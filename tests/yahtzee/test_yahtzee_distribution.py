@@ -5,7 +5,8 @@
 * on ``scandinavian+forced`` the whole law against a forward pass over (state, points) written here in
   plain Python from the rules (``score_roll``), brute-force dice enumeration and the policy tables;
 * simulated optimal games (the strategy lab's engine) against it by a chi-square test;
-* the published ``verhoeff`` figures (median 248, sd 59.6117, upper bonus 68.1 %).
+* the published ``verhoeff`` figures (median 248, upper bonus 68.1 %; sd 59.6117 inside the exact range
+  of the sd over the ways to break ties, ``pipeline.yahtzee.tie_range``).
 """
 
 import itertools
@@ -19,9 +20,12 @@ from scipy import stats as sps
 
 from lookup.store import ArtifactError
 from lookup.yahtzee import distribution, get_rules, value
+from lookup.yahtzee.states import state_space
 from lookup.yahtzee.tables import load_tables
 from pipeline import registry
 from pipeline.cli import main
+from pipeline.yahtzee.tie_range import TIE_RULES, tie_range
+from tests.yahtzee.tie_exact import ExactTies
 
 HASBRO = get_rules("hasbro")
 
@@ -176,17 +180,35 @@ def test_a_million_simulated_games_agree(hasbro_law, hasbro_tables):
 def test_verhoeff_published_figures(tmp_path):
     """Verhoeff's optimal solitaire Yahtzee: median 248, sd 59.6117, upper bonus in 68.1 % of games.
 
-    The sd depends on how tied options are broken (ours: 59.61144); it equals the backward
-    moment recursion of the same policy to 1e-9, and Verhoeff's figure to 1e-3 (as in test_yahtzee_solver).
+    The sd depends on how options of exactly equal expected value are broken. Ours (59.611436) equals the
+    backward moment recursion of the same policy and its re-evaluation by the tie-range pass to 1e-9;
+    the published 59.6117 (to its printed digits) lies in the exact range of the sd over all optimal
+    policies, and the rule "reroll the most dice" gives it. Rows of the tie-range pass where ties matter
+    are checked against exact rationals.
     """
     params = tmp_path / "params.yaml"
     params.write_text("yahtzee:\n  rule_sets: [verhoeff]\n")
     registry.build(["yahtzee-verhoeff"], params_path=params, artifacts_dir=tmp_path / "a", manifest=False)
     law = distribution("verhoeff", artifacts_dir=tmp_path / "a")
     assert law.median == 248 and law.mean == pytest.approx(254.5896095, abs=1e-7)
-    assert law.std == pytest.approx(59.6117, abs=1e-3) and round(100 * law.p_upper_bonus, 1) == 68.1
-    stats = load_tables(get_rules("verhoeff"), tmp_path / "a").stats
+    assert round(100 * law.p_upper_bonus, 1) == 68.1
+    tables = load_tables(get_rules("verhoeff"), tmp_path / "a")
+    stats = tables.stats
     assert abs(law.std - stats["std"]) < 1e-9 and abs(law.p_upper_bonus - stats["p_upper_bonus"]) < 1e-12
+
+    ours, most = TIE_RULES[0][0], TIE_RULES[2][0]
+    tr = tie_range("verhoeff", value=np.asarray(tables.value), tie_rules=(TIE_RULES[0], TIE_RULES[2]))
+    assert abs(tr.mean - law.mean) < 1e-9 and abs(tr.rule_sd[ours] - law.std) < 1e-9
+    assert round(law.std, 4) == 59.6114 and round(tr.rule_sd[most], 4) == 59.6117
+    assert tr.sd_min <= 59.61175 and tr.sd_max >= 59.61165  # 59.6117 as printed is inside the range
+    space, exact = state_space(tr.rules), ExactTies(tr.rules)
+    for n_open in (1, 2):  # the row of each of the last two layers whose tie range is widest
+        lo, hi = space.layer_ptr[13 - n_open], space.layer_ptr[14 - n_open]
+        i = lo + int(np.argmax(tr.row_moments[lo:hi, 1] - tr.row_moments[lo:hi, 2]))
+        want = exact.moments(int(space.row_mask[i]), int(space.row_upper[i]), int(space.row_ybox[i]))
+        assert want[1] - want[2] > 0.1
+        for x, w in zip(tr.row_moments[i, :3], want, strict=True):
+            assert abs(x - float(w)) <= 1e-12 * float(w)
 
 
 def test_bad_input_and_missing_tables(hasbro_law, tmp_path):

@@ -52,7 +52,8 @@ def test_single_open_box_values(name):
 def test_verhoeff_statistics():
     stats = exact_statistics("verhoeff", solved("verhoeff", policy=True))
     assert stats["mean"] == pytest.approx(PUBLISHED_START["verhoeff"], abs=1e-6)
-    assert stats["std"] == pytest.approx(59.6117, abs=1e-3)
+    # The sd depends on how exact ties are broken: test_verhoeff_published_figures checks ours against
+    # an independent re-evaluation and Verhoeff's 59.6117 against the exact range over all tie rules.
     assert stats["p_upper_bonus"] == pytest.approx(0.681, abs=5e-4)
     assert 0.0 < stats["p_yahtzee_50"] < 1.0
 

@@ -71,6 +71,23 @@ class Brute:
         joker = bool((mask >> face_box) & 1)  # free: only when the matching upper box is filled too
         return [(c, joker) for c in open_boxes]
 
+    def outcome(self, upper: int, ybox: int, roll: tuple[int, ...], c: int, joker: bool,
+                upper_bonus: int) -> tuple[int, int, int]:
+        """(points earned, next upper, next ybox) of scoring ``roll`` in box ``c`` (guide 3.1; the upper
+        bonus pays ``upper_bonus``)."""
+        rules = self.rules
+        points = self.points[roll, c, joker]
+        reward, nu, ny = points, upper, ybox
+        if c < UPPER:
+            nu = min(rules.upper_threshold, upper + points)
+            if upper < rules.upper_threshold <= nu:
+                reward += upper_bonus
+        if c == self.yi and points > 0:
+            ny = 1
+        if len(set(roll)) == 1 and ybox:
+            reward += rules.yahtzee_bonus
+        return reward, nu, ny
+
     def _vector(self, mask: int, upper: int, ybox: int) -> np.ndarray:
         rules = self.rules
         if mask == rules.all_filled:
@@ -79,18 +96,8 @@ class Brute:
             return end
         final = np.zeros((len(self.rolls), self.width))
         for r, roll in enumerate(self.rolls):
-            alike = len(set(roll)) == 1
             for c, joker in self._options(mask, roll):
-                points = self.points[roll, c, joker]
-                reward, nu, ny = points, upper, ybox
-                if c < UPPER:
-                    nu = min(rules.upper_threshold, upper + points)
-                    if upper < rules.upper_threshold <= nu:
-                        reward += rules.optimised_upper_bonus
-                if c == self.yi and points > 0:
-                    ny = 1
-                if alike and ybox:
-                    reward += rules.yahtzee_bonus
+                reward, nu, ny = self.outcome(upper, ybox, roll, c, joker, rules.optimised_upper_bonus)
                 self._max_shifted(final[r], self.vector(mask | (1 << c), nu, ny), reward)
         v = final
         for _ in range(2):
