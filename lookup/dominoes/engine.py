@@ -46,10 +46,13 @@ SCORE_MOVE, SCORE_PIPS, SCORE_DOUBLE, SCORE_BOTH_ENDS, SCORE_BLOCK, SCORE_CONNEC
     5, 2, 10, 15, 20, 2, 700
 # leaf_value: per tile and per pip of hand difference, per tile fitting an open end, and the cap (a leaf is
 # never a certain result). Chosen on 3,000 paired deals per seat against the random model (docs/dominoes.md).
-LEAF_TILE, LEAF_PIP, LEAF_MOBILE, LEAF_CAP = 0.25, 0.015, 0.15, 0.95
+LEAF_WEIGHTS = (0.2458, 0.0160, 0.1137, 0.0875, 0.4365, 0.3528, -0.0035, 0.5550)
 # Event kinds of the opponent's observed history (see :func:`hand_weights`).
 EV_PLACE, EV_VOID, EV_PLACE_DRAWN = 0, 1, 2
 NO_TILE = np.int64(-1)  # typed, not a literal: the compiled recursive search gets one signature
+# A search depth no game outlasts (each placement empties a hand by one tile, at most three passes come
+# between two placements, the fourth ends the game): searching this deep is searching to the end.
+DEPTH_TO_END = 200
 
 
 def _tile_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -217,16 +220,53 @@ def model_probs(kind, moves, n, hand, unseen, left, right, out):
 # --- search on one deal -------------------------------------------------------------------------------
 
 
-def leaf_value(me, h0, h1, left, right):
-    """Estimate in [-LEAF_CAP, LEAF_CAP] for ``me`` below the search depth: fewer tiles and fewer pips
-    in hand than the other player is better, and more tiles that fit the open ends."""
+def suits(mask):
+    """How many of the pips 0..6 the tiles of ``mask`` show."""
+    n = 0
+    for p in range(7):
+        if mask & MATCH[p]:
+            n += 1
+    return n
+
+
+def doubles(mask):
+    n = 0
+    for p in range(7):
+        if mask >> (p * (15 - p) // 2) & 1:  # tile (p|p): index 7p - p(p-1)/2
+            n += 1
+    return n
+
+
+def leaf_features(me, h0, h1, left, right, to_move, bone_n):
+    """The features the leaf estimate weighs, each for ``me`` against the other player (positive: good
+    for ``me``): tiles in hand (theirs - mine), pips in hand (theirs - mine), tiles fitting an open end
+    (mine - theirs), the move (+1 when ``me`` is to move, else -1), no tile fitting (theirs - mine: 1 or
+    0 each), doubles in hand (theirs - mine), pips shown by the hand (mine - theirs), and the tile
+    difference again when the boneyard is empty (a stuck player must pass instead of drawing)."""
     mine = h0 if me == 0 else h1
     theirs = h1 if me == 0 else h0
-    v = LEAF_TILE * (popcount(theirs) - popcount(mine)) + LEAF_PIP * (pips(theirs) - pips(mine))
+    nm = popcount(mine)
+    nt = popcount(theirs)
+    fit_m = 0
+    fit_t = 0
     if left >= 0:
         reach = MATCH[left] | MATCH[right]
-        v += LEAF_MOBILE * (popcount(mine & reach) - popcount(theirs & reach))
-    return min(LEAF_CAP, max(-LEAF_CAP, v))
+        fit_m = popcount(mine & reach)
+        fit_t = popcount(theirs & reach)
+    return (float(nt - nm), float(pips(theirs) - pips(mine)), float(fit_m - fit_t),
+            1.0 if to_move == me else -1.0, float((fit_t == 0) - (fit_m == 0)),
+            float(doubles(theirs) - doubles(mine)), float(suits(mine) - suits(theirs)),
+            float(nt - nm) if bone_n == 0 else 0.0)
+
+
+def leaf_value(me, h0, h1, left, right, to_move, bone_n):
+    """Estimate in (-1, 1) for ``me`` below the search depth: 2 P(win) - 1 under the logistic model
+    P(win) = 1 / (1 + exp(-LEAF_WEIGHTS . leaf_features)), i.e. tanh(z / 2)."""
+    f = leaf_features(me, h0, h1, left, right, to_move, bone_n)
+    z = 0.0
+    for i in range(len(LEAF_WEIGHTS)):
+        z += LEAF_WEIGHTS[i] * f[i]
+    return np.tanh(0.5 * z)
 
 
 def search(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, depth, kind, w, mk, rollouts, rng):
@@ -240,7 +280,7 @@ def search(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, depth,
         return r
     if depth <= 0:
         if rollouts <= 0:
-            return leaf_value(me, h0, h1, left, right)
+            return leaf_value(me, h0, h1, left, right, to_move, bone_n)
         acc = 0.0
         for _ in range(rollouts):
             acc += rollout(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, w, mk, rng)
@@ -613,8 +653,14 @@ def window_weights(kind, w0, k, unknown, ev, n_ev, mk, samples, max_exact, rng):
     return belief_weights(kind, w0, z)
 
 
+def search_depth(depth, endgame, bone_n):
+    """The placements searched after a move: to the end of the game (exact, no leaf estimate) once the
+    boneyard holds at most ``endgame`` tiles (-1: never), else ``depth``."""
+    return DEPTH_TO_END if bone_n <= endgame else depth
+
+
 def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev, n_ev, kind, w0, mk,
-                depth, samples, max_exact, rollouts, rng, moves, values):
+                depth, samples, max_exact, rollouts, endgame, rng, moves, values):
     """The player's value of each legal move (written into ``values``, moves into ``moves``; returns
     their number): the expectation over the opponent hands it considers (see :func:`hand_weights`),
     each weighed by the models' likelihood of the window, of the depth-``depth`` search after the move.
@@ -630,6 +676,7 @@ def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev,
         values[i] = 0.0
     if n == 1:
         return 1
+    depth = search_depth(depth, endgame, bone_n)
     count, hands, lik, origin, z = weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng)
     alpha = belief_weights(kind, w0, z)
     uninformed = True
@@ -761,7 +808,7 @@ def deal(rng, order):
         order[j] = tmp
 
 
-def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, log):
+def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, endgame, log):
     """One game of the player ``kind`` (seat ``seat``, models ``mk`` with initial weights ``w_init``)
     against the opponent playing model ``model`` (which sees the true state). Returns the result for the
     player (+1 / 0 / -1). ``log`` (rows: mover, move; -1 ends it) receives the moves when it has room
@@ -798,7 +845,8 @@ def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, ro
         if mover == seat:
             unknown = ALL_TILES & ~h[seat] & ~board
             n = move_values(seat, h[seat], popcount(h[1 - seat]), unknown, bone_n, left, right, passes, drawn, ev,
-                            n_ev, kind, w, mk, depth, samples, max_exact, rollouts, rng, moves, values)
+                            n_ev, kind, w, mk, depth, samples, max_exact, rollouts, endgame, rng, moves,
+                            values)
             move = moves[best_index(values, n)]
         else:
             n = legal_into(h[mover], left, right, drawn, bone_n, moves)
@@ -833,8 +881,9 @@ def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, ro
     return 0.0
 
 
-def play_games(seeds, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, out):
+def play_games(seeds, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, endgame, out):
     """``out[g]`` = the result of ``play_game(seeds[g], ...)`` for every game (no move log)."""
     log = np.empty((0, 2), np.int64)
     for g in range(len(seeds)):
-        out[g] = play_game(seeds[g], kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, log)
+        out[g] = play_game(seeds[g], kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, endgame,
+                           log)

@@ -19,6 +19,8 @@ _search_options = (
                  help="Opponent hands drawn per model when there are too many to list."),
     click.option("--max-exact", type=int, default=200, show_default=True,
                  help="List (and weigh exactly) every consistent opponent hand when there are at most this many."),
+    click.option("--endgame", type=int, default=-1, show_default=True,
+                 help="Search to the end of the game once the boneyard holds at most this many tiles (-1: never)."),
 )
 
 
@@ -37,13 +39,13 @@ def _with_search_options(f):  # noqa: ANN001, ANN202 (a click decorator)
 @_with_search_options
 @opt.seed_option(0)
 def decide(history: tuple[str, ...], hand: str, seat: int, player: str, model: str | None, depth: int, samples: int,
-           max_exact: int, seed: int) -> None:
+           max_exact: int, endgame: int, seed: int) -> None:
     """The move to play after HISTORY (moves in turn order: 6-6 6-3R draw pass ...; your own draws as
     draw:2-4), with every legal move's value."""
     from lookup.dominoes import move_values
 
     values = move_values(hand.split(","), list(history), seat, player=player, model=model, depth=depth,
-                         samples=samples, max_exact=max_exact, seed=seed)
+                         samples=samples, max_exact=max_exact, endgame=endgame, seed=seed)
     best = max(v for _, v in values)
     move = next(m for m, v in values if v == best)
     click.echo(f"play {move}; " + ", ".join(f"{m} {v:+.4f}" for m, v in values)
@@ -60,8 +62,8 @@ def decide(history: tuple[str, ...], hand: str, seat: int, player: str, model: s
 @click.option("--models", default="random,first,last,strong,greedy", show_default=True,
               help="The models a realistic or Bayesian player starts from.")
 @opt.json_option
-def match(player: str, model: str, games: int, seed: int, depth: int, samples: int, max_exact: int, rollouts: int,
-          models: str, as_json: bool) -> None:
+def match(player: str, model: str, games: int, seed: int, depth: int, samples: int, max_exact: int, endgame: int,
+          rollouts: int, models: str, as_json: bool) -> None:
     """Play PLAYER (predictive, realistic, bayesian) against MODEL (random, first, last, strong, greedy):
     GAMES seeded games from each seat, with 95 % intervals."""
     import json
@@ -71,7 +73,8 @@ def match(player: str, model: str, games: int, seed: int, depth: int, samples: i
 
     settings = Settings.from_params({"experiment": {
         "players": [player], "models": [m for m in models.split(",") if m], "games": games, "seed": seed,
-        "depth": depth, "samples": samples, "max_exact": max_exact, "rollouts": rollouts}})
+        "depth": depth, "samples": samples, "max_exact": max_exact, "rollouts": rollouts,
+        "endgame": endgame}})
     if model not in settings.models:
         raise ValueError(f"model {model!r} must be one of --models ({', '.join(settings.models)})")
     rows = []

@@ -85,7 +85,8 @@ def _markdown(rows: list[dict[str, Any]], params: Mapping[str, Any]) -> str:
              f"{params['games']:,} seeded games per player, model and seat (seed {params['seed']}; the same deals "
              f"from both seats and for every pairing); search depth {params['depth']}, {params['samples']} sampled "
              f"opponent hands per model when more than {params['max_exact']} are consistent (else all, exactly), "
-             f"{params['rollouts']} play-outs per leaf. Win rates with 95 % Wilson intervals.", "",
+             f"{params['rollouts']} play-outs per leaf, searched to the end once the boneyard holds at most "
+             f"{params.get('endgame', -1)} tiles (-1: never). Win rates with 95 % Wilson intervals.", "",
              "| player | model | seat | win | draw | loss | win rate [95 %] | lower bound > 70 % |",
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:

@@ -71,7 +71,8 @@ def brute_force(case, model: str, depth: int) -> list[float]:
         if GAME.is_terminal(state):
             return float(GAME.returns(state)[0])
         if d == 0:
-            return E.leaf_value(0, state.hands[0], state.hands[1], state.left, state.right)
+            return E.leaf_value(0, state.hands[0], state.hands[1], state.left, state.right, state.to_move,
+                                len(state.boneyard))
         moves = GAME.legal_moves(state)
         if moves == (E.DRAW,):  # nobody knows the boneyard's order from here on: each tile alike
             bone = state.boneyard
@@ -112,7 +113,7 @@ def engine_values(case, kind: int, models: list[str], depth: int, w0=None) -> li
     moves, values = np.empty(E.MAX_MOVES, np.int64), np.zeros(E.MAX_MOVES)
     n = E.move_values(0, state.hands[0], E.popcount(state.hands[1]), unknown, len(state.boneyard), state.left,
                       state.right, state.passes, state.drawn, case["ev"], case["n_ev"], kind, w, mk, depth, 4, 1e6, 0,
-                      E.seed_rng(1), moves, values)
+                      -1, E.seed_rng(1), moves, values)
     assert [int(m) for m in moves[:n]] == list(GAME.legal_moves(state))
     return [float(v) for v in values[:n]]
 
