@@ -46,7 +46,7 @@ SCORE_MOVE, SCORE_PIPS, SCORE_DOUBLE, SCORE_BOTH_ENDS, SCORE_BLOCK, SCORE_CONNEC
     5, 2, 10, 15, 20, 2, 700
 # leaf_value: per tile and per pip of hand difference, per tile fitting an open end, and the cap (a leaf is
 # never a certain result). Chosen on 3,000 paired deals per seat against the random model (docs/dominoes.md).
-LEAF_WEIGHTS = (0.2458, 0.0160, 0.1137, 0.0875, 0.4365, 0.3528, -0.0035, 0.5550)
+LEAF_WEIGHTS = (1.8519, 0.0178, 0.1467, 0.0119, 0.2978, 0.339, 0.1128, 0.5491)
 # Event kinds of the opponent's observed history (see :func:`hand_weights`).
 EV_PLACE, EV_VOID, EV_PLACE_DRAWN = 0, 1, 2
 NO_TILE = np.int64(-1)  # typed, not a literal: the compiled recursive search gets one signature
@@ -239,7 +239,7 @@ def doubles(mask):
 
 def leaf_features(me, h0, h1, left, right, to_move, bone_n):
     """The features the leaf estimate weighs, each for ``me`` against the other player (positive: good
-    for ``me``): tiles in hand (theirs - mine), pips in hand (theirs - mine), tiles fitting an open end
+    for ``me``): tiles in hand (theirs - mine) over the tiles in both hands, pips in hand (theirs - mine), tiles fitting an open end
     (mine - theirs), the move (+1 when ``me`` is to move, else -1), no tile fitting (theirs - mine: 1 or
     0 each), doubles in hand (theirs - mine), pips shown by the hand (mine - theirs), and the tile
     difference again when the boneyard is empty (a stuck player must pass instead of drawing)."""
@@ -253,15 +253,19 @@ def leaf_features(me, h0, h1, left, right, to_move, bone_n):
         reach = MATCH[left] | MATCH[right]
         fit_m = popcount(mine & reach)
         fit_t = popcount(theirs & reach)
-    return (float(nt - nm), float(pips(theirs) - pips(mine)), float(fit_m - fit_t),
+    return ((nt - nm) / max(1.0, float(nt + nm)), float(pips(theirs) - pips(mine)), float(fit_m - fit_t),
             1.0 if to_move == me else -1.0, float((fit_t == 0) - (fit_m == 0)),
             float(doubles(theirs) - doubles(mine)), float(suits(mine) - suits(theirs)),
             float(nt - nm) if bone_n == 0 else 0.0)
 
 
 def leaf_value(me, h0, h1, left, right, to_move, bone_n):
-    """Estimate in (-1, 1) for ``me`` below the search depth: 2 P(win) - 1 under the logistic model
+    """Value for ``me`` below the search depth: exact (+-1) when the player to move holds one tile and it
+    fits; otherwise an estimate in (-1, 1), 2 P(win) - 1 under the logistic model
     P(win) = 1 / (1 + exp(-LEAF_WEIGHTS . leaf_features)), i.e. tanh(z / 2)."""
+    mover = h0 if to_move == 0 else h1
+    if popcount(mover) == 1 and left >= 0 and mover & (MATCH[left] | MATCH[right]):
+        return 1.0 if to_move == me else -1.0  # its last tile fits: every model places it and wins
     f = leaf_features(me, h0, h1, left, right, to_move, bone_n)
     z = 0.0
     for i in range(len(LEAF_WEIGHTS)):
