@@ -70,24 +70,31 @@ def _tile_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 TILE_A, TILE_B, MATCH = _tile_table()  # pips of each tile; MATCH[p]: tiles showing pip p
 
 
+def _tile_byte_tables() -> tuple[np.ndarray, np.ndarray]:
+    """POP8[b]: bits set in the byte b; PIPS8[i, b]: pips of the tiles 8i..8i+7 whose bits b sets."""
+    pop = np.array([bin(b).count("1") for b in range(256)], np.int64)
+    pip = np.zeros((4, 256), np.int64)
+    for i in range(4):
+        for b in range(256):
+            pip[i, b] = sum(int(TILE_A[8 * i + j] + TILE_B[8 * i + j]) for j in range(8) if b >> j & 1 and
+                            8 * i + j < N_TILES)
+    return pop, pip
+
+
+POP8, PIPS8 = _tile_byte_tables()  # byte tables: the search counts tiles and pips of masks at every leaf
+
+
 # --- rules --------------------------------------------------------------------------------------------
 
 
 def popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Tiles in the mask ``x`` (28 bits)."""
+    return POP8[x & 255] + POP8[x >> 8 & 255] + POP8[x >> 16 & 255] + POP8[x >> 24 & 255]
 
 
 def pips(mask):
     """Total pips of the tiles in ``mask``."""
-    s = 0
-    for t in range(N_TILES):
-        if mask >> t & 1:
-            s += TILE_A[t] + TILE_B[t]
-    return s
+    return PIPS8[0, mask & 255] + PIPS8[1, mask >> 8 & 255] + PIPS8[2, mask >> 16 & 255] + PIPS8[3, mask >> 24 & 255]
 
 
 def legal_into(hand, left, right, drawn, bone_n, out):
@@ -257,7 +264,7 @@ def leaf_features(me, h0, h1, left, right, to_move, bone_n):
         fit_m = popcount(mine & reach)
         fit_t = popcount(theirs & reach)
     return ((nt - nm) / max(1.0, float(nt + nm)), float(pips(theirs) - pips(mine)), float(fit_m - fit_t),
-            1.0 if to_move == me else -1.0, float((fit_t == 0) - (fit_m == 0)),
+            1.0 if to_move == me else -1.0, (1.0 if fit_t == 0 else 0.0) - (1.0 if fit_m == 0 else 0.0),
             float(doubles(theirs) - doubles(mine)), float(suits(mine) - suits(theirs)),
             float(nt - nm) if bone_n == 0 else 0.0)
 
