@@ -19,7 +19,7 @@ _search_options = (
                  help="Opponent hands drawn per model when there are too many to list."),
     click.option("--max-exact", type=int, default=200, show_default=True,
                  help="List (and weigh exactly) every consistent opponent hand when there are at most this many."),
-    click.option("--endgame", type=int, default=4, show_default=True,
+    click.option("--endgame", type=int, default=2, show_default=True,
                  help="Search to the end of the game once the boneyard holds at most this many tiles (-1: never)."),
     click.option("--budget", type=int, default=0, show_default=True,
                  help="Deepen the search while it is expected to visit at most this many positions (0: fixed depth)."),
