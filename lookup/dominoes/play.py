@@ -196,7 +196,7 @@ def _check_window(v: View) -> None:
 
 def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *, player: str = "realistic",
                 model: str | None = None, models: Sequence[str] | None = None, depth: int = 3, samples: int = 16,
-                max_exact: int = 2000, endgame: int = -1, budget: int = 0, seed: int = 0) -> list[tuple[str, float]]:
+                max_exact: int = 2000, endgame: int = 2, budget: int = 0, seed: int = 0) -> list[tuple[str, float]]:
     """(move, value) for each legal move of ``seat``, whose turn it must be after ``history``: the value
     is the player's expected result (+1 win, 0 draw, -1 loss; below the search depth the engine's leaf
     estimate) over the opponent hands consistent with the history, weighed by the models (``player``:

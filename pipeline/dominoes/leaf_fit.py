@@ -39,7 +39,7 @@ def positions(games: int, base: int) -> tuple[np.ndarray, np.ndarray]:
             for g in range(games):
                 seed = base * 1_000_003 + g + 100_000 * (2 * mi + seat)
                 log[:] = -9
-                r = J.play_game(seed, kind, seat, E.MODEL_CODES[model], mk, w, 3, 8, 200.0, 0, 4, 0, log)
+                r = J.play_game(seed, kind, seat, E.MODEL_CODES[model], mk, w, 3, 8, 200.0, 0, 2, 0, log)
                 result0 = r if seat == 0 else -r
                 feats = _replay(seed, log, order)
                 xs += feats
