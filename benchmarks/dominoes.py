@@ -36,7 +36,8 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; settings {s.to_dict()}")
     start = time.perf_counter()
     kind, mk, w = player_setup("realistic", "random", s.models)
-    run_games(np.arange(2, dtype=np.int64), kind, 0, 0, mk, w, s.depth, s.samples, s.max_exact, s.rollouts)
+    run_games(np.arange(2, dtype=np.int64), kind, 0, 0, mk, w, s.depth, s.samples, s.max_exact, s.rollouts,
+              s.endgame, s.budget)
     compile_s = time.perf_counter() - start
     per_player = {}
     total_s = 0.0
@@ -47,7 +48,7 @@ def main() -> None:
             kind, mk, w = player_setup(player, model, s.models)
             for seat in (0, 1):
                 run_games(seeds(s), kind, seat, E.MODEL_CODES[model], mk, w, s.depth, s.samples, s.max_exact,
-                          s.rollouts)
+                          s.rollouts, s.endgame, s.budget)
         dt = time.perf_counter() - t0
         total_s += dt
         per_player[player] = 2 * len(s.models) * games / dt
@@ -61,7 +62,7 @@ def main() -> None:
     for seed in range(20):
         log = np.full((200, 2), -9, np.int64)
         kind, mk, w = player_setup("realistic", "random", s.models)
-        E.play_game(seed, kind, 1, E.RANDOM, mk, w, 1, 2, 20.0, 0, log)
+        E.play_game(seed, kind, 1, E.RANDOM, mk, w, 1, 2, 20.0, 0, -1, 0, log)
         args = _first_choice(E, seed)
         if args is None:
             continue
@@ -69,7 +70,7 @@ def main() -> None:
             moves, values = np.empty(E.MAX_MOVES, np.int64), np.zeros(E.MAX_MOVES)
             t0 = time.perf_counter()
             engine.move_values(*args, kind, w, mk, s.depth, s.samples, float(s.max_exact), s.rollouts,
-                               E.seed_rng(seed), moves, values)
+                               s.endgame, s.budget, E.seed_rng(seed), moves, values)
             out.append(time.perf_counter() - t0)
     print(f"decision (realistic, depth {s.depth}, {s.samples} samples): plain Python median "
           f"{statistics.median(plain) * 1e3:.1f} ms, compiled {statistics.median(compiled) * 1e3:.2f} ms "

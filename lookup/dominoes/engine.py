@@ -46,10 +46,15 @@ SCORE_MOVE, SCORE_PIPS, SCORE_DOUBLE, SCORE_BOTH_ENDS, SCORE_BLOCK, SCORE_CONNEC
     5, 2, 10, 15, 20, 2, 700
 # leaf_value: per tile and per pip of hand difference, per tile fitting an open end, and the cap (a leaf is
 # never a certain result). Chosen on 3,000 paired deals per seat against the random model (docs/dominoes.md).
-LEAF_TILE, LEAF_PIP, LEAF_MOBILE, LEAF_CAP = 0.25, 0.015, 0.15, 0.95
+LEAF_WEIGHTS = (1.8519, 0.0178, 0.1467, 0.0119, 0.2978, 0.339, 0.1128, 0.5491)
 # Event kinds of the opponent's observed history (see :func:`hand_weights`).
 EV_PLACE, EV_VOID, EV_PLACE_DRAWN = 0, 1, 2
 NO_TILE = np.int64(-1)  # typed, not a literal: the compiled recursive search gets one signature
+# A search depth no game outlasts (each placement empties a hand by one tile, at most three passes come
+# between two placements, the fourth ends the game): searching this deep is searching to the end.
+DEPTH_TO_END = 200
+DEEPEN_GROWTH = 8.0  # the adaptive depth's first guess of how much one more placement multiplies the search
+DEEPEN_MAX = 12  # the adaptive depth deepens no further (fixed depths beyond, e.g. the endgame's, are kept)
 
 
 def _tile_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -65,24 +70,31 @@ def _tile_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 TILE_A, TILE_B, MATCH = _tile_table()  # pips of each tile; MATCH[p]: tiles showing pip p
 
 
+def _tile_byte_tables() -> tuple[np.ndarray, np.ndarray]:
+    """POP8[b]: bits set in the byte b; PIPS8[i, b]: pips of the tiles 8i..8i+7 whose bits b sets."""
+    pop = np.array([bin(b).count("1") for b in range(256)], np.int64)
+    pip = np.zeros((4, 256), np.int64)
+    for i in range(4):
+        for b in range(256):
+            pip[i, b] = sum(int(TILE_A[8 * i + j] + TILE_B[8 * i + j]) for j in range(8) if b >> j & 1 and
+                            8 * i + j < N_TILES)
+    return pop, pip
+
+
+POP8, PIPS8 = _tile_byte_tables()  # byte tables: the search counts tiles and pips of masks at every leaf
+
+
 # --- rules --------------------------------------------------------------------------------------------
 
 
 def popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Tiles in the mask ``x`` (28 bits)."""
+    return POP8[x & 255] + POP8[x >> 8 & 255] + POP8[x >> 16 & 255] + POP8[x >> 24 & 255]
 
 
 def pips(mask):
     """Total pips of the tiles in ``mask``."""
-    s = 0
-    for t in range(N_TILES):
-        if mask >> t & 1:
-            s += TILE_A[t] + TILE_B[t]
-    return s
+    return PIPS8[0, mask & 255] + PIPS8[1, mask >> 8 & 255] + PIPS8[2, mask >> 16 & 255] + PIPS8[3, mask >> 24 & 255]
 
 
 def legal_into(hand, left, right, drawn, bone_n, out):
@@ -217,30 +229,74 @@ def model_probs(kind, moves, n, hand, unseen, left, right, out):
 # --- search on one deal -------------------------------------------------------------------------------
 
 
-def leaf_value(me, h0, h1, left, right):
-    """Estimate in [-LEAF_CAP, LEAF_CAP] for ``me`` below the search depth: fewer tiles and fewer pips
-    in hand than the other player is better, and more tiles that fit the open ends."""
+def suits(mask):
+    """How many of the pips 0..6 the tiles of ``mask`` show."""
+    n = 0
+    for p in range(7):
+        if mask & MATCH[p]:
+            n += 1
+    return n
+
+
+def doubles(mask):
+    n = 0
+    for p in range(7):
+        if mask >> (p * (15 - p) // 2) & 1:  # tile (p|p): index 7p - p(p-1)/2
+            n += 1
+    return n
+
+
+def leaf_features(me, h0, h1, left, right, to_move, bone_n):
+    """The features the leaf estimate weighs, each for ``me`` against the other player (positive: good
+    for ``me``): tiles in hand (theirs - mine) over the tiles in both hands, pips in hand (theirs -
+    mine), tiles fitting an open end (mine - theirs), the move (+1 when ``me`` is to move, else -1), no
+    tile fitting (theirs - mine: 1 or 0 each), doubles in hand (theirs - mine), pips shown by the hand
+    (mine - theirs), and the tile difference again when the boneyard is empty (a stuck player must pass
+    instead of drawing)."""
     mine = h0 if me == 0 else h1
     theirs = h1 if me == 0 else h0
-    v = LEAF_TILE * (popcount(theirs) - popcount(mine)) + LEAF_PIP * (pips(theirs) - pips(mine))
+    nm = popcount(mine)
+    nt = popcount(theirs)
+    fit_m = 0
+    fit_t = 0
     if left >= 0:
         reach = MATCH[left] | MATCH[right]
-        v += LEAF_MOBILE * (popcount(mine & reach) - popcount(theirs & reach))
-    return min(LEAF_CAP, max(-LEAF_CAP, v))
+        fit_m = popcount(mine & reach)
+        fit_t = popcount(theirs & reach)
+    return ((nt - nm) / max(1.0, float(nt + nm)), float(pips(theirs) - pips(mine)), float(fit_m - fit_t),
+            1.0 if to_move == me else -1.0, (1.0 if fit_t == 0 else 0.0) - (1.0 if fit_m == 0 else 0.0),
+            float(doubles(theirs) - doubles(mine)), float(suits(mine) - suits(theirs)),
+            float(nt - nm) if bone_n == 0 else 0.0)
 
 
-def search(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, depth, kind, w, mk, rollouts, rng):
+def leaf_value(me, h0, h1, left, right, to_move, bone_n):
+    """Value for ``me`` below the search depth: exact (+-1) when the player to move holds one tile and it
+    fits; otherwise an estimate in (-1, 1), 2 P(win) - 1 under the logistic model
+    P(win) = 1 / (1 + exp(-LEAF_WEIGHTS . leaf_features)), i.e. tanh(z / 2)."""
+    mover = h0 if to_move == 0 else h1
+    if popcount(mover) == 1 and left >= 0 and mover & (MATCH[left] | MATCH[right]):
+        return 1.0 if to_move == me else -1.0  # its last tile fits: every model places it and wins
+    f = leaf_features(me, h0, h1, left, right, to_move, bone_n)
+    z = 0.0
+    for i in range(len(LEAF_WEIGHTS)):
+        z += LEAF_WEIGHTS[i] * f[i]
+    return np.tanh(0.5 * z)
+
+
+def search(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, depth, kind, w, mk, rollouts, rng, nodes):
     """Expected value for ``me`` of the full-information position (hands ``h0``, ``h1``, the boneyard a
     set ``bone`` of ``bone_n`` tiles in uniformly random order), searching ``depth`` more placements or
     passes. ``me`` maximises; the other player moves by the models ``mk`` weighted by ``w`` as the player
     ``kind`` reads them (predictive: one weight 1; realistic: 0/1 credibility, worst model; bayesian:
-    posterior weights). A draw is a chance node over the boneyard tiles."""
+    posterior weights). A draw is a chance node over the boneyard tiles. ``nodes[0]`` counts the
+    positions visited (the cost the adaptive depth of :func:`move_values` reads)."""
+    nodes[0] += 1
     r = result(me, h0, h1, passes)
     if r != 2.0:
         return r
     if depth <= 0:
         if rollouts <= 0:
-            return leaf_value(me, h0, h1, left, right)
+            return leaf_value(me, h0, h1, left, right, to_move, bone_n)
         acc = 0.0
         for _ in range(rollouts):
             acc += rollout(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, w, mk, rng)
@@ -256,16 +312,17 @@ def search(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, depth,
                 bit = 1 << y
                 if to_move == 0:
                     total += search(me, h0 | bit, h1, bone & ~bit, bone_n - 1, left, right, to_move, passes,
-                                    y, depth, kind, w, mk, rollouts, rng)
+                                    y, depth, kind, w, mk, rollouts, rng, nodes)
                 else:
                     total += search(me, h0, h1 | bit, bone & ~bit, bone_n - 1, left, right, to_move, passes,
-                                    y, depth, kind, w, mk, rollouts, rng)
+                                    y, depth, kind, w, mk, rollouts, rng, nodes)
         return total / bone_n
     if to_move == me:
         best = -2.0
         for i in range(n):
             a0, a1, nl, nr, nt, npas = step(h0, h1, left, right, to_move, passes, moves[i])
-            v = search(me, a0, a1, bone, bone_n, nl, nr, nt, npas, NO_TILE, depth - 1, kind, w, mk, rollouts, rng)
+            v = search(me, a0, a1, bone, bone_n, nl, nr, nt, npas, NO_TILE, depth - 1, kind, w, mk, rollouts, rng,
+                       nodes)
             if v > best:
                 best = v
         return best
@@ -289,7 +346,7 @@ def search(me, h0, h1, bone, bone_n, left, right, to_move, passes, drawn, depth,
                 child[j] = w[j] * probs[j, i] / q
         a0, a1, nl, nr, nt, npas = step(h0, h1, left, right, to_move, passes, moves[i])
         values[i] = search(me, a0, a1, bone, bone_n, nl, nr, nt, npas, NO_TILE, depth - 1, kind, child, mk, rollouts,
-                           rng)
+                           rng, nodes)
     if kind == REALISTIC:
         worst = 2.0
         for j in range(nm):
@@ -613,11 +670,19 @@ def window_weights(kind, w0, k, unknown, ev, n_ev, mk, samples, max_exact, rng):
     return belief_weights(kind, w0, z)
 
 
+def search_depth(depth, endgame, bone_n):
+    """The placements searched after a move: to the end of the game (exact, no leaf estimate) once the
+    boneyard holds at most ``endgame`` tiles (-1: never), else ``depth``."""
+    return DEPTH_TO_END if bone_n <= endgame else depth
+
+
 def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev, n_ev, kind, w0, mk,
-                depth, samples, max_exact, rollouts, rng, moves, values):
+                depth, samples, max_exact, rollouts, endgame, budget, rng, moves, values):
     """The player's value of each legal move (written into ``values``, moves into ``moves``; returns
     their number): the expectation over the opponent hands it considers (see :func:`hand_weights`),
-    each weighed by the models' likelihood of the window, of the depth-``depth`` search after the move.
+    each weighed by the models' likelihood of the window, of the depth-``depth`` search after the move
+    (to the end with a boneyard of at most ``endgame`` tiles; with ``budget`` > 0 one placement deeper
+    at a time while the search is expected to visit at most ``budget`` positions).
 
     Hand weights: predictive, the one model's likelihood; realistic, the mean over the credible models
     of each model's normalised likelihood (the hand posterior if that model is the true one); bayesian,
@@ -630,6 +695,9 @@ def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev,
         values[i] = 0.0
     if n == 1:
         return 1
+    depth = search_depth(depth, endgame, bone_n)
+    if depth >= DEEPEN_MAX:
+        budget = 0
     count, hands, lik, origin, z = weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng)
     alpha = belief_weights(kind, w0, z)
     uninformed = True
@@ -646,6 +714,32 @@ def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev,
         for j in range(nm):
             if o < 0 or o == j:
                 norm[j] += lik[h, j]
+    # Iterative deepening: one more placement while the last search, times its growth over the one
+    # before (a first guess of DEEPEN_GROWTH), stays within ``budget`` positions.
+    nodes = np.zeros(1, np.int64)
+    prev = 0
+    while True:
+        nodes[0] = 0
+        for i in range(n):
+            values[i] = 0.0
+        wsum = _weighed_search(me, my_hand, unknown, bone_n, left, right, passes, kind, mk, depth, rollouts, rng,
+                               moves, n, values, count, hands, lik, origin, z, alpha, norm, nodes)
+        if budget <= 0 or depth >= DEEPEN_MAX or nodes[0] == prev:  # (the same count: every line ended)
+            break
+        growth = nodes[0] / prev if prev > 0 else DEEPEN_GROWTH
+        if nodes[0] * growth > budget:
+            break
+        prev = nodes[0]
+        depth += 1
+    for i in range(n):
+        values[i] /= wsum
+    return n
+
+
+def _weighed_search(me, my_hand, unknown, bone_n, left, right, passes, kind, mk, depth, rollouts, rng, moves, n,
+                    values, count, hands, lik, origin, z, alpha, norm, nodes):
+    """Adds each weighed hand's search values into ``values``; returns the sum of the weights."""
+    nm = len(mk)
     w = np.zeros(nm)
     wsum = 0.0
     for h in range(count):
@@ -670,21 +764,19 @@ def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev,
             for j in range(nm):
                 w[j] /= total
         _accumulate(me, my_hand, hands[h], unknown & ~hands[h], bone_n, left, right, passes, kind, w, mk, depth,
-                    rollouts, rng, moves, n, omega, values)
+                    rollouts, rng, moves, n, omega, values, nodes)
         wsum += omega
-    for i in range(n):
-        values[i] /= wsum
-    return n
+    return wsum
 
 
 def _accumulate(me, my_hand, opp, bone, bone_n, left, right, passes, kind, w, mk, depth, rollouts, rng, moves, n,
-                omega, values):
+                omega, values, nodes):
     h0 = my_hand if me == 0 else opp
     h1 = opp if me == 0 else my_hand
     for i in range(n):
         a0, a1, nl, nr, nt, npas = step(h0, h1, left, right, me, passes, moves[i])
         values[i] += omega * search(me, a0, a1, bone, bone_n, nl, nr, nt, npas, NO_TILE, depth - 1, kind, w, mk,
-                                    rollouts, rng)
+                                    rollouts, rng, nodes)
 
 
 def _uninformed_values(me, my_hand, k, unknown, bone_n, left, right, passes, kind, w0, mk, depth, samples,
@@ -701,7 +793,7 @@ def _uninformed_values(me, my_hand, k, unknown, bone_n, left, right, passes, kin
     for _ in range(samples):
         h = sample_hand(rng, tiles, p, k)
         _accumulate(me, my_hand, h, unknown & ~h, bone_n, left, right, passes, kind, w, mk, depth, rollouts, rng, moves,
-                    n, 1.0, values)
+                    n, 1.0, values, np.zeros(1, np.int64))
     for i in range(n):
         values[i] /= samples
     return n
@@ -761,7 +853,7 @@ def deal(rng, order):
         order[j] = tmp
 
 
-def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, log):
+def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, endgame, budget, log):
     """One game of the player ``kind`` (seat ``seat``, models ``mk`` with initial weights ``w_init``)
     against the opponent playing model ``model`` (which sees the true state). Returns the result for the
     player (+1 / 0 / -1). ``log`` (rows: mover, move; -1 ends it) receives the moves when it has room
@@ -798,7 +890,8 @@ def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, ro
         if mover == seat:
             unknown = ALL_TILES & ~h[seat] & ~board
             n = move_values(seat, h[seat], popcount(h[1 - seat]), unknown, bone_n, left, right, passes, drawn, ev,
-                            n_ev, kind, w, mk, depth, samples, max_exact, rollouts, rng, moves, values)
+                            n_ev, kind, w, mk, depth, samples, max_exact, rollouts, endgame, budget, rng,
+                            moves, values)
             move = moves[best_index(values, n)]
         else:
             n = legal_into(h[mover], left, right, drawn, bone_n, moves)
@@ -833,8 +926,9 @@ def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, ro
     return 0.0
 
 
-def play_games(seeds, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, out):
+def play_games(seeds, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, endgame, budget, out):
     """``out[g]`` = the result of ``play_game(seeds[g], ...)`` for every game (no move log)."""
     log = np.empty((0, 2), np.int64)
     for g in range(len(seeds)):
-        out[g] = play_game(seeds[g], kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, log)
+        out[g] = play_game(seeds[g], kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, endgame,
+                           budget, log)

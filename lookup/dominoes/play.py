@@ -196,12 +196,16 @@ def _check_window(v: View) -> None:
 
 def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *, player: str = "realistic",
                 model: str | None = None, models: Sequence[str] | None = None, depth: int = 3, samples: int = 16,
-                max_exact: int = 2000, seed: int = 0) -> list[tuple[str, float]]:
+                max_exact: int = 2000, endgame: int = 2, budget: int = 0, seed: int = 0) -> list[tuple[str, float]]:
     """(move, value) for each legal move of ``seat``, whose turn it must be after ``history``: the value
     is the player's expected result (+1 win, 0 draw, -1 loss; below the search depth the engine's leaf
     estimate) over the opponent hands consistent with the history, weighed by the models (``player``:
-    predictive with ``model``, realistic or bayesian over ``models``, all five by default)."""
+    predictive with ``model``, realistic or bayesian over ``models``, all five by default). With a
+    boneyard of at most ``endgame`` tiles the search goes to the end of the game (-1: never); with
+    ``budget`` > 0 it deepens while it is expected to visit at most ``budget`` positions."""
     depth = integer(depth, "depth", 1, 12)
+    endgame = integer(endgame, "endgame", -1, E.N_TILES - 2 * E.HAND_SIZE)
+    budget = integer(budget, "budget", 0, 10**9)
     samples = integer(samples, "samples", 1, 100_000)
     max_exact = integer(max_exact, "max_exact", 0, 10**6)
     v = replay(hand, history, seat, player=player, model=model, models=models, samples=samples,
@@ -215,8 +219,8 @@ def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: i
     values = np.zeros(E.MAX_MOVES)
     rng = E.seed_rng(integer(seed, "seed", 0, 2**62) + 1)
     n = E.move_values(v.seat, v.hand, v.opponent_tiles, v.unknown, v.boneyard_size, v.left, v.right, v.passes,
-                      v.drawn, v.events, v.n_events, kind, v.weights, mk, depth, samples, float(max_exact), 0, rng,
-                      moves, values)
+                      v.drawn, v.events, v.n_events, kind, v.weights, mk, depth, samples, float(max_exact), 0, endgame,
+                      budget, rng, moves, values)
     return [(move_name(int(moves[i])), float(values[i])) for i in range(n)]
 
 

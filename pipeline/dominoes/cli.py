@@ -19,6 +19,10 @@ _search_options = (
                  help="Opponent hands drawn per model when there are too many to list."),
     click.option("--max-exact", type=int, default=200, show_default=True,
                  help="List (and weigh exactly) every consistent opponent hand when there are at most this many."),
+    click.option("--endgame", type=int, default=2, show_default=True,
+                 help="Search to the end of the game once the boneyard holds at most this many tiles (-1: never)."),
+    click.option("--budget", type=int, default=0, show_default=True,
+                 help="Deepen the search while it is expected to visit at most this many positions (0: fixed depth)."),
 )
 
 
@@ -37,13 +41,14 @@ def _with_search_options(f):  # noqa: ANN001, ANN202 (a click decorator)
 @_with_search_options
 @opt.seed_option(0)
 def decide(history: tuple[str, ...], hand: str, seat: int, player: str, model: str | None, depth: int, samples: int,
-           max_exact: int, seed: int) -> None:
+           max_exact: int, endgame: int, budget: int, seed: int) -> None:
     """The move to play after HISTORY (moves in turn order: 6-6 6-3R draw pass ...; your own draws as
     draw:2-4), with every legal move's value."""
     from lookup.dominoes import move_values
 
     values = move_values(hand.split(","), list(history), seat, player=player, model=model, depth=depth,
-                         samples=samples, max_exact=max_exact, seed=seed)
+                         samples=samples, max_exact=max_exact, endgame=endgame, budget=budget,
+                         seed=seed)
     best = max(v for _, v in values)
     move = next(m for m, v in values if v == best)
     click.echo(f"play {move}; " + ", ".join(f"{m} {v:+.4f}" for m, v in values)
@@ -60,8 +65,8 @@ def decide(history: tuple[str, ...], hand: str, seat: int, player: str, model: s
 @click.option("--models", default="random,first,last,strong,greedy", show_default=True,
               help="The models a realistic or Bayesian player starts from.")
 @opt.json_option
-def match(player: str, model: str, games: int, seed: int, depth: int, samples: int, max_exact: int, rollouts: int,
-          models: str, as_json: bool) -> None:
+def match(player: str, model: str, games: int, seed: int, depth: int, samples: int, max_exact: int, endgame: int,
+          budget: int, rollouts: int, models: str, as_json: bool) -> None:
     """Play PLAYER (predictive, realistic, bayesian) against MODEL (random, first, last, strong, greedy):
     GAMES seeded games from each seat, with 95 % intervals."""
     import json
@@ -71,7 +76,8 @@ def match(player: str, model: str, games: int, seed: int, depth: int, samples: i
 
     settings = Settings.from_params({"experiment": {
         "players": [player], "models": [m for m in models.split(",") if m], "games": games, "seed": seed,
-        "depth": depth, "samples": samples, "max_exact": max_exact, "rollouts": rollouts}})
+        "depth": depth, "samples": samples, "max_exact": max_exact, "rollouts": rollouts,
+        "endgame": endgame, "budget": budget}})
     if model not in settings.models:
         raise ValueError(f"model {model!r} must be one of --models ({', '.join(settings.models)})")
     rows = []

@@ -24,7 +24,10 @@ from lookup.validate import integer
 class Settings:
     """players, models: names; games: per pairing and seat; seed; depth: placements searched after the
     move; samples: opponent hands drawn per model when they are too many to list; max_exact: the most
-    hands listed exactly; rollouts: play-outs per leaf (0: the engine's leaf estimate)."""
+    hands listed exactly; rollouts: play-outs per leaf (0: the engine's leaf estimate); endgame: the
+    search goes to the end of the game (exactly, no leaf estimate) once the boneyard holds at most this
+    many tiles (-1: never); budget: the search deepens one placement at a time while it is expected to
+    visit at most this many positions per decision (0: the fixed depth)."""
 
     players: tuple[str, ...]
     models: tuple[str, ...]
@@ -34,6 +37,8 @@ class Settings:
     samples: int
     max_exact: int
     rollouts: int
+    endgame: int
+    budget: int
 
     @classmethod
     def from_params(cls, section: Mapping[str, Any]) -> Settings:
@@ -54,11 +59,14 @@ class Settings:
                    integer(s.get("depth", 3), "dominoes.experiment.depth", 1, 12),
                    integer(s.get("samples", 8), "dominoes.experiment.samples", 1, 10_000),
                    integer(s.get("max_exact", 200), "dominoes.experiment.max_exact", 0, 10**6),
-                   integer(s.get("rollouts", 0), "dominoes.experiment.rollouts", 0, 1000))
+                   integer(s.get("rollouts", 0), "dominoes.experiment.rollouts", 0, 1000),
+                   integer(s.get("endgame", -1), "dominoes.experiment.endgame", -1, E.N_TILES - 2 * E.HAND_SIZE),
+                   integer(s.get("budget", 0), "dominoes.experiment.budget", 0, 10**9))
 
     def to_dict(self) -> dict[str, Any]:
         return {"players": list(self.players), "models": list(self.models), "games": self.games, "seed": self.seed,
-                "depth": self.depth, "samples": self.samples, "max_exact": self.max_exact, "rollouts": self.rollouts}
+                "depth": self.depth, "samples": self.samples, "max_exact": self.max_exact, "rollouts": self.rollouts,
+                "endgame": self.endgame, "budget": self.budget}
 
 
 def seeds(settings: Settings) -> np.ndarray:
@@ -81,7 +89,8 @@ def play(settings: Settings, player: str, model: str, seat: int, threads: int = 
 
     kind, mk, w = player_setup(player, model, settings.models)
     return run_games(seeds(settings), kind, seat, E.MODEL_CODES[model], mk, w, settings.depth, settings.samples,
-                     settings.max_exact, settings.rollouts, threads)
+                     settings.max_exact, settings.rollouts, settings.endgame,
+                     settings.budget, threads)
 
 
 def counts(results: np.ndarray) -> tuple[int, int, int]:

@@ -39,14 +39,15 @@ engine = _compiled_copy()
 
 
 def run_games(seeds: np.ndarray, kind: int, seat: int, model: int, mk: np.ndarray, w_init: np.ndarray, depth: int,
-              samples: int, max_exact: float, rollouts: int = 0, threads: int = 2) -> np.ndarray:
+              samples: int, max_exact: float, rollouts: int = 0, endgame: int = -1, budget: int = 0,
+              threads: int = 2) -> np.ndarray:
     """Result (+1 / 0 / -1 for the player) of one game per seed, the player in seat ``seat``. The seeds are
     split among ``threads`` threads (the compiled loop releases the GIL); each game depends on its seed
     only, so the results do not depend on the thread count."""
     seeds = np.ascontiguousarray(seeds, dtype=np.int64)
     out = np.empty(len(seeds))
     chunks = np.array_split(np.arange(len(seeds)), max(1, threads))
-    args = (kind, seat, model, mk, w_init, depth, samples, float(max_exact), rollouts)
+    args = (kind, seat, model, mk, w_init, depth, samples, float(max_exact), rollouts, endgame, budget)
     if len(chunks) == 1:
         engine.play_games(seeds, *args, out)
         return out.astype(np.int8)

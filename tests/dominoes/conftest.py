@@ -8,7 +8,7 @@ from pipeline import registry
 
 PARAMS = ("dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [predictive, realistic]\n"
           "    models: [random, strong]\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
-          "    max_exact: 50\n  report: {}\n")
+          "    max_exact: 50\n    endgame: 0\n    budget: 300\n  report: {}\n")
 
 
 @pytest.fixture(scope="session")

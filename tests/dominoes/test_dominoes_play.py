@@ -71,7 +71,8 @@ def brute_force(case, model: str, depth: int) -> list[float]:
         if GAME.is_terminal(state):
             return float(GAME.returns(state)[0])
         if d == 0:
-            return E.leaf_value(0, state.hands[0], state.hands[1], state.left, state.right)
+            return E.leaf_value(0, state.hands[0], state.hands[1], state.left, state.right, state.to_move,
+                                len(state.boneyard))
         moves = GAME.legal_moves(state)
         if moves == (E.DRAW,):  # nobody knows the boneyard's order from here on: each tile alike
             bone = state.boneyard
@@ -104,7 +105,7 @@ def brute_force(case, model: str, depth: int) -> list[float]:
     return [t / float(weight_sum) for t in totals]
 
 
-def engine_values(case, kind: int, models: list[str], depth: int, w0=None) -> list[float]:
+def engine_values(case, kind: int, models: list[str], depth: int, w0=None, endgame: int = -1) -> list[float]:
     state = case["state"]
     mk = np.array([E.MODEL_CODES[m] for m in models], np.int64)
     w = np.ones(len(mk)) if w0 is None else np.array(w0, float)
@@ -112,7 +113,7 @@ def engine_values(case, kind: int, models: list[str], depth: int, w0=None) -> li
     moves, values = np.empty(E.MAX_MOVES, np.int64), np.zeros(E.MAX_MOVES)
     n = E.move_values(0, state.hands[0], E.popcount(state.hands[1]), unknown, len(state.boneyard), state.left,
                       state.right, state.passes, state.drawn, case["ev"], case["n_ev"], kind, w, mk, depth, 4, 1e6, 0,
-                      E.seed_rng(1), moves, values)
+                      endgame, 0, E.seed_rng(1), moves, values)
     assert [int(m) for m in moves[:n]] == list(GAME.legal_moves(state))
     return [float(v) for v in values[:n]]
 
@@ -140,6 +141,25 @@ def test_exact_expectation_equals_brute_force_on_larger_endgames():
         for case in _cases(model, 3, unknown=7, k=3, mine=4):
             exact = engine_values(case, E.PREDICTIVE, [model], depth=4)
             assert exact == pytest.approx(brute_force(case, model, depth=4), rel=0, abs=1e-12)
+
+
+TO_THE_END = 10**6  # a brute-force depth no endgame reaches: its recursion stops at the end of the game only
+
+
+@pytest.mark.parametrize("model", ["random", "first", "strong", "greedy"])
+def test_exact_endgame_equals_brute_force_to_the_end(model):
+    """With the boneyard empty (the opponent's hand then known: the unknown tiles) and with one or two tiles
+    left in it, ``endgame`` searches to the end of the game: the values equal a plain-Python recursion over
+    the whole endgame tree (every deal of the hidden tiles, through the game API), no leaf estimate on
+    either side."""
+    leaf_differs = False
+    for shape, endgame in (({"unknown": 4, "k": 4, "mine": 4}, 0), ({"unknown": 5, "k": 4, "mine": 4}, 1),
+                           ({"unknown": 5, "k": 3, "mine": 4}, 2)):
+        for case in _cases(model, 3, **shape):
+            exact = engine_values(case, E.PREDICTIVE, [model], depth=1, endgame=endgame)
+            assert exact == pytest.approx(brute_force(case, model, depth=TO_THE_END), rel=0, abs=1e-12)
+            leaf_differs |= engine_values(case, E.PREDICTIVE, [model], depth=1) != exact
+    assert leaf_differs  # the leaf estimate after one placement is not that search: the setting is read
 
 
 @pytest.mark.parametrize("model", ["random", "last", "strong", "greedy"])

@@ -26,7 +26,9 @@ def test_experiment_counts_are_the_seeded_games(built):
         kind, mk, w = player_setup(player, "strong", settings.models)
         for seat in (0, 1):
             plain = [E.play_game(int(s), kind, seat, E.STRONG, mk, w, settings.depth, settings.samples,
-                                 float(settings.max_exact), 0, np.zeros((0, 2), np.int64)) for s in seeds(settings)]
+                                 float(settings.max_exact), 0, settings.endgame, settings.budget,
+                                 np.zeros((0, 2), np.int64))
+                     for s in seeds(settings)]
             c = m.outcome(player, "strong", seat)
             assert c == (plain.count(1.0), plain.count(0.0), plain.count(-1.0))
 
@@ -34,9 +36,9 @@ def test_experiment_counts_are_the_seeded_games(built):
 def test_results_do_not_depend_on_threads():
     kind, mk, w = player_setup("bayesian", "first", ["random", "first", "last", "strong", "greedy"])
     s = np.arange(40, dtype=np.int64) + 77
-    one = run_games(s, kind, 1, E.FIRST, mk, w, 2, 3, 50, 0, threads=1)
-    assert (run_games(s, kind, 1, E.FIRST, mk, w, 2, 3, 50, 0, threads=2) == one).all()
-    assert (run_games(s[::-1].copy(), kind, 1, E.FIRST, mk, w, 2, 3, 50, 0, threads=2) == one[::-1]).all()
+    one = run_games(s, kind, 1, E.FIRST, mk, w, 2, 3, 50, 0, 0, 2000, threads=1)
+    assert (run_games(s, kind, 1, E.FIRST, mk, w, 2, 3, 50, 0, 0, 2000, threads=2) == one).all()
+    assert (run_games(s[::-1].copy(), kind, 1, E.FIRST, mk, w, 2, 3, 50, 0, 0, 2000, threads=2) == one[::-1]).all()
 
 
 @pytest.mark.parametrize("k, n", [(0, 10), (7, 10), (10, 10), (6982, 10000), (1, 3)])

@@ -96,7 +96,8 @@ def test_engine_game_replays_through_the_game_api(seed):
     """A game of the engine (plain Python, the predictive player against the random model) is a legal game
     of the game API from the same deal, with the same result."""
     log = np.full((200, 2), -9, np.int64)
-    r = E.play_game(seed, E.PREDICTIVE, 1, E.RANDOM, np.array([E.RANDOM], np.int64), np.ones(1), 2, 2, 20.0, 0, log)
+    r = E.play_game(seed, E.PREDICTIVE, 1, E.RANDOM, np.array([E.RANDOM], np.int64), np.ones(1), 2, 2, 20.0, 0, -1, 0,
+                    log)
     state, i = deal(seed), 0
     while log[i, 0] != -1:
         mover, move = int(log[i, 0]), int(log[i, 1])
