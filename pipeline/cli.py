@@ -169,7 +169,7 @@ def _default_jobs() -> int:
 @click.option("--force", is_flag=True, help="Run every planned stage even if DVC finds it up to date.")
 @click.option("--dry", is_flag=True, help="Print what would run, in start order, and exit.")
 @click.option("--root", type=click.Path(file_okay=False, exists=True, path_type=Path), default=Path("."),
-              show_default=True, help="The DVC project (where dvc.yaml is).")
+              show_default=True, help="A directory inside the DVC project (its root is found upwards).")
 def repro(stages: tuple[str, ...], jobs: int | None, force: bool, dry: bool, root: Path) -> None:
     """Bring the DVC pipeline up to date, several stages at once (default: every stage).
 
@@ -192,10 +192,10 @@ def repro(stages: tuple[str, ...], jobs: int | None, force: bool, dry: bool, roo
     jobs = jobs or _default_jobs()
     say(f"{len(plan.stages)} stage(s) to run, {jobs} at a time")
     try:
-        parallel.run(root, plan, jobs, say)
+        parallel.run(plan, jobs, say)
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from exc
-    left = parallel.stale(root) if not stages else []
+    left = parallel.stale(plan.root) if not stages else []
     if left:
         raise click.ClickException(f"dvc status still reports changed stages: {', '.join(left)}")
     say(f"pipeline up to date in {time.monotonic() - started:.0f} s")

@@ -41,6 +41,7 @@ class Plan:
     stages: tuple[str, ...]
     upstream: dict[str, frozenset[str]]
     priority: dict[str, float]
+    root: Path = Path(".")  # the DVC project's root, where each stage's `dvc repro` runs
 
 
 def _cost(stage: object) -> float:
@@ -62,9 +63,15 @@ def make_plan(root: Path, targets: Iterable[str] = (), force: bool = False) -> P
     name is a ``ValueError``.
     """
     import networkx as nx
+    from dvc.exceptions import NotDvcRepoError
     from dvc.repo import Repo
 
-    with Repo(str(root)) as repo:
+    try:
+        repo = Repo(str(root))
+    except NotDvcRepoError as exc:
+        raise ValueError(f"{Path(root).resolve()}: not inside a DVC project (no .dvc directory here or above)") from exc
+    with repo:
+        project = Path(repo.root_dir)
         graph = repo.index.graph  # an edge a -> b: stage a depends on stage b
         stages = {stage.name: stage for stage in repo.index.stages}
         if len(stages) != len(repo.index.stages):
@@ -93,7 +100,7 @@ def make_plan(root: Path, targets: Iterable[str] = (), force: bool = False) -> P
     downstream = {name: [d for d in order if name in upstream[d]] for name in order}
     for name in reversed(_topological(order, upstream)):
         priority[name] = cost[name] + max((priority[d] for d in downstream[name]), default=0.0)
-    return Plan(order, upstream, priority)
+    return Plan(order, upstream, priority, project)
 
 
 def _topological(order: tuple[str, ...], upstream: dict[str, frozenset[str]]) -> list[str]:
@@ -133,7 +140,7 @@ def _start(name: str, root: Path, env: dict[str, str]) -> _Running:
     return job
 
 
-def run(root: Path, plan: Plan, jobs: int, say: Callable[[str], None]) -> dict[str, float]:
+def run(plan: Plan, jobs: int, say: Callable[[str], None]) -> dict[str, float]:
     """Run the plan's stages, at most ``jobs`` at once; returns each stage's wall seconds.
 
     The stage commands find ``dicetables`` and ``dvc`` on PATH: the directory of this Python comes
@@ -156,7 +163,7 @@ def run(root: Path, plan: Plan, jobs: int, say: Callable[[str], None]) -> dict[s
             ready.sort(key=lambda name: -plan.priority[name])
             for name in ready[: jobs - len(running)]:
                 waiting.remove(name)
-                running.append(_start(name, root, env))
+                running.append(_start(name, plan.root, env))
                 say(f"[{len(done) + len(running)}/{total}] {name} started")
         elif not running:
             break

@@ -115,4 +115,17 @@ def test_unknown_stage_and_bad_jobs(tmp_path):
     unknown = runner.invoke(main, ["repro", "--root", str(root), "nope"])
     assert unknown.exit_code == 1 and "unknown stage(s) nope" in unknown.output
     assert runner.invoke(main, ["repro", "--root", str(root), "--jobs", "0"]).exit_code == 2
+    outside = tmp_path.parent / f"{tmp_path.name}-elsewhere"
+    outside.mkdir()
+    refused = runner.invoke(main, ["repro", "--root", str(outside), "--dry"])
+    assert refused.exit_code == 1 and "not inside a DVC project" in refused.output
+
+
+def test_runs_from_a_subdirectory_at_the_project_root(tmp_path):
+    from pipeline.repro import make_plan
+
+    root = _project(tmp_path)
+    (root / "sub").mkdir()
+    plan = make_plan(root / "sub")
+    assert plan.root == root and plan.stages == ("a", "b", "c")
 
