@@ -1,14 +1,15 @@
 """Run the DVC pipeline with several stages at once.
 
-DVC reproduces one stage at a time (parallel execution is its open issue treeverse/dvc#755; `dask4dvc`
-last supported DVC 2). Its documented way to run independent stages together is one ``dvc repro``
-process per stage: the repo lock is held only while a stage is checked and committed, not while its
-command runs. This module does exactly that and nothing more: it reads the stage graph and what changed
-from DVC itself, starts ``dvc --wait-for-lock repro --single-item STAGE`` for every changed stage (and
-every stage downstream of one) once all its upstream stages have finished, at most ``jobs`` at a time,
-and checks with ``dvc status`` at the end that nothing is left to reproduce. DVC still decides what is
-stale, runs each command, hashes its outputs and writes ``dvc.lock``; the results are the same as
-``dvc repro`` (the stage commands are deterministic), only sooner.
+DVC reproduces one stage at a time (parallel execution is its open issue treeverse/dvc#755; the last
+release of `dask4dvc`, 0.2.3 of April 2023, predates DVC 3). Its documented way to run independent
+stages together is one ``dvc repro`` process per stage: the repo lock is held only while a stage is
+checked and committed, not while its command runs. This module does exactly that and nothing more: it
+reads the stage graph and what changed from DVC itself, starts ``dvc --wait-for-lock repro --single-item
+STAGE`` for every changed stage (and every stage downstream of one) once all its upstream stages have
+finished, at most ``jobs`` at a time, and checks with ``dvc status`` at the end that nothing is left to
+reproduce. DVC still decides what is stale, runs each command, hashes its outputs and writes
+``dvc.lock``; the results are the same as ``dvc repro`` (the stage commands are deterministic), only
+sooner.
 
 Measured need (docs/benchmarks.md, "make run"): on a fresh clone the stages used ~1.3 of the 2 cores
 one after another; two at a time fill both.
