@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import cache
 
 import numpy as np
+from exact_linear import solve_augmented
 
 from .exact_reference import roll_law
 
@@ -57,20 +58,7 @@ class ExactState:
 
 def _solve_square(rows: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction] | None:
     """Gauss-Jordan elimination in fractions; None when singular."""
-    n = len(rows)
-    a = [list(r) + [b] for r, b in zip(rows, rhs, strict=True)]
-    for col in range(n):
-        piv = next((r for r in range(col, n) if a[r][col] != 0), None)
-        if piv is None:
-            return None
-        a[col], a[piv] = a[piv], a[col]
-        inv = 1 / a[col][col]
-        a[col] = [v * inv for v in a[col]]
-        for r in range(n):
-            if r != col and a[r][col] != 0:
-                f = a[r][col]
-                a[r] = [v - f * w for v, w in zip(a[r], a[col], strict=True)]
-    return [a[r][n] for r in range(n)]
+    return solve_augmented([list(r) + [b] for r, b in zip(rows, rhs, strict=True)])
 
 
 def _nullspace(rows: list[list[Fraction]], n: int) -> list[list[Fraction]]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
+from exact_linear import solve_augmented
+
 from lookup.g151.rules import UNIT, Rules
 
 Equations = dict[object, tuple[Fraction, dict[object, Fraction]]]
@@ -53,16 +55,10 @@ def solve(equations: Equations) -> dict[object, Fraction]:
             row[index[other]] -= m
         row[size] = const
         rows.append(row)
-    for col in range(size):
-        pivot = next(r for r in range(col, size) if rows[r][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        inv = 1 / rows[col][col]
-        rows[col] = [v * inv for v in rows[col]]
-        for r in range(size):
-            if r != col and rows[r][col] != 0:
-                f = rows[r][col]
-                rows[r] = [a - f * b for a, b in zip(rows[r], rows[col], strict=True)]
-    return {k: rows[index[k]][size] for k in keys}
+    x = solve_augmented(rows)
+    if x is None:
+        raise ValueError("the system is singular")
+    return {k: x[index[k]] for k in keys}
 
 
 def roll_outcomes(law: dict[int, Fraction], t: int, room: int, zero_keeps: bool):
