@@ -99,8 +99,7 @@ def _first_choice(E, seed: int):  # noqa: ANN001, ANN202
                     len(state.boneyard), state.left, state.right, state.passes, state.drawn, ev, n_ev)
         move = moves[0]
         if state.to_move == 0:
-            if E.record(ev, n_ev, move, state.drawn, state.left, state.right, board, len(state.boneyard)):
-                return None
+            E.record(ev, n_ev, move, state.drawn, state.left, state.right, board, len(state.boneyard))
             n_ev += 1
         if move < E.DRAW:
             board |= 1 << (move >> 1)

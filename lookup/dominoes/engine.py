@@ -48,12 +48,17 @@ SCORE_MOVE, SCORE_PIPS, SCORE_DOUBLE, SCORE_BOTH_ENDS, SCORE_BLOCK, SCORE_CONNEC
 # never a certain result). Chosen on 3,000 paired deals per seat against the random model (docs/dominoes.md).
 LEAF_WEIGHTS = (1.8519, 0.0178, 0.1467, 0.0119, 0.2978, 0.339, 0.1128, 0.5491)
 # Event kinds of the opponent's observed history (see :func:`hand_weights`).
-EV_PLACE, EV_VOID, EV_PLACE_DRAWN = 0, 1, 2
+EV_PLACE, EV_VOID, EV_PLACE_DRAWN, EV_UNSEEN = 0, 1, 2, 3
+HISTORY_ROWS = 8 * N_TILES  # room for every opponent event of a game (each turn writes at most two)
+LIK_STACK = 512  # hand_likelihood's stack of partial histories (<= 14 unseen draws x 21 tiles)
+ZERO = np.int64(0)
 NO_TILE = np.int64(-1)  # typed, not a literal: the compiled recursive search gets one signature
 # A search depth no game outlasts (each placement empties a hand by one tile, at most three passes come
 # between two placements, the fourth ends the game): searching this deep is searching to the end.
 DEPTH_TO_END = 200
 DEEPEN_GROWTH = 8.0  # the adaptive depth's first guess of how much one more placement multiplies the search
+TRY_FACTOR = 64
+PARTICLE_CAP = 32  # belief_search keeps at most max(this, the root's count) particles after an unseen draw
 DEEPEN_MAX = 12  # the adaptive depth deepens no further (fixed depths beyond, e.g. the endgame's, are kept)
 
 
@@ -488,39 +493,93 @@ def seed_rng(seed):
 
 
 def event_likelihood(kind, hand, ev, e, after):
-    """Probability that model ``kind`` plays the observed move of event ``e`` when the opponent holds
-    ``hand`` now (``after``: the tiles it placed after event ``e`` from its hand)."""
+    """Probability that model ``kind`` plays the observed placement of event ``e`` (after the last kept
+    unseen draw) when the opponent holds ``hand`` now (``after``: the tiles it placed from its hand after
+    event ``e``)."""
+    t = ev[e, 1] >> 1
+    return placement_likelihood(kind, hand | after | (1 << t), ev, e, t if ev[e, 0] == EV_PLACE_DRAWN else -1)
+
+
+def placement_likelihood(kind, held, ev, e, drawn):
+    """Probability that model ``kind`` plays the placement of event ``e`` when the opponent holds ``held``
+    (``drawn``: the tile it drew this turn, -1 if none)."""
     moves = np.empty(MAX_MOVES, np.int64)
     probs = np.empty(MAX_MOVES)
-    move = ev[e, 1]
-    held = hand | after | (1 << (move >> 1))
-    drawn = (move >> 1) if ev[e, 0] == EV_PLACE_DRAWN else -1
     n = legal_into(held, ev[e, 2], ev[e, 3], drawn, ev[e, 5], moves)
     model_probs(kind, moves, n, held, ALL_TILES & ~held & ~ev[e, 4], ev[e, 2], ev[e, 3], probs)
     for i in range(n):
-        if moves[i] == move:
+        if moves[i] == ev[e, 1]:
             return probs[i]
     return 0.0
 
 
-def hand_likelihood(kind, hand, ev, n_ev, after):
-    """Probability that model ``kind`` plays every observed placement of the window when the opponent
-    holds ``hand`` now; 0 when ``hand`` breaks a void (it would have held a tile it could place)."""
-    p = 1.0
-    for e in range(n_ev):
-        if ev[e, 0] == EV_VOID:
-            if (hand | after[e]) & (MATCH[ev[e, 2]] | MATCH[ev[e, 3]]):
-                return 0.0
-        else:
-            p *= event_likelihood(kind, hand, ev, e, after[e])
-            if p == 0.0:
-                return 0.0
-    return p
+def hand_likelihood(kind, hand, ev, n_ev):
+    """Probability that model ``kind`` plays every observed placement of the history ``ev[:n_ev]`` when the
+    opponent holds ``hand`` now, summed over which of its tiles were the unseen draws it kept (0 when no
+    assignment fits: a void broken, a kept draw that fitted an end).
+
+    Read backwards from now: a placement adds its tile to the hand held before it; a kept unseen draw
+    removes one tile of the hand, any that fits neither end then. Every such history has the same prior
+    probability (a uniform deal, each draw uniform over the boneyard, whose size is public), so the sum
+    is the likelihood of ``hand`` up to a factor common to every hand and model."""
+    st_h = np.empty(LIK_STACK, np.int64)
+    st_e = np.empty(LIK_STACK, np.int64)
+    st_p = np.empty(LIK_STACK)
+    st_h[0] = hand
+    st_e[0] = n_ev - 1
+    st_p[0] = 1.0
+    sp = 1
+    total = 0.0
+    while sp > 0:
+        sp -= 1
+        h = st_h[sp]
+        e = st_e[sp]
+        p = st_p[sp]
+        while e >= 0 and p > 0.0:
+            k = ev[e, 0]
+            ends = MATCH[ev[e, 2]] | MATCH[ev[e, 3]]
+            if k == EV_VOID:
+                if h & ends:
+                    p = 0.0
+            elif k == EV_PLACE:
+                h |= 1 << (ev[e, 1] >> 1)
+                p *= placement_likelihood(kind, h, ev, e, -1)
+            elif k == EV_PLACE_DRAWN:
+                t = ev[e, 1] >> 1
+                p *= placement_likelihood(kind, h | (1 << t), ev, e, t)
+            else:  # EV_UNSEEN: one tile of h, fitting neither end, was drawn here
+                cand = h & ~ends
+                if cand == 0:
+                    p = 0.0
+                else:
+                    last = -1
+                    for d in range(N_TILES):
+                        if cand >> d & 1:
+                            if last >= 0:
+                                st_h[sp] = h & ~(1 << last)
+                                st_e[sp] = e - 1
+                                st_p[sp] = p
+                                sp += 1
+                            last = d
+                    h &= ~(1 << last)
+            e -= 1
+        if p > 0.0:
+            total += p
+    return total
+
+
+def window_start(ev, n_ev):
+    """The first event after the opponent's last kept unseen draw (0 if none): from there on its hand at
+    each event is its hand now plus the tiles it placed since."""
+    for e in range(n_ev - 1, -1, -1):
+        if ev[e, 0] == EV_UNSEEN:
+            return e + 1
+    return 0
 
 
 def placed_after(ev, n_ev):
     """after[e]: tiles the opponent placed from its hand after event e (not those placed right after
-    drawing them): in the window it held them at event e."""
+    drawing them): after its last kept unseen draw, it held them at event e."""
     after = np.zeros(max(n_ev, 1), np.int64)
     acc = 0
     for e in range(n_ev - 1, -1, -1):
@@ -532,31 +591,33 @@ def placed_after(ev, n_ev):
 
 def model_pool(kind, unknown, ev, n_ev, after):
     """Tiles the opponent may hold now under model ``kind``: the unknown tiles minus those that break a
-    void and, for the models that rank each move on its own tile (first, last, strong), those whose
-    holding would have made an observed placement impossible."""
+    void since its last kept unseen draw and, for the models that rank each move on its own tile (first,
+    last, strong), those whose holding would have made an observed placement since then impossible
+    (before that draw, any one tile of the hand may be the one drawn: :func:`hand_likelihood` weighs it)."""
     pool = unknown
-    for e in range(n_ev):
+    e0 = window_start(ev, n_ev)
+    for e in range(e0, n_ev):
         if ev[e, 0] == EV_VOID:
             pool &= ~(MATCH[ev[e, 2]] | MATCH[ev[e, 3]])
     if kind == FIRST or kind == LAST or kind == STRONG:
         for t in range(N_TILES):
             if pool >> t & 1:
-                for e in range(n_ev):
+                for e in range(e0, n_ev):
                     if ev[e, 0] == EV_PLACE and event_likelihood(kind, 1 << t, ev, e, after[e]) == 0.0:
                         pool &= ~(1 << t)
                         break
     return pool
 
 
-def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hands, lik, origin):
-    """Candidate opponent hands of ``k`` tiles with each model's likelihood of the observed window.
+def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hands, lik, origin, tries):
+    """Candidate opponent hands of ``k`` tiles with each model's likelihood of the observed history
+    ``ev[:n_ev]`` (see :func:`record` and :func:`hand_likelihood`).
 
-    The window ``ev[:n_ev]`` holds the opponent's observed events since the start or its last unseen draw
-    (rows: kind, move, left, right, the tiles on the line, boneyard size). Within it the opponent's hand
-    at each event is its hand now plus the tiles it placed since, so the likelihood of a hand is exact.
-    When the unknown tiles outside every void allow at most ``max_exact`` hands, every hand is listed once
-    (``origin`` -1) and the result is exact; otherwise ``samples`` hands are drawn uniformly from each
-    active model's pool (``origin`` = the model). Fills ``hands``, ``lik[h, j]`` and returns the count.
+    When the unknown tiles outside the voids since the last kept unseen draw allow at most ``max_exact``
+    hands, every hand is listed once (``origin`` -1) and the result is exact; otherwise, for each active
+    model, hands are drawn uniformly from its pool until ``samples`` of them have a positive likelihood
+    under it, or ``samples * TRY_FACTOR`` were drawn (``origin`` = the model; ``tries[j]``: the draws, the
+    importance weight's denominator). Fills ``hands``, ``lik[h, j]`` and returns the count.
     """
     nm = len(mk)
     after = placed_after(ev, n_ev)
@@ -575,7 +636,7 @@ def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hand
             hands[count] = h
             origin[count] = -1
             for j in range(nm):
-                lik[count, j] = hand_likelihood(mk[j], h, ev, n_ev, after) if active[j] else 0.0
+                lik[count, j] = hand_likelihood(mk[j], h, ev, n_ev) if active[j] else 0.0
             count += 1
             i = k - 1
             while i >= 0 and idx[i] == p - k + i:
@@ -592,21 +653,28 @@ def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hand
         p = list_tiles(model_pool(mk[j0], unknown, ev, n_ev, after), tiles)
         if k > p:
             continue
-        for _ in range(samples):
+        kept = 0
+        t_try = 0
+        while kept < samples and t_try < samples * TRY_FACTOR:
+            t_try += 1
             h = sample_hand(rng, tiles, p, k)
+            own = hand_likelihood(mk[j0], h, ev, n_ev)
+            if own <= 0.0:
+                continue  # against a deterministic model most uniform hands are impossible: draw again
             hands[count] = h
             origin[count] = j0
             for j in range(nm):
-                lik[count, j] = hand_likelihood(mk[j], h, ev, n_ev, after) if active[j] else 0.0
+                lik[count, j] = own if j == j0 else (hand_likelihood(mk[j], h, ev, n_ev) if active[j] else 0.0)
             count += 1
+            kept += 1
+        tries[j0] = t_try
     return count
 
 
-def model_evidence(count, lik, origin, nm, pool_sizes, k):
-    """Each model's likelihood of the window, up to a factor common to all models: exact sums over the
-    listed hands, or the pool's hand count times the mean over that model's samples."""
+def model_evidence(count, lik, origin, nm, pool_sizes, k, tries):
+    """Each model's likelihood of the history, up to a factor common to all models: exact sums over the
+    listed hands, or the pool's hand count times the mean likelihood over that model's draws."""
     z = np.zeros(nm)
-    n_s = np.zeros(nm)
     for h in range(count):
         o = origin[h]
         if o < 0:
@@ -614,18 +682,17 @@ def model_evidence(count, lik, origin, nm, pool_sizes, k):
                 z[j] += lik[h, j]
         else:
             z[o] += lik[h, o]
-            n_s[o] += 1
     for j in range(nm):
-        if n_s[j] > 0:
-            z[j] = z[j] / n_s[j] * n_choose_k(pool_sizes[j], k)
+        if tries[j] > 0:
+            z[j] = z[j] / tries[j] * n_choose_k(pool_sizes[j], k)
     return z
 
 
 def belief_weights(kind, w0, z):
-    """The model weights after the window: realistic keeps the credible models (evidence > 0) at weight
+    """The model weights given the history: realistic keeps the credible models (evidence > 0) at weight
     1; bayesian multiplies its prior by the evidence and normalises; predictive keeps its one model.
-    When no model can explain the window (possible only when the opponent plays outside the model set,
-    or with sampled hands), the weights before the window are kept."""
+    When no model can explain the history (possible only when the opponent plays outside the model set,
+    or with sampled hands), the prior weights are kept."""
     nm = len(w0)
     out = np.zeros(nm)
     total = 0.0
@@ -659,15 +726,10 @@ def weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng):
     hands = np.zeros(cap, np.int64)
     lik = np.zeros((cap, nm))
     origin = np.zeros(cap, np.int64)
-    count = hand_weights(k, unknown, ev, n_ev, mk, w0 > 0, samples, max_exact, rng, hands, lik, origin)
-    z = model_evidence(count, lik, origin, nm, pool_sizes_of(unknown, ev, n_ev, mk), k)
+    tries = np.zeros(nm, np.int64)
+    count = hand_weights(k, unknown, ev, n_ev, mk, w0 > 0, samples, max_exact, rng, hands, lik, origin, tries)
+    z = model_evidence(count, lik, origin, nm, pool_sizes_of(unknown, ev, n_ev, mk), k, tries)
     return count, hands, lik, origin, z
-
-
-def window_weights(kind, w0, k, unknown, ev, n_ev, mk, samples, max_exact, rng):
-    """The player's model weights once the window closes (the opponent drew a tile it did not show)."""
-    z = weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng)[4]
-    return belief_weights(kind, w0, z)
 
 
 def search_depth(depth, endgame, bone_n):
@@ -679,15 +741,14 @@ def search_depth(depth, endgame, bone_n):
 def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev, n_ev, kind, w0, mk,
                 depth, samples, max_exact, rollouts, endgame, budget, rng, moves, values):
     """The player's value of each legal move (written into ``values``, moves into ``moves``; returns
-    their number): the expectation over the opponent hands it considers (see :func:`hand_weights`),
-    each weighed by the models' likelihood of the window, of the depth-``depth`` search after the move
-    (to the end with a boneyard of at most ``endgame`` tiles; with ``budget`` > 0 one placement deeper
-    at a time while the search is expected to visit at most ``budget`` positions).
+    their number): :func:`belief_search` after the move, from the opponent hands it considers (see
+    :func:`hand_weights`), each weighed by the models' likelihood of the opponent's history, searching
+    ``depth`` placements (to the end with a boneyard of at most ``endgame`` tiles; with ``budget`` > 0
+    one placement deeper at a time while the search is expected to visit at most ``budget`` positions).
 
-    Hand weights: predictive, the one model's likelihood; realistic, the mean over the credible models
-    of each model's normalised likelihood (the hand posterior if that model is the true one); bayesian,
-    the posterior mixture. Inside the search of a hand, realistic keeps the models that could have played
-    the window with that hand, bayesian the posterior given that hand.
+    Weights of (hand, model): predictive, the one model's likelihood; realistic, each credible model's
+    own hand posterior (the search takes the worst model); bayesian, the posterior over model and hand.
+    When no model explains the history, ``samples`` hands of the unknown tiles, all alike.
     """
     nm = len(mk)
     n = legal_into(my_hand, left, right, drawn, bone_n, moves)
@@ -700,30 +761,29 @@ def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev,
         budget = 0
     count, hands, lik, origin, z = weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng)
     alpha = belief_weights(kind, w0, z)
-    uninformed = True
+    informed = False
     for j in range(nm):
         if alpha[j] > 0 and z[j] > 0:
-            uninformed = False
-    if uninformed or count == 0:  # nothing explains the window: every hand of the unknown tiles alike
-        return _uninformed_values(me, my_hand, k, unknown, bone_n, left, right, passes, kind, w0, mk, depth,
-                                  samples, rollouts, rng, moves, n, values)
-    # Per-model sums of likelihood over that model's listed hands (normalisers).
-    norm = np.zeros(nm)
-    for h in range(count):
-        o = origin[h]
-        for j in range(nm):
-            if o < 0 or o == j:
-                norm[j] += lik[h, j]
+            informed = True
+    if informed and count > 0:
+        norm = np.zeros(nm)  # each model's sum of likelihoods over its hands
+        for h in range(count):
+            o = origin[h]
+            for j in range(nm):
+                if o < 0 or o == j:
+                    norm[j] += lik[h, j]
+        hs, wt, ds, np_ = belief_particles(kind, count, hands, lik, origin, z, alpha, norm, nm)
+    else:
+        hs, wt, ds, np_ = uniform_particles(kind, k, unknown, w0, samples, rng)
     # Iterative deepening: one more placement while the last search, times its growth over the one
     # before (a first guess of DEEPEN_GROWTH), stays within ``budget`` positions.
     nodes = np.zeros(1, np.int64)
     prev = 0
+    cap = max(np_, PARTICLE_CAP)
     while True:
         nodes[0] = 0
-        for i in range(n):
-            values[i] = 0.0
-        wsum = _weighed_search(me, my_hand, unknown, bone_n, left, right, passes, kind, mk, depth, rollouts, rng,
-                               moves, n, values, count, hands, lik, origin, z, alpha, norm, nodes)
+        belief_values(me, my_hand, unknown, bone_n, left, right, passes, kind, mk, depth, rollouts, cap, rng, moves, n,
+                      hs, wt, ds, np_, values, nodes)
         if budget <= 0 or depth >= DEEPEN_MAX or nodes[0] == prev:  # (the same count: every line ended)
             break
         growth = nodes[0] / prev if prev > 0 else DEEPEN_GROWTH
@@ -731,72 +791,316 @@ def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev,
             break
         prev = nodes[0]
         depth += 1
-    for i in range(n):
-        values[i] /= wsum
     return n
 
 
-def _weighed_search(me, my_hand, unknown, bone_n, left, right, passes, kind, mk, depth, rollouts, rng, moves, n,
-                    values, count, hands, lik, origin, z, alpha, norm, nodes):
-    """Adds each weighed hand's search values into ``values``; returns the sum of the weights."""
-    nm = len(mk)
-    w = np.zeros(nm)
-    wsum = 0.0
-    for h in range(count):
-        o = origin[h]
-        omega = 0.0
-        for j in range(nm):
-            if (o < 0 or o == j) and alpha[j] > 0 and norm[j] > 0 and z[j] > 0:
-                share = alpha[j] if kind != REALISTIC else 1.0
-                omega += share * lik[h, j] / norm[j]
-        if omega <= 0.0:
-            continue
-        total = 0.0
-        for j in range(nm):
-            if kind == REALISTIC:
-                w[j] = 1.0 if (alpha[j] > 0 and lik[h, j] > 0) else 0.0
-            else:
-                w[j] = alpha[j] * lik[h, j]
-            total += w[j]
-        if total <= 0.0:
-            continue
-        if kind != REALISTIC:
-            for j in range(nm):
-                w[j] /= total
-        _accumulate(me, my_hand, hands[h], unknown & ~hands[h], bone_n, left, right, passes, kind, w, mk, depth,
-                    rollouts, rng, moves, n, omega, values, nodes)
-        wsum += omega
-    return wsum
-
-
-def _accumulate(me, my_hand, opp, bone, bone_n, left, right, passes, kind, w, mk, depth, rollouts, rng, moves, n,
-                omega, values, nodes):
-    h0 = my_hand if me == 0 else opp
-    h1 = opp if me == 0 else my_hand
-    for i in range(n):
-        a0, a1, nl, nr, nt, npas = step(h0, h1, left, right, me, passes, moves[i])
-        values[i] += omega * search(me, a0, a1, bone, bone_n, nl, nr, nt, npas, NO_TILE, depth - 1, kind, w, mk,
-                                    rollouts, rng, nodes)
-
-
-def _uninformed_values(me, my_hand, k, unknown, bone_n, left, right, passes, kind, w0, mk, depth, samples,
-                       rollouts, rng, moves, n, values):
+def uniform_particles(kind, k, unknown, w0, samples, rng):
+    """``samples`` opponent hands of ``k`` unknown tiles drawn uniformly, each with the weights ``w0``
+    (the realistic player: 1 for every credible model), for when no model explains the history."""
     tiles = np.empty(N_TILES, np.int64)
     p = list_tiles(unknown, tiles)
-    w = np.zeros(len(mk))
+    nm = len(w0)
+    hs = np.empty(samples, np.int64)
+    wt = np.zeros((samples, nm))
+    ds = np.empty(samples, np.int64)
+    for q in range(samples):
+        hs[q] = sample_hand(rng, tiles, p, k)
+        ds[q] = NO_TILE
+        for j in range(nm):
+            wt[q, j] = (1.0 if w0[j] > 0 else 0.0) if kind == REALISTIC else w0[j]
+    return hs, wt, ds, np.int64(samples)
+
+
+# --- search over what the player knows (information sets) ---------------------------------------------
+
+
+def belief_aggregate(kind, vals, wt, np_, nm):
+    """The value of a set of particles whose values are ``vals[:np_]`` (weights ``wt[p, j]``: particle p
+    is the opponent's hand and model j): the weighted mean, or for the realistic player the worst of the
+    models' means."""
+    if kind != REALISTIC:
+        num = 0.0
+        den = 0.0
+        for p in range(np_):
+            for j in range(nm):
+                num += wt[p, j] * vals[p]
+                den += wt[p, j]
+        return num / den
+    worst = 2.0
+    for j in range(nm):
+        num = 0.0
+        den = 0.0
+        for p in range(np_):
+            num += wt[p, j] * vals[p]
+            den += wt[p, j]
+        if den > 0.0 and num / den < worst:
+            worst = num / den
+    return worst
+
+
+def belief_merge(hs, wt, np_, nm):
+    """The particles ``hs[:np_]`` (none with a drawn tile) with equal hands merged (weights added), in
+    increasing order of hand. Returns (hands, weights, drawn tiles, count)."""
+    order = np.argsort(hs[:np_])
+    out_h = np.empty(max(np_, 1), np.int64)
+    out_w = np.zeros((max(np_, 1), nm))
+    out_d = np.empty(max(np_, 1), np.int64)
+    c = ZERO
+    for r in range(np_):
+        p = order[r]
+        if c == 0 or out_h[c - 1] != hs[p]:
+            out_h[c] = hs[p]
+            out_d[c] = NO_TILE
+            c += 1
+        for j in range(nm):
+            out_w[c - 1, j] += wt[p, j]
+    return out_h, out_w, out_d, c
+
+
+def belief_resample(hs, wt, ds, np_, nm, cap, rng):
+    """At most ``cap`` particles drawn from ``np_`` in proportion to their weights (systematic
+    resampling; a particle drawn r times keeps r / cap of the total, split among its models as before).
+    Returns (hands, weights, drawn tiles, count)."""
+    tot = np.zeros(np_)
     total = 0.0
-    for j in range(len(mk)):
-        w[j] = w0[j]
-        total += w[j]
-    for j in range(len(mk)):
-        w[j] = w[j] / total if kind != REALISTIC else (1.0 if w[j] > 0 else 0.0)
-    for _ in range(samples):
-        h = sample_hand(rng, tiles, p, k)
-        _accumulate(me, my_hand, h, unknown & ~h, bone_n, left, right, passes, kind, w, mk, depth, rollouts, rng, moves,
-                    n, 1.0, values, np.zeros(1, np.int64))
+    for p in range(np_):
+        for j in range(nm):
+            tot[p] += wt[p, j]
+        total += tot[p]
+    out_h = np.empty(cap, np.int64)
+    out_w = np.zeros((cap, nm))
+    out_d = np.empty(cap, np.int64)
+    step_w = total / cap
+    u = rand_next(rng) / 4294967296.0 * step_w
+    acc = 0.0
+    c = ZERO
+    for p in range(np_):
+        acc += tot[p]
+        r = 0
+        while u < acc and r + c < cap:
+            r += 1
+            u += step_w
+        if r > 0 and tot[p] > 0.0:
+            out_h[c] = hs[p]
+            out_d[c] = ds[p]
+            for j in range(nm):
+                out_w[c, j] = r * step_w * wt[p, j] / tot[p]
+            c += 1
+    return out_h, out_w, out_d, c
+
+
+def belief_search(me, mine, my_drawn, hs, wt, ds, np_, unknown, bone_n, left, right, to_move, passes, depth, kind,
+                  mk, rollouts, cap, rng, nodes):
+    """Expected value for ``me`` of a position as the player sees it: its hand ``mine``, the tiles it
+    has not seen ``unknown`` (the opponent's hand and the boneyard of ``bone_n`` tiles), and particles
+    ``p < np_``: an opponent hand ``hs[p]`` (with ``ds[p]``: the tile it drew this turn, -1 if none) and
+    weights ``wt[p, j]`` = the player's belief that the opponent holds that hand and plays model
+    ``mk[j]``. Unlike :func:`search` on each hand (which lets the player choose its later moves knowing
+    the hand), the player's moves are chosen here once per information set: after an opponent move
+    the particles that could have played it go on together, weighed by how likely each made it; an
+    unseen draw spreads each particle over the tiles it may have drawn (resampled to ``cap`` particles).
+    Depth, leaf and end of game as in :func:`search`; the realistic player takes the worst model's mean
+    at the other player's moves and leaves."""
+    nodes[0] += 1
+    nm = len(mk)
+    opp_n = popcount(hs[0])
+    if mine == 0:
+        return 1.0
+    if opp_n == 0:
+        return -1.0
+    vals = np.empty(np_)
+    if passes >= PASS_LIMIT or depth <= 0:
+        for p in range(np_):
+            h0 = mine if me == 0 else hs[p]
+            h1 = hs[p] if me == 0 else mine
+            if passes >= PASS_LIMIT:
+                vals[p] = result(me, h0, h1, passes)
+            elif rollouts <= 0:
+                vals[p] = leaf_value(me, h0, h1, left, right, to_move, bone_n)
+            else:
+                acc = 0.0
+                for _ in range(rollouts):
+                    acc += rollout(me, h0, h1, unknown & ~hs[p], bone_n, left, right, to_move, passes, NO_TILE, wt[p],
+                                   mk, rng)
+                vals[p] = acc / rollouts
+        return belief_aggregate(kind, vals, wt, np_, nm)
+    moves = np.empty(MAX_MOVES, np.int64)
+    if to_move == me:
+        n = legal_into(mine, left, right, my_drawn, bone_n, moves)
+        if moves[0] == DRAW:
+            total = 0.0
+            wsum = 0.0
+            for p in range(np_):
+                for j in range(nm):
+                    wsum += wt[p, j]
+            cw = np.zeros((np_, nm))
+            for y in range(N_TILES):
+                if unknown >> y & 1:
+                    wy = 0.0
+                    for p in range(np_):
+                        for j in range(nm):
+                            cw[p, j] = 0.0 if hs[p] >> y & 1 else wt[p, j]
+                            wy += cw[p, j]
+                    if wy > 0.0:
+                        total += wy * belief_search(me, mine | (1 << y), y, hs, cw, ds, np_, unknown & ~(1 << y),
+                                                    bone_n - 1, left, right, to_move, passes, depth, kind, mk, rollouts,
+                                                    cap, rng, nodes)
+            return total / (wsum * bone_n)
+        best = -2.0
+        for i in range(n):
+            if moves[i] == PASS:
+                v = belief_search(me, mine, NO_TILE, hs, wt, ds, np_, unknown, bone_n, left, right, 1 - me,
+                                  passes + 1, depth - 1, kind, mk, rollouts, cap, rng, nodes)
+            else:
+                nl, nr = place(moves[i], left, right)
+                v = belief_search(me, mine & ~(1 << (moves[i] >> 1)), NO_TILE, hs, wt, ds, np_, unknown, bone_n, nl,
+                                  nr, 1 - me, ZERO, depth - 1, kind, mk, rollouts, cap, rng, nodes)
+            if v > best:
+                best = v
+        return best
+    # The other player moves: each particle by its own legal moves and models; the player sees the move.
+    mass = np.zeros(nm)  # each model's weight before the move
+    for p in range(np_):
+        for j in range(nm):
+            mass[j] += wt[p, j]
+    seen = np.zeros(MAX_MOVES, np.int64)  # 1: some particle plays that move (codes: placements, DRAW, PASS)
+    pm = np.empty((np_, MAX_MOVES), np.int64)
+    pq = np.zeros((np_, MAX_MOVES, nm))
+    pn = np.zeros(np_, np.int64)
+    probs = np.empty(MAX_MOVES)
+    for p in range(np_):
+        n = legal_into(hs[p], left, right, ds[p], bone_n, pm[p])
+        pn[p] = n
+        for j in range(nm):
+            if wt[p, j] > 0.0:
+                model_probs(mk[j], pm[p], n, hs[p], mine | (unknown & ~hs[p]), left, right, probs)
+                for i in range(n):
+                    pq[p, i, j] = wt[p, j] * probs[i]
+        for i in range(n):
+            for j in range(nm):
+                if pq[p, i, j] > 0.0:
+                    seen[pm[p, i]] = 1
+    value_of = np.zeros(MAX_MOVES)
+    for c in range(MAX_MOVES):
+        if seen[c] == 0:
+            continue
+        if c == DRAW:
+            # Each drawing particle spreads over the tiles of its boneyard; the player sees only the draw.
+            cnt = 0
+            for p in range(np_):
+                if pm[p, 0] == DRAW:
+                    cnt += popcount(unknown & ~hs[p])
+            ch = np.empty(cnt, np.int64)
+            cw = np.zeros((cnt, nm))
+            cd = np.empty(cnt, np.int64)
+            q = ZERO
+            for p in range(np_):
+                if pm[p, 0] == DRAW:
+                    for y in range(N_TILES):
+                        if (unknown & ~hs[p]) >> y & 1:
+                            ch[q] = hs[p] | (1 << y)
+                            cd[q] = y
+                            for j in range(nm):
+                                cw[q, j] = pq[p, 0, j] / bone_n
+                            q += 1
+            value_of[c] = belief_search(me, mine, my_drawn, ch, cw, cd, q, unknown, bone_n - 1, left, right, to_move,
+                                        passes, depth, kind, mk, rollouts, cap, rng, nodes)
+            continue
+        cnt = 0
+        for p in range(np_):
+            for i in range(pn[p]):
+                if pm[p, i] == c:
+                    cnt += 1
+        ch = np.empty(cnt, np.int64)
+        cw = np.zeros((cnt, nm))
+        cd = np.empty(cnt, np.int64)
+        q = ZERO
+        for p in range(np_):
+            for i in range(pn[p]):
+                if pm[p, i] == c:
+                    ok = False
+                    for j in range(nm):
+                        cw[q, j] = pq[p, i, j]
+                        if cw[q, j] > 0.0:
+                            ok = True
+                    if ok:
+                        ch[q] = hs[p] if c == PASS else hs[p] & ~(1 << (c >> 1))
+                        cd[q] = NO_TILE
+                        q += 1
+        if c == PASS:
+            # After an unseen draw different particles can reach the same hand: merge them, then keep at
+            # most ``cap`` (the spread over the drawn tiles multiplies them).
+            ch, cw, cd, q = belief_merge(ch, cw, q, nm)
+            if q > cap:
+                ch, cw, cd, q = belief_resample(ch, cw, cd, q, nm, cap, rng)
+            value_of[c] = belief_search(me, mine, NO_TILE, ch, cw, cd, q, unknown, bone_n, left, right, me, passes + 1,
+                                        depth - 1, kind, mk, rollouts, cap, rng, nodes)
+        else:
+            nl, nr = place(c, left, right)
+            value_of[c] = belief_search(me, mine, NO_TILE, ch, cw, cd, q, unknown & ~(1 << (c >> 1)), bone_n, nl, nr,
+                                        me, ZERO, depth - 1, kind, mk, rollouts, cap, rng, nodes)
+    if kind == REALISTIC:
+        worst = 2.0
+        for j in range(nm):
+            if mass[j] > 0.0:
+                e = 0.0
+                for p in range(np_):
+                    for i in range(pn[p]):
+                        e += pq[p, i, j] * value_of[pm[p, i]]
+                if e / mass[j] < worst:
+                    worst = e / mass[j]
+        return worst
+    num = 0.0
+    den = 0.0
+    for p in range(np_):
+        for i in range(pn[p]):
+            for j in range(nm):
+                num += pq[p, i, j] * value_of[pm[p, i]]
+        for j in range(nm):
+            den += wt[p, j]
+    return num / den
+
+
+def belief_particles(kind, count, hands, lik, origin, z, alpha, norm, nm):
+    """The root particles of :func:`belief_search` from the weighed hands of :func:`weigh_hands`: hand h
+    with weight alpha_j lik[h, j] / norm[j] for model j (its share of the posterior over model and hand;
+    the realistic player: each credible model's own hand posterior, lik / norm), counting a sampled hand
+    only for the model it was drawn for. Returns (hands, weights, drawn, count)."""
+    hs = np.empty(max(count, 1), np.int64)
+    wt = np.zeros((max(count, 1), nm))
+    ds = np.empty(max(count, 1), np.int64)
+    q = ZERO
+    for h in range(count):
+        ok = False
+        for j in range(nm):
+            o = origin[h]
+            if (o < 0 or o == j) and alpha[j] > 0 and norm[j] > 0 and z[j] > 0 and lik[h, j] > 0:
+                wt[q, j] = (alpha[j] if kind != REALISTIC else 1.0) * lik[h, j] / norm[j]
+                ok = True
+        if ok:
+            hs[q] = hands[h]
+            ds[q] = NO_TILE
+            q += 1
+    return hs, wt, ds, q
+
+
+def belief_values(me, my_hand, unknown, bone_n, left, right, passes, kind, mk, depth, rollouts, cap, rng, moves, n,
+                  hs, wt, ds, np_, values, nodes):
+    """values[i] = :func:`belief_search` after the player's move ``moves[i]``."""
+    # Typed copies: a literal (the -1 ends of the empty board, 0 passes) would give the recursion a second
+    # signature, and numba's cache reloads such recursive functions wrongly (numba issue #6713).
+    left = np.int64(left)
+    right = np.int64(right)
+    passes = np.int64(passes)
+    np_ = np.int64(np_)
     for i in range(n):
-        values[i] /= samples
-    return n
+        if moves[i] == PASS:
+            values[i] = belief_search(me, my_hand, NO_TILE, hs, wt, ds, np_, unknown, bone_n, left, right, 1 - me,
+                                      passes + 1, depth - 1, kind, mk, rollouts, cap, rng, nodes)
+        else:
+            nl, nr = place(moves[i], left, right)
+            values[i] = belief_search(me, my_hand & ~(1 << (moves[i] >> 1)), NO_TILE, hs, wt, ds, np_, unknown,
+                                      bone_n, nl, nr, 1 - me, ZERO, depth - 1, kind, mk, rollouts, cap, rng, nodes)
 
 
 def best_index(values, n):
@@ -809,12 +1113,14 @@ def best_index(values, n):
 
 
 def record(ev, n_ev, move, drawn, left, right, board, bone_n):
-    """Write the opponent's observed ``move`` as event ``n_ev`` of the window (``drawn`` >= 0 when it drew
-    this turn; the player does not see which tile). Returns True when the move closes the window: a pass
-    after drawing, i.e. a tile the player never saw entered the opponent's hand."""
+    """Write the opponent's observed ``move`` as event ``n_ev`` of its history (``drawn`` >= 0 when it drew
+    this turn; the player does not see which tile): a placement (``EV_PLACE``, or ``EV_PLACE_DRAWN`` for the
+    tile it just drew), a draw or a pass with an empty boneyard (``EV_VOID``: no tile of its hand matched
+    either end), or a pass after drawing (``EV_UNSEEN``: it kept a tile the player never saw, which fitted
+    neither end). Rows: kind, move, left end, right end, the tiles on the line, the boneyard's size."""
     if move == PASS and drawn >= 0:
-        return True  # its void was recorded with the draw
-    if move == DRAW or move == PASS:
+        ev[n_ev, 0] = EV_UNSEEN  # it kept a tile the player does not see (its void was recorded with the draw)
+    elif move == DRAW or move == PASS:
         ev[n_ev, 0] = EV_VOID  # it held no tile matching either end
     else:
         ev[n_ev, 0] = EV_PLACE_DRAWN if drawn >= 0 else EV_PLACE
@@ -823,19 +1129,6 @@ def record(ev, n_ev, move, drawn, left, right, board, bone_n):
     ev[n_ev, 3] = right
     ev[n_ev, 4] = board
     ev[n_ev, 5] = bone_n
-    return False
-
-
-def restart_window(ev, left, right, board, bone_n):
-    """A new window after an unseen draw: its first event is the void the pass shows (the whole hand,
-    the drawn tile included, matches neither end). Returns the window's length (1)."""
-    ev[0, 0] = EV_VOID
-    ev[0, 1] = PASS
-    ev[0, 2] = left
-    ev[0, 3] = right
-    ev[0, 4] = board
-    ev[0, 5] = bone_n
-    return 1
 
 
 # --- a seeded game: the player against one model ------------------------------------------------------
@@ -873,7 +1166,7 @@ def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, ro
     drawn = -1
     board = 0
     w = w_init.copy()
-    ev = np.zeros((4 * N_TILES, 6), np.int64)
+    ev = np.zeros((HISTORY_ROWS, 6), np.int64)
     n_ev = 0
     moves = np.empty(MAX_MOVES, np.int64)
     values = np.empty(MAX_MOVES)
@@ -897,14 +1190,8 @@ def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, ro
             n = legal_into(h[mover], left, right, drawn, bone_n, moves)
             model_probs(model, moves, n, h[mover], ALL_TILES & ~h[mover] & ~board, left, right, probs)
             move = moves[pick(rng, probs, n)]
-            if record(ev, n_ev, move, drawn, left, right, board, bone_n):
-                # It drew a tile it kept: the window closes (the hand before the draw is weighed).
-                if kind != PREDICTIVE:
-                    w = window_weights(kind, w, popcount(h[mover]) - 1, ALL_TILES & ~h[seat] & ~board, ev, n_ev,
-                                       mk, samples, max_exact, rng)
-                n_ev = restart_window(ev, left, right, board, bone_n)
-            else:
-                n_ev += 1
+            record(ev, n_ev, move, drawn, left, right, board, bone_n)
+            n_ev += 1
         if n_log < log.shape[0]:
             log[n_log, 0] = mover
             log[n_log, 1] = move

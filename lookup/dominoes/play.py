@@ -2,8 +2,9 @@
 without the tile), and its opponent models.
 
 The hidden hand is handled explicitly (``engine.hand_weights``): every opponent hand consistent with
-the observed window is listed and weighed exactly when there are at most ``max_exact`` of them, otherwise
-``samples`` hands are drawn per model; each is searched ``depth`` placements deep (``engine.search``).
+the observed history is listed and weighed exactly when there are at most ``max_exact`` of them, otherwise
+``samples`` consistent hands are drawn per model; together they are searched ``depth`` placements deep
+over the player's information sets (``engine.belief_search``).
 This runs the engine as plain Python: one decision takes from milliseconds to a few seconds.
 """
 
@@ -70,21 +71,19 @@ def _settings(player: str, model: str | None, models: Sequence[str] | None) -> t
 
 
 def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *, player: str = "realistic",
-           model: str | None = None, models: Sequence[str] | None = None, samples: int = 16,
-           max_exact: int = 2000, seed: int = 0) -> View:
+           model: str | None = None, models: Sequence[str] | None = None) -> View:
     """Replay ``history`` (move tokens in turn order: ``"6-6"``, ``"6-3R"``, ``"draw"``, ``"pass"``; the
     player's own draws as ``"draw:2-4"``) from the view of ``seat`` holding ``hand`` (its 7 dealt tiles).
     ValueError naming the first move that the rules refuse (an illegal move of the player, an opponent
     tile the player holds or that is on the line, a draw from an empty boneyard or a second draw in a
     turn, a pass before drawing, a move after the end) or a history no opponent hand can explain."""
     seat = integer(seat, "seat", 0, 1)
-    kind, mk, w = _settings(player, model, models)
+    w = _settings(player, model, models)[2]
     my_hand = hand_mask(hand)
     if E.popcount(my_hand) != E.HAND_SIZE:
         raise ValueError(f"hand: expected {E.HAND_SIZE} dealt tiles, got {E.popcount(my_hand)}")
-    rng = E.seed_rng(integer(seed, "seed", 0, 2**62))
     v = View(seat, my_hand, 0, -1, -1, 0, 0, -1, E.N_TILES - 2 * E.HAND_SIZE, E.HAND_SIZE,
-             np.zeros((4 * E.N_TILES, 6), np.int64), 0, w, False)
+             np.zeros((E.HISTORY_ROWS, 6), np.int64), 0, w, False)
     moves = np.empty(E.MAX_MOVES, np.int64)
     for i, token in enumerate(_tokens(history)):
         where = f"history move {i + 1} ({token!r})"
@@ -93,8 +92,8 @@ def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *
         if v.to_move == seat:
             _my_move(v, token, where, moves)
         else:
-            _their_move(v, token, where, kind, mk, samples, max_exact, rng)
-    _check_window(v)
+            _their_move(v, token, where)
+    _check_history(v)
     return v
 
 
@@ -119,8 +118,7 @@ def _my_move(v: View, token: str, where: str, moves: np.ndarray) -> None:
     _apply(v, move, v.seat)
 
 
-def _their_move(v: View, token: str, where: str, kind: int, mk: np.ndarray, samples: int, max_exact: int,
-                rng: np.ndarray) -> None:
+def _their_move(v: View, token: str, where: str) -> None:
     low = token.lower()
     if low == "draw":
         if v.drawn >= 0:
@@ -144,14 +142,11 @@ def _their_move(v: View, token: str, where: str, kind: int, mk: np.ndarray, samp
         if move not in [int(m) for m in moves[:n]]:
             raise ValueError(f"{where}: {tile_name(t)} does not go there (ends {v.left} and {v.right})")
     drawn = v.drawn if v.drawn >= 0 else -1
-    if E.record(v.events, v.n_events, move, drawn, v.left, v.right, v.board, v.boneyard_size):
-        _check_window(v)
-        if kind != E.PREDICTIVE:
-            v.weights = E.window_weights(kind, v.weights, v.opponent_tiles - 1, v.unknown, v.events, v.n_events, mk,
-                                         samples, float(max_exact), rng)
-        v.n_events = E.restart_window(v.events, v.left, v.right, v.board, v.boneyard_size)
-    else:
-        v.n_events += 1
+    if v.n_events >= E.HISTORY_ROWS:
+        raise ValueError(f"{where}: more opponent moves than a game can have")
+    E.record(v.events, v.n_events, move, drawn, v.left, v.right, v.board, v.boneyard_size)
+    v.n_events += 1
+    _check_history(v)
     if move == E.DRAW:
         v.drawn = E.N_TILES  # drew a tile the player does not see
         v.boneyard_size -= 1
@@ -176,18 +171,29 @@ def _apply(v: View, move: int, mover: int) -> None:
     v.over = v.hand == 0 or v.opponent_tiles == 0 or v.passes >= E.PASS_LIMIT
 
 
-def _check_window(v: View) -> None:
-    """ValueError unless some opponent hand fits the window: tiles it placed after a void cannot match
-    that void's ends, and enough unknown tiles avoid every void."""
-    after = E.placed_after(v.events, v.n_events)
-    for e in range(v.n_events):
-        if v.events[e, 0] == E.EV_VOID:
-            ends = E.MATCH[v.events[e, 2]] | E.MATCH[v.events[e, 3]]
-            if after[e] & ends:
-                bad = [tile_name(t) for t in range(E.N_TILES) if after[e] & ends >> t & 1]
-                raise ValueError(f"history inconsistent with the rules: the opponent placed {', '.join(bad)} "
-                                 f"after drawing or passing for want of a {v.events[e, 2]} or {v.events[e, 3]}")
-    free = E.popcount(E.model_pool(E.RANDOM, v.unknown, v.events, v.n_events, after))
+def _check_history(v: View) -> None:
+    """ValueError unless the opponent's history fits the rules: a tile it placed from its hand after a
+    void (a draw, or a pass with an empty boneyard), with no unseen draw kept in between, cannot match
+    that void's ends; a tile it kept unseen fitted neither end, so some unknown tile must fit neither; and
+    enough unknown tiles avoid every void since its last unseen draw to make up its hand."""
+    ev, n = v.events, v.n_events
+    placed = 0  # tiles placed from the hand after the event, back to the next unseen draw kept
+    for e in range(n - 1, -1, -1):
+        kind = ev[e, 0]
+        ends = E.MATCH[ev[e, 2]] | E.MATCH[ev[e, 3]]
+        if kind == E.EV_UNSEEN:
+            placed = 0
+            if not v.unknown & ~ends:
+                raise ValueError(f"history inconsistent with the rules: the opponent kept a drawn tile fitting "
+                                 f"neither {ev[e, 2]} nor {ev[e, 3]}, but every unknown tile fits one")
+        elif kind == E.EV_VOID and placed & ends:
+            bad = [tile_name(t) for t in range(E.N_TILES) if placed & ends >> t & 1]
+            raise ValueError(f"history inconsistent with the rules: the opponent placed {', '.join(bad)} "
+                             f"after drawing or passing for want of a {ev[e, 2]} or {ev[e, 3]}")
+        elif kind == E.EV_PLACE:
+            placed |= 1 << (ev[e, 1] >> 1)
+    after = E.placed_after(ev, n)
+    free = E.popcount(E.model_pool(E.RANDOM, v.unknown, ev, n, after))
     k = v.opponent_tiles if v.drawn != E.N_TILES else v.opponent_tiles - 1
     if free < k:
         raise ValueError(f"history inconsistent with the rules: the opponent holds {k} tiles but only {free} "
@@ -208,8 +214,7 @@ def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: i
     budget = integer(budget, "budget", 0, 10**9)
     samples = integer(samples, "samples", 1, 100_000)
     max_exact = integer(max_exact, "max_exact", 0, 10**6)
-    v = replay(hand, history, seat, player=player, model=model, models=models, samples=samples,
-               max_exact=max_exact, seed=seed)
+    v = replay(hand, history, seat, player=player, model=model, models=models)
     if v.over:
         raise ValueError("the game is over: no move to decide")
     if v.to_move != v.seat:

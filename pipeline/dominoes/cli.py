@@ -16,7 +16,7 @@ def cli() -> None:
 _search_options = (
     click.option("--depth", type=int, default=3, show_default=True, help="Placements searched after the move."),
     click.option("--samples", type=int, default=8, show_default=True,
-                 help="Opponent hands drawn per model when there are too many to list."),
+                 help="Opponent hands consistent with the history drawn per model when there are too many to list."),
     click.option("--max-exact", type=int, default=200, show_default=True,
                  help="List (and weigh exactly) every consistent opponent hand when there are at most this many."),
     click.option("--endgame", type=int, default=2, show_default=True,

@@ -1,9 +1,8 @@
-"""The player's hidden-hand expectation against brute force over every deal, realistic with one credible
-model against predictive, the lookup API's answers and its refusals, the CLI."""
+"""The player's search over its information sets against brute force over every deal, realistic with one
+credible model against predictive, the lookup API's answers and its refusals, the CLI."""
 
 import itertools
 import random
-from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -25,7 +24,8 @@ def endgame(seed: int, model: str, unknown: int = 6, k: int = 3, mine: int = 3):
     """A small endgame seen by player 0: ``unknown`` tiles hidden (``k`` in the opponent's hand, the rest the
     boneyard in random order), ``mine`` in its hand, the others on the line; the opponent (playing ``model``)
     moves first and play goes on (player 0 at random) until player 0 has a choice after at least one
-    opponent event. Returns None when that does not happen without an unseen draw kept by the opponent."""
+    opponent event (the opponent's history may include unseen draws it kept). Returns None when the game ends
+    first."""
     rnd = random.Random(seed)
     tiles = list(range(28))
     rnd.shuffle(tiles)
@@ -47,8 +47,7 @@ def endgame(seed: int, model: str, unknown: int = 6, k: int = 3, mine: int = 3):
         else:
             probs = dist.distribution(GAME, state)
             move = rnd.choices(list(probs), weights=[float(p) for p in probs.values()])[0]
-            if E.record(ev, n_ev, move, state.drawn, state.left, state.right, board, bone_n):
-                return None  # a kept unseen draw: the window would restart
+            E.record(ev, n_ev, move, state.drawn, state.left, state.right, board, bone_n)
             n_ev += 1
         nxt = GAME.apply(state, move)
         seen.append((state.to_move, move, nxt.drawn if state.to_move == 0 and move == E.DRAW else -1))
@@ -61,27 +60,42 @@ def endgame(seed: int, model: str, unknown: int = 6, k: int = 3, mine: int = 3):
 def brute_force(case, model: str, depth: int) -> list[float]:
     """Every deal of the hidden tiles (the opponent's hand and the boneyard's order), replayed through the
     game API: weight = the model's probability of the opponent's observed moves (0 when the deal cannot
-    have produced them); value of each move = the search of the full position (the opponent's hand known,
-    future draws uniform over the boneyard)."""
+    have produced them). Then the player's best play over its information sets: the deals go on together
+    and split only on what player 0 sees (each opponent move but not the tile it draws, the tile player 0
+    draws), player 0 picks one move for all the deals it cannot tell apart, and its value is the weighted
+    mean over them. Value of each move at the decision: that recursion after the move."""
     hidden, hand, _, left, right, k = case["start"]
     dist = opponents.get_model(model)
-    totals, weight_sum = None, Fraction(0)
 
-    def search(state, d):
-        if GAME.is_terminal(state):
-            return float(GAME.returns(state)[0])
+    def mean(group, f):
+        return sum(w * f(s) for s, w in group) / sum(w for _, w in group)
+
+    def infoset(group, d):
+        state = group[0][0]
+        if GAME.is_terminal(state):  # public: a hand emptied or four passes
+            return mean(group, lambda s: float(GAME.returns(s)[0]))
         if d == 0:
-            return E.leaf_value(0, state.hands[0], state.hands[1], state.left, state.right, state.to_move,
-                                len(state.boneyard))
+            return mean(group, lambda s: E.leaf_value(0, s.hands[0], s.hands[1], s.left, s.right, s.to_move,
+                                                      len(s.boneyard)))
         moves = GAME.legal_moves(state)
-        if moves == (E.DRAW,):  # nobody knows the boneyard's order from here on: each tile alike
-            bone = state.boneyard
-            return sum(search(GAME.apply(replace(state, boneyard=(y, *bone[:i], *bone[i + 1:])), E.DRAW), d)
-                       for i, y in enumerate(bone)) / len(bone)
+        children: dict = {}
         if state.to_move == 0:
-            return max(search(GAME.apply(state, m), d - 1) for m in moves)
-        return sum(float(p) * search(GAME.apply(state, m), d - 1) for m, p in dist.distribution(GAME, state).items())
+            if moves == (E.DRAW,):  # the deals split on the tile player 0 draws
+                for s, w in group:
+                    nxt = GAME.apply(s, E.DRAW)
+                    children.setdefault(nxt.drawn, []).append((nxt, w))
+                total = sum(w for _, w in group)
+                return sum(sum(w for _, w in g) * infoset(g, d) for g in children.values()) / total
+            return max(infoset([(GAME.apply(s, m), w) for s, w in group], d - 1) for m in moves)
+        for s, w in group:  # the deals split on the opponent's move (a draw hides its tile)
+            for m, p in dist.distribution(GAME, s).items():
+                if p:
+                    children.setdefault(m, []).append((GAME.apply(s, m), w * float(p)))
+        total = sum(w for _, w in group)
+        return sum(sum(w for _, w in g) * infoset(g, d if m == E.DRAW else d - 1)
+                   for m, g in children.items()) / total
 
+    group = []
     for perm in itertools.permutations(hidden):
         state = State((_mask(hand), _mask(perm[:k])), tuple(perm[k:]), left, right, to_move=1)
         weight = Fraction(1)
@@ -96,13 +110,9 @@ def brute_force(case, model: str, depth: int) -> list[float]:
                 weight = Fraction(0)
             if weight == 0:
                 break
-        if weight == 0:
-            continue
-        values = [search(GAME.apply(state, m), depth - 1) for m in GAME.legal_moves(state)]
-        totals = [float(weight) * v for v in values] if totals is None else \
-            [t + float(weight) * v for t, v in zip(totals, values, strict=True)]
-        weight_sum += weight
-    return [t / float(weight_sum) for t in totals]
+        if weight != 0:
+            group.append((state, float(weight)))
+    return [infoset([(GAME.apply(s, m), w) for s, w in group], depth - 1) for m in GAME.legal_moves(group[0][0])]
 
 
 def engine_values(case, kind: int, models: list[str], depth: int, w0=None, endgame: int = -1) -> list[float]:
@@ -131,6 +141,21 @@ def _cases(model, count, **shape):
 @pytest.mark.parametrize("model", ["random", "first", "strong", "greedy"])
 def test_exact_expectation_equals_brute_force_over_every_deal(model):
     for case in _cases(model, 6):
+        exact = engine_values(case, E.PREDICTIVE, [model], depth=3)
+        assert exact == pytest.approx(brute_force(case, model, depth=3), rel=0, abs=1e-12)
+
+
+@pytest.mark.parametrize("model", ["random", "greedy"])
+def test_two_kept_unseen_draws_equal_brute_force(model):
+    """Histories in which the opponent kept two tiles the player never saw: the likelihood sums over which
+    of its tiles they were (and the search spreads over them) exactly as the replay of every deal does."""
+    found, seed = 0, 0
+    while found < 3:
+        case = endgame(seed, model, unknown=7, k=3, mine=3)
+        seed += 1
+        if case is None or sum(case["ev"][e, 0] == E.EV_UNSEEN for e in range(case["n_ev"])) < 2:
+            continue
+        found += 1
         exact = engine_values(case, E.PREDICTIVE, [model], depth=3)
         assert exact == pytest.approx(brute_force(case, model, depth=3), rel=0, abs=1e-12)
 

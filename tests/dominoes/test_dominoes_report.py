@@ -39,6 +39,11 @@ def test_results_do_not_depend_on_threads():
     one = run_games(s, kind, 1, E.FIRST, mk, w, 2, 3, 50, 0, 0, 2000, threads=1)
     assert (run_games(s, kind, 1, E.FIRST, mk, w, 2, 3, 50, 0, 0, 2000, threads=2) == one).all()
     assert (run_games(s[::-1].copy(), kind, 1, E.FIRST, mk, w, 2, 3, 50, 0, 0, 2000, threads=2) == one[::-1]).all()
+    # One compiled signature for the recursive search: a second (from a literal argument) is what numba's
+    # cache reloads wrongly (numba issue #6713: a crash on the next run, not this one).
+    from pipeline.dominoes.kernels import engine as J
+
+    assert len(J.belief_search.signatures) == 1
 
 
 @pytest.mark.parametrize("k, n", [(0, 10), (7, 10), (10, 10), (6982, 10000), (1, 3)])
