@@ -814,28 +814,16 @@ def uniform_particles(kind, k, unknown, w0, samples, rng):
 # --- search over what the player knows (information sets) ---------------------------------------------
 
 
-def belief_aggregate(kind, vals, wt, np_, nm):
+def belief_aggregate(vals, wt, np_, nm):
     """The value of a set of particles whose values are ``vals[:np_]`` (weights ``wt[p, j]``: particle p
-    is the opponent's hand and model j): the weighted mean, or for the realistic player the worst of the
-    models' means."""
-    if kind != REALISTIC:
-        num = 0.0
-        den = 0.0
-        for p in range(np_):
-            for j in range(nm):
-                num += wt[p, j] * vals[p]
-                den += wt[p, j]
-        return num / den
-    worst = 2.0
-    for j in range(nm):
-        num = 0.0
-        den = 0.0
-        for p in range(np_):
+    is the opponent's hand and model j): their weighted mean."""
+    num = 0.0
+    den = 0.0
+    for p in range(np_):
+        for j in range(nm):
             num += wt[p, j] * vals[p]
             den += wt[p, j]
-        if den > 0.0 and num / den < worst:
-            worst = num / den
-    return worst
+    return num / den
 
 
 def belief_merge(hs, wt, np_, nm):
@@ -899,8 +887,8 @@ def belief_search(me, mine, my_drawn, hs, wt, ds, np_, unknown, bone_n, left, ri
     the hand), the player's moves are chosen here once per information set: after an opponent move
     the particles that could have played it go on together, weighed by how likely each made it; an
     unseen draw spreads each particle over the tiles it may have drawn (resampled to ``cap`` particles).
-    Depth, leaf and end of game as in :func:`search`; the realistic player takes the worst model's mean
-    at the other player's moves and leaves."""
+    Depth, leaf and end of game as in :func:`search`; at the other player's moves the realistic player
+    takes, for each hand, its worst credible model's expectation (then the weighted mean over hands)."""
     nodes[0] += 1
     nm = len(mk)
     opp_n = popcount(hs[0])
@@ -923,7 +911,7 @@ def belief_search(me, mine, my_drawn, hs, wt, ds, np_, unknown, bone_n, left, ri
                     acc += rollout(me, h0, h1, unknown & ~hs[p], bone_n, left, right, to_move, passes, NO_TILE, wt[p],
                                    mk, rng)
                 vals[p] = acc / rollouts
-        return belief_aggregate(kind, vals, wt, np_, nm)
+        return belief_aggregate(vals, wt, np_, nm)
     moves = np.empty(MAX_MOVES, np.int64)
     if to_move == me:
         n = legal_into(mine, left, right, my_drawn, bone_n, moves)
@@ -959,10 +947,6 @@ def belief_search(me, mine, my_drawn, hs, wt, ds, np_, unknown, bone_n, left, ri
                 best = v
         return best
     # The other player moves: each particle by its own legal moves and models; the player sees the move.
-    mass = np.zeros(nm)  # each model's weight before the move
-    for p in range(np_):
-        for j in range(nm):
-            mass[j] += wt[p, j]
     seen = np.zeros(MAX_MOVES, np.int64)  # 1: some particle plays that move (codes: placements, DRAW, PASS)
     pm = np.empty((np_, MAX_MOVES), np.int64)
     pq = np.zeros((np_, MAX_MOVES, nm))
@@ -1039,23 +1023,37 @@ def belief_search(me, mine, my_drawn, hs, wt, ds, np_, unknown, bone_n, left, ri
             nl, nr = place(c, left, right)
             value_of[c] = belief_search(me, mine, NO_TILE, ch, cw, cd, q, unknown & ~(1 << (c >> 1)), bone_n, nl, nr,
                                         me, ZERO, depth - 1, kind, mk, rollouts, cap, rng, nodes)
-    if kind == REALISTIC:
-        worst = 2.0
-        for j in range(nm):
-            if mass[j] > 0.0:
-                e = 0.0
-                for p in range(np_):
+    if kind == REALISTIC:  # each hand's worst credible model, the hands weighed by their share
+        num = 0.0
+        den = 0.0
+        for p in range(np_):
+            omega = 0.0
+            worst = 2.0
+            e_w = 0.0
+            w_w = 0.0
+            for j in range(nm):
+                if wt[p, j] > 0.0:
+                    omega += wt[p, j]
+                    e = 0.0
                     for i in range(pn[p]):
                         e += pq[p, i, j] * value_of[pm[p, i]]
-                if e / mass[j] < worst:
-                    worst = e / mass[j]
-        return worst
+                    if e / wt[p, j] < worst:
+                        worst = e / wt[p, j]
+                        e_w = e
+                        w_w = wt[p, j]
+            if omega > 0.0:
+                # (one credible model: exactly the predictive player's sum, not omega * e / omega)
+                num += e_w if w_w == omega else omega * worst
+                den += omega
+        return num / den
     num = 0.0
     den = 0.0
     for p in range(np_):
+        e = 0.0
         for i in range(pn[p]):
             for j in range(nm):
-                num += pq[p, i, j] * value_of[pm[p, i]]
+                e += pq[p, i, j] * value_of[pm[p, i]]
+        num += e
         for j in range(nm):
             den += wt[p, j]
     return num / den

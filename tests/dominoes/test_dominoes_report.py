@@ -43,7 +43,7 @@ def test_results_do_not_depend_on_threads():
     # cache reloads wrongly (numba issue #6713: a crash on the next run, not this one).
     from pipeline.dominoes.kernels import engine as J
 
-    assert len(J.belief_search.signatures) == 1
+    assert len(J.belief_search.signatures) <= 1  # 0 when loaded from the cache, 1 when compiled here
 
 
 @pytest.mark.parametrize("k, n", [(0, 10), (7, 10), (10, 10), (6982, 10000), (1, 3)])
