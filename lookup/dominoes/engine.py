@@ -609,15 +609,16 @@ def model_pool(kind, unknown, ev, n_ev, after):
     return pool
 
 
-def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hands, lik, origin, tries):
+def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hands, lik, origin, tries, pool_sizes):
     """Candidate opponent hands of ``k`` tiles with each model's likelihood of the observed history
     ``ev[:n_ev]`` (see :func:`record` and :func:`hand_likelihood`).
 
     When the unknown tiles outside the voids since the last kept unseen draw allow at most ``max_exact``
     hands, every hand is listed once (``origin`` -1) and the result is exact; otherwise, for each active
     model, hands are drawn uniformly from its pool until ``samples`` of them have a positive likelihood
-    under it, or ``samples * TRY_FACTOR`` were drawn (``origin`` = the model; ``tries[j]``: the draws, the
-    importance weight's denominator). Fills ``hands``, ``lik[h, j]`` and returns the count.
+    under it, or ``samples * TRY_FACTOR`` were drawn (``origin`` = the model; ``tries[j]``: the draws, and
+    ``pool_sizes[j]``: the pool's tiles, of the importance weight). Fills ``hands``, ``lik[h, j]`` and
+    returns the count.
     """
     nm = len(mk)
     after = placed_after(ev, n_ev)
@@ -651,6 +652,7 @@ def hand_weights(k, unknown, ev, n_ev, mk, active, samples, max_exact, rng, hand
         if not active[j0]:
             continue
         p = list_tiles(model_pool(mk[j0], unknown, ev, n_ev, after), tiles)
+        pool_sizes[j0] = p
         if k > p:
             continue
         kept = 0
@@ -710,14 +712,6 @@ def belief_weights(kind, w0, z):
     return out
 
 
-def pool_sizes_of(unknown, ev, n_ev, mk):
-    after = placed_after(ev, n_ev)
-    sizes = np.zeros(len(mk), np.int64)
-    for j in range(len(mk)):
-        sizes[j] = popcount(model_pool(mk[j], unknown, ev, n_ev, after))
-    return sizes
-
-
 def weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng):
     """:func:`hand_weights` for the models of positive weight in ``w0``, with each model's evidence:
     returns (count, hands, lik, origin, z)."""
@@ -727,8 +721,10 @@ def weigh_hands(k, unknown, ev, n_ev, mk, w0, samples, max_exact, rng):
     lik = np.zeros((cap, nm))
     origin = np.zeros(cap, np.int64)
     tries = np.zeros(nm, np.int64)
-    count = hand_weights(k, unknown, ev, n_ev, mk, w0 > 0, samples, max_exact, rng, hands, lik, origin, tries)
-    z = model_evidence(count, lik, origin, nm, pool_sizes_of(unknown, ev, n_ev, mk), k, tries)
+    pool_sizes = np.zeros(nm, np.int64)
+    count = hand_weights(k, unknown, ev, n_ev, mk, w0 > 0, samples, max_exact, rng, hands, lik, origin, tries,
+                         pool_sizes)
+    z = model_evidence(count, lik, origin, nm, pool_sizes, k, tries)
     return count, hands, lik, origin, z
 
 
@@ -845,10 +841,10 @@ def belief_merge(hs, wt, np_, nm):
     return out_h, out_w, out_d, c
 
 
-def belief_resample(hs, wt, ds, np_, nm, cap, rng):
-    """At most ``cap`` particles drawn from ``np_`` in proportion to their weights (systematic
-    resampling; a particle drawn r times keeps r / cap of the total, split among its models as before).
-    Returns (hands, weights, drawn tiles, count)."""
+def belief_resample(hs, wt, np_, nm, cap, rng):
+    """At most ``cap`` particles (none with a drawn tile) drawn from ``np_`` in proportion to their
+    weights (systematic resampling; a particle drawn r times keeps r / cap of the total, split among its
+    models as before). Returns (hands, weights, drawn tiles, count)."""
     tot = np.zeros(np_)
     total = 0.0
     for p in range(np_):
@@ -870,7 +866,7 @@ def belief_resample(hs, wt, ds, np_, nm, cap, rng):
             u += step_w
         if r > 0 and tot[p] > 0.0:
             out_h[c] = hs[p]
-            out_d[c] = ds[p]
+            out_d[c] = NO_TILE
             for j in range(nm):
                 out_w[c, j] = r * step_w * wt[p, j] / tot[p]
             c += 1
@@ -1016,7 +1012,7 @@ def belief_search(me, mine, my_drawn, hs, wt, ds, np_, unknown, bone_n, left, ri
             # most ``cap`` (the spread over the drawn tiles multiplies them).
             ch, cw, cd, q = belief_merge(ch, cw, q, nm)
             if q > cap:
-                ch, cw, cd, q = belief_resample(ch, cw, cd, q, nm, cap, rng)
+                ch, cw, cd, q = belief_resample(ch, cw, q, nm, cap, rng)
             value_of[c] = belief_search(me, mine, NO_TILE, ch, cw, cd, q, unknown, bone_n, left, right, me, passes + 1,
                                         depth - 1, kind, mk, rollouts, cap, rng, nodes)
         else:
@@ -1145,7 +1141,7 @@ def deal(rng, order):
 
 
 def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, rollouts, endgame, budget, log):
-    """One game of the player ``kind`` (seat ``seat``, models ``mk`` with initial weights ``w_init``)
+    """One game of the player ``kind`` (seat ``seat``, models ``mk`` with prior weights ``w_init``)
     against the opponent playing model ``model`` (which sees the true state). Returns the result for the
     player (+1 / 0 / -1). ``log`` (rows: mover, move; -1 ends it) receives the moves when it has room
     (draws are logged as DRAW and followed by a row (-2, tile))."""
@@ -1163,7 +1159,6 @@ def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, ro
     passes = 0
     drawn = -1
     board = 0
-    w = w_init.copy()
     ev = np.zeros((HISTORY_ROWS, 6), np.int64)
     n_ev = 0
     moves = np.empty(MAX_MOVES, np.int64)
@@ -1181,7 +1176,7 @@ def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, ro
         if mover == seat:
             unknown = ALL_TILES & ~h[seat] & ~board
             n = move_values(seat, h[seat], popcount(h[1 - seat]), unknown, bone_n, left, right, passes, drawn, ev,
-                            n_ev, kind, w, mk, depth, samples, max_exact, rollouts, endgame, budget, rng,
+                            n_ev, kind, w_init, mk, depth, samples, max_exact, rollouts, endgame, budget, rng,
                             moves, values)
             move = moves[best_index(values, n)]
         else:

@@ -26,7 +26,8 @@ PLAYERS = tuple(E.PLAYER_CODES)  # predictive, realistic, bayesian
 
 @dataclass
 class View:
-    """The player's bookkeeping after replaying a history (all that ``engine.move_values`` reads)."""
+    """The player's bookkeeping after replaying a history (with the player's settings, all that
+    ``engine.move_values`` reads)."""
 
     seat: int
     hand: int
@@ -40,7 +41,6 @@ class View:
     opponent_tiles: int
     events: np.ndarray
     n_events: int
-    weights: np.ndarray
     over: bool
 
     @property
@@ -78,12 +78,12 @@ def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *
     tile the player holds or that is on the line, a draw from an empty boneyard or a second draw in a
     turn, a pass before drawing, a move after the end) or a history no opponent hand can explain."""
     seat = integer(seat, "seat", 0, 1)
-    w = _settings(player, model, models)[2]
+    _settings(player, model, models)  # refuses an unknown player or model before the history is read
     my_hand = hand_mask(hand)
     if E.popcount(my_hand) != E.HAND_SIZE:
         raise ValueError(f"hand: expected {E.HAND_SIZE} dealt tiles, got {E.popcount(my_hand)}")
     v = View(seat, my_hand, 0, -1, -1, 0, 0, -1, E.N_TILES - 2 * E.HAND_SIZE, E.HAND_SIZE,
-             np.zeros((E.HISTORY_ROWS, 6), np.int64), 0, w, False)
+             np.zeros((E.HISTORY_ROWS, 6), np.int64), 0, False)
     moves = np.empty(E.MAX_MOVES, np.int64)
     for i, token in enumerate(_tokens(history)):
         where = f"history move {i + 1} ({token!r})"
@@ -219,12 +219,12 @@ def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: i
         raise ValueError("the game is over: no move to decide")
     if v.to_move != v.seat:
         raise ValueError(f"it is player {v.to_move}'s turn, not player {v.seat}'s")
-    kind, mk, _ = _settings(player, model, models)
+    kind, mk, w = _settings(player, model, models)
     moves = np.empty(E.MAX_MOVES, np.int64)
     values = np.zeros(E.MAX_MOVES)
     rng = E.seed_rng(integer(seed, "seed", 0, 2**62) + 1)
     n = E.move_values(v.seat, v.hand, v.opponent_tiles, v.unknown, v.boneyard_size, v.left, v.right, v.passes,
-                      v.drawn, v.events, v.n_events, kind, v.weights, mk, depth, samples, float(max_exact), 0, endgame,
+                      v.drawn, v.events, v.n_events, kind, w, mk, depth, samples, float(max_exact), 0, endgame,
                       budget, rng, moves, values)
     return [(move_name(int(moves[i])), float(values[i])) for i in range(n)]
 
