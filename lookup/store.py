@@ -21,6 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from lookup.errors import ArtifactError
+
+__all__ = ["ArtifactError", "open_artifact", "load_manifest", "verify_problems", "check_name", "read_meta"]
+
 META_KEY = "dicetables"
 # A second root attribute: sha256 of the canonical JSON of the ``dicetables`` attribute, so that a changed
 # rule, schema version or statistic is a detected corruption, not a silently different artifact.
@@ -32,10 +36,6 @@ HEX64 = re.compile(r"[0-9a-f]{64}")
 MANIFEST_NAME = "MANIFEST.json"
 # Rows hashed at a time: bounds the memory of hashing a large array read from a chunked store.
 _HASH_BLOCK_BYTES = 64 << 20
-
-
-class ArtifactError(ValueError):
-    """An artifact is missing, corrupted, of an unsupported schema, or not the one the caller asked for."""
 
 
 def check_name(name: Any, what: str) -> str:
@@ -89,9 +89,27 @@ def checked_meta(path: Path, attrs: Mapping[str, Any]) -> dict[str, Any]:
             problems.append(f"array {name!r}: shape is not a list of non-negative integers")
         elif not _is_dtype(entry.get("dtype")):
             problems.append(f"array {name!r}: dtype {entry.get('dtype')!r} is not a numpy dtype")
+        else:
+            problems += _layout_problems(name, entry, meta["arrays"])
     if problems:
         raise ArtifactError(f"{path}: malformed metadata: " + "; ".join(problems))
     return meta
+
+
+def _layout_problems(name: str, entry: dict[str, Any], arrays: dict[str, Any]) -> list[str]:
+    """What is wrong with the chunk layout recorded for array ``name`` (``pipeline.layout``)."""
+    ndim = len(entry["shape"])
+    for key in ("chunks", "shards"):
+        value = entry.get(key)
+        if not isinstance(value, list) or len(value) != ndim or not all(type(n) is int and n >= 1 for n in value):
+            return [f"array {name!r}: no valid '{key}' (an artifact written before chunk layouts were recorded: "
+                    "rebuild it with `dicetables build --force`)"]
+    if any(s % c for c, s in zip(entry["chunks"], entry["shards"], strict=True)):
+        return [f"array {name!r}: shards {entry['shards']} are not whole chunks {entry['chunks']}"]
+    companion = entry.get("chunk_sha256")
+    if companion is not None and (type(companion) is not str or companion not in arrays or companion == name):
+        return [f"array {name!r}: its chunk digests {companion!r} are not an array of the artifact"]
+    return []
 
 
 def _is_dtype(name: Any) -> bool:
@@ -208,7 +226,8 @@ class Artifact:
         """The whole array ``name`` as a numpy array."""
         if name not in self.handles:
             raise ArtifactError(f"{self.path}: no array {name!r} (it has {sorted(self.handles)})")
-        return np.asarray(self.handles[name][...])
+        handle = self.handles[name]
+        return handle.array() if hasattr(handle, "array") else np.asarray(handle[...])
 
     def close(self) -> None:
         if self._h5file is not None:
@@ -223,8 +242,12 @@ class Artifact:
 
 
 def read_meta(path: str | Path) -> dict[str, Any]:
-    """The ``dicetables`` attribute of an artifact, without checking its arrays."""
-    art = _open_raw(Path(path))
+    """The ``dicetables`` attribute of an artifact (its own checksum checked, not the manifest's), without
+    checking its arrays."""
+    path = Path(path)
+    if artifact_format(path) == "zarr":
+        return trusted_meta(path, "artifact")
+    art = _open_raw(path)
     art.close()
     return art.meta
 
@@ -312,6 +335,70 @@ def _missing_shards(array_dir: Path, handle: Any) -> list[str]:
     return missing
 
 
+TRUST_ENV = "DICETABLES_TRUST"
+TRUST_MODES = ("manifest", "artifact")
+# Bounds on what is parsed: an artifact's root metadata, and the manifest of a whole directory.
+META_LIMIT = 16 << 20
+
+
+def trust_mode(trust: str | None = None) -> str:
+    """What an opened artifact is held to: ``"manifest"`` (the default: its metadata must be the one
+    ``MANIFEST.json`` lists) or ``"artifact"`` (its own metadata checksum only: an explicit choice, by
+    argument or by ``$DICETABLES_TRUST``, for a directory shipped without a manifest or being built)."""
+    mode = trust if trust is not None else os.environ.get(TRUST_ENV, "manifest")
+    if mode not in TRUST_MODES:
+        raise ValueError(f"trust must be one of {list(TRUST_MODES)}, not {mode!r} (from ${TRUST_ENV}?)")
+    return mode
+
+
+def trusted_meta(path: Path, trust: str | None = None) -> dict[str, Any]:
+    """The checked metadata of Zarr artifact ``path``, held to ``MANIFEST.json`` beside it unless ``trust``
+    is ``"artifact"``. Reads ``zarr.json`` only (a regular file of at most ``META_LIMIT`` bytes)."""
+    from lookup.chunked import parse_json, read_regular
+
+    mode = trust_mode(trust)
+    if path.is_symlink():
+        raise ArtifactError(f"{path}: a symbolic link; an artifact must be a directory inside {path.parent}")
+    if not path.exists() and not recover_publish(path):
+        raise ArtifactError(f"{path}: no such artifact (build it with `dicetables build`)")
+    doc = parse_json(read_regular(path / "zarr.json", META_LIMIT), path / "zarr.json")
+    if not isinstance(doc, dict) or doc.get("node_type") != "group" or doc.get("zarr_format") != 3:
+        raise ArtifactError(f"{path}: zarr.json is not the root of a Zarr v3 group")
+    attrs = doc.get("attributes")
+    meta = checked_meta(path, attrs if isinstance(attrs, dict) else {})
+    if mode == "manifest":
+        entry = manifest_entry(path)
+        if entry.get("meta_sha256") != meta_sha256(meta):
+            raise ArtifactError(f"{path}: its metadata differs from its entry in {MANIFEST_NAME} (altered, or "
+                                "the manifest is of another build)")
+    return meta
+
+
+_manifests: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+
+
+def manifest_entry(path: Path) -> dict[str, Any]:
+    """The entry of artifact ``path`` in the ``MANIFEST.json`` of its directory (parsed once per change of
+    the file); ArtifactError when there is no manifest or it does not list the artifact."""
+    manifest = path.parent / MANIFEST_NAME
+    try:
+        st = manifest.stat()
+    except OSError as exc:
+        raise ArtifactError(
+            f"{manifest}: no manifest; lookup holds every artifact to the manifest it was shipped with "
+            f"(set {TRUST_ENV}=artifact to trust each artifact's own metadata checksum instead)") from exc
+    key = (st.st_ino, st.st_mtime_ns, st.st_size)
+    hit = _manifests.get(manifest)
+    if hit is None or hit[0] != key:
+        data = load_manifest(path.parent)
+        hit = (key, {e["path"]: e for e in data["artifacts"]})
+        _manifests[manifest] = hit
+    entry = hit[1].get(path.name)
+    if entry is None:
+        raise ArtifactError(f"{path}: not listed in {manifest}")
+    return entry
+
+
 def open_artifact(
     path: str | Path,
     *,
@@ -320,25 +407,72 @@ def open_artifact(
     rules: Mapping[str, Any] | None = None,
     params: Mapping[str, Any] | None = None,
     verify: bool = True,
+    trust: str | None = None,
 ) -> Artifact:
     """Open an artifact after checking it is the one asked for and (by default) intact.
 
     ``schema`` and ``versions`` are what the caller can read; ``rules`` must equal the stored rules and
     every key of ``params`` must equal the stored param. Any difference raises ``ArtifactError`` (a
-    ``ValueError``) naming the file and the mismatch.
+    ``ValueError``) naming the file and the mismatch. A Zarr artifact is held to ``MANIFEST.json``
+    (``trust_mode``) and read through ``lookup.chunked`` (each chunk checked on first use); ``verify``
+    also reads every array whole now and checks its sha256.
     """
     path = Path(path)
-    art = _open_raw(path)
-    try:
-        check_identity(path, art.meta, schema=schema, versions=versions, rules=rules, params=params)
-        if verify:
-            problems = _array_problems(art)
-            if problems:
-                raise ArtifactError(f"{path}: corrupted: " + "; ".join(problems))
-    except BaseException:
-        art.close()
-        raise
+    if artifact_format(path) == "hdf5":
+        art = _open_raw(path)
+        try:
+            check_identity(path, art.meta, schema=schema, versions=versions, rules=rules, params=params)
+            if verify:
+                problems = _array_problems(art)
+                if problems:
+                    raise ArtifactError(f"{path}: corrupted: " + "; ".join(problems))
+        except BaseException:
+            art.close()
+            raise
+        return art
+    meta = trusted_meta(path, trust)
+    check_identity(path, meta, schema=schema, versions=versions, rules=rules, params=params)
+    art = Artifact(path=path, format="zarr", meta=meta, handles=chunked_arrays(path, meta))
+    if verify:
+        for name in art.handles:
+            art.read(name)
     return art
+
+
+def play_arrays(
+    path: str | Path,
+    names: list[str],
+    *,
+    schema: str,
+    versions: Iterable[int],
+    rules: Mapping[str, Any] | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(metadata, {name: ``lookup.chunked.ChunkedArray``}) of arrays ``names`` of a Zarr artifact, for
+    play: identity checked as ``open_artifact`` does, nothing decoded until an element is read."""
+    art = open_artifact(path, schema=schema, versions=versions, rules=rules, params=params, verify=False)
+    missing = [n for n in names if n not in art.handles]
+    if missing:
+        raise ArtifactError(f"{art.path}: no array {missing[0]!r} (it has {sorted(art.handles)})")
+    return art.meta, {name: art.handles[name] for name in names}
+
+
+def chunked_arrays(path: Path, meta: dict[str, Any]) -> dict[str, Any]:
+    """``lookup.chunked.ChunkedArray`` of every data array of Zarr artifact ``path`` (checked metadata
+    ``meta``), each with its chunk digests read and checked."""
+    from lookup.chunked import ChunkedArray
+
+    arrays = meta["arrays"]
+    companions = {e.get("chunk_sha256") for e in arrays.values()} - {None}
+    handles = {}
+    for name in sorted(set(arrays) - companions):
+        entry = arrays[name]
+        digests = None
+        if entry.get("chunk_sha256") is not None:
+            companion = entry["chunk_sha256"]
+            digests = ChunkedArray(path / companion, arrays[companion], None).array().view("<u8")
+        handles[name] = ChunkedArray(path / name, entry, digests)
+    return handles
 
 
 def check_identity(
@@ -414,10 +548,17 @@ def artifact_files(path: Path) -> list[Path]:
 
 
 def artifact_stamp(path: Path) -> int:
-    """A value that changes whenever the artifact at ``path`` is republished (0 when absent)."""
+    """A value that changes whenever the artifact at ``path`` or the manifest beside it is republished (0
+    when the artifact is absent): callers key their caches of opened artifacts on it."""
     meta_file = path / "zarr.json" if path.suffix == ".zarr" else path
     try:
-        return meta_file.stat().st_mtime_ns
+        own = meta_file.stat()
+        try:
+            manifest = (path.parent / MANIFEST_NAME).stat()
+            shipped = (manifest.st_ino, manifest.st_mtime_ns, manifest.st_size)
+        except OSError:
+            shipped = None
+        return hash((own.st_ino, own.st_mtime_ns, shipped)) or 1
     except FileNotFoundError:
         if not path.exists() and recover_publish(path):  # an interrupted republish, rolled back
             return artifact_stamp(path)

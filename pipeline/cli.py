@@ -109,7 +109,7 @@ def verify(paths: tuple[Path, ...], timeout: float, artifacts_dir: Path | None) 
 @main.command()
 @artifacts_option
 def clean(artifacts_dir: Path | None) -> None:
-    """Remove the runtime copies (rebuilt on first use) and what killed builds left (.tmp-*, .old-*)."""
+    """Remove what killed builds left (.tmp-*, .old-*): an interrupted republish is rolled back."""
     from pipeline.store import clean as clean_dir
 
     root = artifacts_root(artifacts_dir)
@@ -206,7 +206,6 @@ def repro(stages: tuple[str, ...], jobs: int | None, force: bool, dry: bool, roo
 def summary(artifacts_dir: Path | None) -> None:
     """What is built (from the manifest), and one example query."""
     from lookup.store import load_manifest
-    from pipeline.store import runtime_bytes
 
     root = artifacts_root(artifacts_dir)
     entries = load_manifest(root)["artifacts"]
@@ -215,9 +214,6 @@ def summary(artifacts_dir: Path | None) -> None:
     click.echo(f"{len(entries)} artifacts in {root}: {files} files, {_size(size)}")
     for e in entries:
         click.echo(f"  {e['path']:<40} {e['schema']} v{e['schema_version']}  {_size(e['bytes'])}")
-    copies, copy_bytes = runtime_bytes(root)
-    click.echo(f"runtime copies ({root / '.runtime'}, made on first use, `dicetables clean` removes them): "
-               f"{copies}, {_size(copy_bytes)}")
     if not (root / "dicerace-probabilities.zarr").exists():
         return
     from lookup.dicerace import probabilities

@@ -12,7 +12,8 @@ import os
 import re
 import shutil
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from lookup.store import (
     MANIFEST_NAME,
     META_KEY,
     META_SHA_KEY,
+    TRUST_ENV,
     ArtifactError,
     artifact_files,
     check_name,
@@ -35,11 +37,12 @@ from lookup.store import (
     swap_leftovers,
     verify_problems,
 )
+from pipeline.layout import HDF5_CHUNK_BYTES, LAYOUT_VERSION, ZSTD_LEVEL, chunk_digests, digest_name, layout
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-# Uncompressed bytes per shard: large enough that an artifact stays well under ~100 files.
-SHARD_BYTES = 256 << 20
-ZSTD_LEVEL = 3
+# The layout module is hashed into every fingerprint: a layout change rebuilds every table.
+LAYOUT_CODE = "pipeline/layout.py"
+_LAYOUT_SOURCE = Path(__file__).resolve().parent / "layout.py"
 
 
 @dataclass(frozen=True)
@@ -68,9 +71,11 @@ class ArtifactSpec:
             "game": self.game,
             "rules": self.rules,
             "params": self.params,
+            "layout_version": LAYOUT_VERSION,
         }
         digest.update(json.dumps(head, sort_keys=True, separators=(",", ":")).encode())
-        for rel in sorted(self.code):
+        digest.update(LAYOUT_CODE.encode() + b"\0" + _LAYOUT_SOURCE.read_bytes() + b"\0")
+        for rel in sorted(set(self.code) - {LAYOUT_CODE}):
             source = PROJECT_ROOT / rel
             if not source.is_file():
                 raise FileNotFoundError(f"artifact {self.name}: code file {rel} does not exist")
@@ -107,21 +112,32 @@ def _default_fill(data: np.ndarray) -> Any:
 
 
 def _layout(arr: StoredArray) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(inner chunks, shards): shards along axis 0, each at most SHARD_BYTES, whole chunks only."""
-    shape = arr.data.shape
-    if arr.chunks is not None:
-        chunks = tuple(min(c, n) if n else 1 for c, n in zip(arr.chunks, shape, strict=True))
-    else:
-        row = int(np.prod(shape[1:], dtype=np.int64)) * arr.data.itemsize if shape else arr.data.itemsize
-        rows = max(1, min(shape[0] if shape else 1, (1 << 20) // max(row, 1)))
-        chunks = (rows, *shape[1:]) if shape else ()
-    chunks = tuple(max(1, c) for c in chunks)
-    if not shape:
-        return (), ()
-    chunk_bytes = int(np.prod(chunks, dtype=np.int64)) * arr.data.itemsize
-    per_shard = max(1, SHARD_BYTES // max(chunk_bytes, 1))
-    rows = max(chunks[0], min(chunks[0] * per_shard, -(-shape[0] // chunks[0]) * chunks[0]))
-    return chunks, (rows, *(-(-n // c) * c for n, c in zip(shape[1:], chunks[1:], strict=True)))
+    """(inner chunks, shards) of ``arr`` (``pipeline.layout.layout``)."""
+    return layout(arr.data.shape, arr.data.itemsize, arr.chunks)
+
+
+def with_digests(arrays: Mapping[str, StoredArray]) -> dict[str, StoredArray]:
+    """``arrays`` and, for each array X, the companion ``X.sha256`` of its chunk digests
+    (``pipeline.layout``)."""
+    out = dict(arrays)
+    for name, arr in arrays.items():
+        if name.endswith(".sha256"):
+            raise ValueError(f"array name {name!r}: the suffix .sha256 is reserved for chunk digests")
+        chunks, _ = _layout(arr)
+        out[digest_name(name)] = StoredArray(chunk_digests(arr.data, chunks),
+                                             f"sha256 of each inner chunk of {name!r} (4 uint64 per chunk)")
+    return out
+
+
+def array_entry(name: str, data: Any, chunks: tuple[int, ...], shards: tuple[int, ...], description: str, *,
+                digests: bool) -> dict[str, Any]:
+    """The metadata entry of one array: its sha256, shape, dtype and layout; ``chunk_sha256`` names the
+    companion array holding its chunk digests."""
+    entry = {"sha256": sha256_of_array(data), "shape": list(data.shape), "dtype": str(data.dtype),
+             "description": description, "chunks": list(chunks), "shards": list(shards)}
+    if digests:
+        entry["chunk_sha256"] = digest_name(name)
+    return entry
 
 
 def _write_zarr(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArray]) -> None:
@@ -162,7 +178,8 @@ def _write_hdf5(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArr
         h5.attrs[META_KEY] = json.dumps(meta, sort_keys=True)
         h5.attrs[META_SHA_KEY] = meta_sha256(meta)
         for name, arr in arrays.items():
-            chunks, _ = _layout(arr)
+            # One file read whole by other programs: larger chunks compress better (fletcher32 per chunk).
+            chunks, _ = layout(arr.data.shape, arr.data.itemsize, arr.chunks, chunk_bytes=HDF5_CHUNK_BYTES)
             # Filters need chunks, and HDF5 cannot chunk an empty axis: scalars and empty arrays (no bytes
             # to protect) are stored contiguous.
             filtered = arr.data.size > 0 and arr.data.ndim > 0
@@ -181,6 +198,23 @@ def _write_hdf5(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArr
             ds.attrs["description"] = arr.description
 
 
+@contextmanager
+def trusting_own_artifacts() -> Iterator[None]:
+    """Within a build or a report stage, ``lookup`` holds each artifact to its own metadata checksum, not
+    to ``MANIFEST.json``: the manifest is rewritten only once everything is built (DVC's ``manifest``
+    stage), and every artifact read here was verified by ``publish`` before it was renamed into place.
+    Restores the previous setting on exit (workers started inside inherit it)."""
+    before = os.environ.get(TRUST_ENV)
+    os.environ[TRUST_ENV] = "artifact"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(TRUST_ENV, None)
+        else:
+            os.environ[TRUST_ENV] = before
+
+
 def write_artifact(
     spec: ArtifactSpec,
     arrays: Mapping[str, StoredArray],
@@ -193,6 +227,7 @@ def write_artifact(
     artifacts_dir = Path(artifacts_dir)
     artifacts_dir.mkdir(parents=True, exist_ok=True)
     check_name(spec.name, "artifact name")
+    arrays = with_digests(arrays)
     entries = {}
     for name, arr in arrays.items():
         check_name(name, "array name")
@@ -200,12 +235,7 @@ def write_artifact(
             arr.fill = _default_fill(arr.data)
         if not np.issubdtype(arr.data.dtype, np.floating) and np.any(arr.data == arr.fill):
             raise ValueError(f"array {name!r} contains its fill value {arr.fill}; choose another sentinel")
-        entries[name] = {
-            "sha256": sha256_of_array(arr.data),
-            "shape": list(arr.data.shape),
-            "dtype": str(arr.data.dtype),
-            "description": arr.description,
-        }
+        entries[name] = array_entry(name, arr.data, *_layout(arr), arr.description, digests=digest_name(name) in arrays)
     meta = artifact_meta(spec, entries, stats, fingerprint)
     targets = [(artifacts_dir / f"{spec.name}.zarr", _write_zarr)]
     if spec.hdf5:
@@ -225,7 +255,7 @@ def artifact_meta(spec: ArtifactSpec, entries: Mapping[str, Any], stats: Mapping
         "rules": dict(spec.rules),
         "params": dict(spec.params),
         "fingerprint": fingerprint or spec.fingerprint(),
-        "code": sorted(spec.code),
+        "code": sorted({*spec.code, LAYOUT_CODE}),
         # No timestamp: equal inputs give byte-identical artifacts, so dvc.lock stays as committed.
         "package_version": lookup.__version__,
         "arrays": entries,
@@ -259,8 +289,15 @@ def write_zarr_in_place(
         entries = {}
         for name, arr in sorted(group.arrays()):
             check_name(name, "array name")
-            entries[name] = {"sha256": sha256_of_array(arr), "shape": list(arr.shape), "dtype": str(arr.dtype),
-                             "description": arr.attrs.get("description", "")}
+            chunks, shards = tuple(arr.chunks), tuple(arr.shards or arr.chunks)
+            entries[name] = array_entry(name, arr, chunks, shards, arr.attrs.get("description", ""), digests=True)
+            digests = chunk_digests(arr, chunks)
+            companion = create_zarr_array(group, digest_name(name), digests.shape, digests.dtype,
+                                          *layout(digests.shape, digests.itemsize), int(np.iinfo(np.uint64).max),
+                                          {"description": f"sha256 of each inner chunk of {name!r}"})
+            companion[...] = digests
+            entries[digest_name(name)] = array_entry(digest_name(name), digests, *layout(
+                digests.shape, digests.itemsize), companion.attrs["description"], digests=False)
         meta = artifact_meta(spec, entries, stats, fingerprint)
         group.attrs.update({META_KEY: meta, META_SHA_KEY: meta_sha256(meta)})
 
@@ -387,12 +424,9 @@ _LEFTOVER = re.compile(r"\.(?P<kind>tmp|old)-(?P<pid>\d+)-[0-9a-f]{8}-(?P<name>[
 
 
 def clean(artifacts_dir: str | Path) -> list[tuple[Path, int]]:
-    """Remove the runtime copies (``.runtime/``, rebuilt on demand) and the leftovers of killed writers
-    (``.tmp-<pid>-*``, ``.old-<pid>-*`` whose process is gone; an ``.old`` whose artifact is absent is
-    renamed back instead). Returns (removed path, bytes). Only names of those strict patterns are touched,
-    never a symlink's target."""
-    from lookup.runtime import RUNTIME_DIR, remove_dead_temporaries, runtime_copies
-
+    """Remove the leftovers of killed writers (``.tmp-<pid>-*``, ``.old-<pid>-*`` whose process is gone;
+    an ``.old`` whose artifact is absent is renamed back instead). Returns (removed path, bytes). Only
+    names of those strict patterns are touched, never a symlink's target."""
     root = Path(artifacts_dir)
     removed = []
     for entry in sorted(root.iterdir()) if root.is_dir() else []:
@@ -403,24 +437,7 @@ def clean(artifacts_dir: str | Path) -> list[tuple[Path, int]]:
             continue  # it was the artifact: restored, not removed
         removed.append((entry, _bytes(entry)))
         _remove(entry)
-    for copy in runtime_copies(root):
-        removed.append((copy, _bytes(copy)))
-        shutil.rmtree(copy, ignore_errors=True)
-    runtime = root / RUNTIME_DIR
-    if runtime.is_dir() and not runtime.is_symlink():
-        for leftover in remove_dead_temporaries(runtime):
-            removed.append((leftover, 0))
-        if not any(runtime.iterdir()):
-            runtime.rmdir()
     return removed
-
-
-def runtime_bytes(artifacts_dir: str | Path) -> tuple[int, int]:
-    """(number of runtime copies, their total bytes) under ``artifacts_dir``."""
-    from lookup.runtime import runtime_copies
-
-    copies = runtime_copies(Path(artifacts_dir))
-    return len(copies), sum(_bytes(c) for c in copies)
 
 
 def _bytes(path: Path) -> int:

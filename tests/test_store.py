@@ -47,6 +47,7 @@ def test_sha256_is_of_little_endian_c_order_bytes():
 def test_round_trip_with_attributes_and_checksums(artifacts, suffix):
     spec, arrays = _spec(), _arrays()
     paths = write_artifact(spec, arrays, artifacts, stats={"mean": 1.5})
+    write_manifest(artifacts)
     assert [p.suffix for p in paths] == [".zarr", ".h5"]
     with open_artifact(artifacts / f"demo{suffix}", schema="test.demo", versions=[2],
                        rules={"faces": 6}, params={"n": 3}) as art:
@@ -93,6 +94,7 @@ def test_hdf5_mirror_uses_fletcher32(artifacts):
 ])
 def test_open_refuses_what_was_not_asked_for(artifacts, mismatch, message):
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+    write_manifest(artifacts)
     kwargs = dict(schema="test.demo", versions=[2], rules={"faces": 6}, params={"n": 3})
     kwargs.update(mismatch)
     with pytest.raises(ArtifactError, match=message) as info:
@@ -141,6 +143,7 @@ def test_deleted_chunk_is_detected_not_read_as_fill(artifacts):
 def test_empty_arrays_round_trip(artifacts, suffix):
     arrays = {"none": StoredArray(np.zeros((0, 4)), "no rows"), "some": StoredArray(np.ones(3), "three")}
     write_artifact(_spec(), arrays, artifacts)
+    write_manifest(artifacts)
     with open_artifact(artifacts / f"demo{suffix}", schema="test.demo", versions=[2]) as art:
         assert art.read("none").shape == (0, 4)
 
@@ -160,6 +163,7 @@ def test_exception_mid_write_leaves_nothing_and_keeps_old(artifacts, monkeypatch
     old_arrays = _arrays()
     if existing:
         write_artifact(_spec(), old_arrays, artifacts)
+        write_manifest(artifacts)
     original = wstore._write_zarr
 
     def failing(path, meta, arrays):
@@ -171,7 +175,7 @@ def test_exception_mid_write_leaves_nothing_and_keeps_old(artifacts, monkeypatch
     new["values"].data = new["values"].data + 1
     with pytest.raises(Boom):
         write_artifact(_spec(), new, artifacts)
-    leftovers = [p.name for p in artifacts.iterdir() if p.name.startswith(".")]
+    leftovers = [p.name for p in artifacts.iterdir() if p.name.startswith(".")]  # the manifest is no leftover
     assert leftovers == []
     if existing:
         with open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=[2]) as art:
@@ -185,7 +189,8 @@ def test_publish_replaces_a_directory_atomically(artifacts):
     target = artifacts / "x.zarr"
     write_artifact(_spec(name="x", hdf5=False), _arrays(), artifacts)
     meta = read_meta(target)
-    publish(target, lambda tmp: wstore._write_zarr(tmp, {**meta, "stats": {"second": True}}, _arrays()))
+    publish(target, lambda tmp: wstore._write_zarr(tmp, {**meta, "stats": {"second": True}},
+                                                 wstore.with_digests(_arrays())))
     assert read_meta(target)["stats"] == {"second": True} and verify_problems(target) == []
     assert sorted(p.name for p in artifacts.iterdir()) == ["x.zarr"]
 

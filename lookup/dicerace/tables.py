@@ -1,5 +1,5 @@
 """Verified access to the dice-race artifacts: the roll probabilities (in memory) and the strategy
-tables (verified, memory-mapped runtime copies, ``lookup.runtime``)."""
+tables (read chunk by chunk, each chunk checked on first use: ``lookup.chunked``)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
+from lookup.chunked import ChunkedArray
 from lookup.dicerace.rules import rules_dict
-from lookup.runtime import CheckedArray, generation, runtime_arrays
-from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir, open_artifact, read_meta
+from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir, open_artifact, play_arrays, trusted_meta
 from lookup.validate import integer
 
 PROBABILITIES_NAME = "dicerace-probabilities"
@@ -87,7 +87,7 @@ def grid_key(dice: int, target: int) -> str:
 
 @dataclass(frozen=True, eq=False)
 class SequentialTable:
-    """Sequential race (dice, target), checked runtime copies (``lookup.runtime.CheckedArray``) indexed
+    """Sequential race (dice, target), checked arrays (``lookup.chunked.ChunkedArray``) indexed
     [my score, other's score]:
 
     value: EG(i, j) = P(win) - P(loss) of the player about to move with i against j.
@@ -97,15 +97,15 @@ class SequentialTable:
 
     dice: int
     target: int
-    value: CheckedArray
-    win: CheckedArray
-    lose: CheckedArray
-    optimal: CheckedArray
+    value: ChunkedArray
+    win: ChunkedArray
+    lose: ChunkedArray
+    optimal: ChunkedArray
 
 
 @dataclass(frozen=True, eq=False)
 class SimultaneousTable:
-    """Simultaneous race (dice, target), checked runtime copies (``lookup.runtime.CheckedArray``) indexed
+    """Simultaneous race (dice, target), checked arrays (``lookup.chunked.ChunkedArray``) indexed
     [my score, other's score]:
 
     value: EG1(i, j) = P(win) - P(loss) of the player with i against j, both playing optimally.
@@ -117,11 +117,11 @@ class SimultaneousTable:
 
     dice: int
     target: int
-    value: CheckedArray
-    pure: CheckedArray
-    mixed_row: CheckedArray
-    mixed: CheckedArray
-    flags: CheckedArray
+    value: ChunkedArray
+    pure: ChunkedArray
+    mixed_row: ChunkedArray
+    mixed: ChunkedArray
+    flags: ChunkedArray
 
     def strategy(self, mine: int, other: int) -> np.ndarray:
         """Probabilities over d (index d - 1) of the stored optimal strategy at (mine, other)."""
@@ -142,18 +142,17 @@ def _strategy_arrays(name: str, schema: str, arrays: tuple[str, ...], dice: int,
                      artifacts_dir: str | Path | None) -> dict[str, np.ndarray]:
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
     path = (root / f"{name}.zarr").resolve()
-    return _load_strategy(path, artifact_stamp(path), schema, arrays, dice, target, generation())
+    return _load_strategy(path, artifact_stamp(path), schema, arrays, dice, target)
 
 
 @lru_cache(maxsize=32)
 def _load_strategy(path: Path, stamp: int, schema: str, arrays: tuple[str, ...], dice: int,
-                   target: int, generation: int) -> dict[str, CheckedArray]:
-    # ``stamp`` (the metadata file's mtime) makes a rebuilt artifact a new cache entry; ``generation``
-    # (bumped when a corrupted runtime copy is found) a repaired copy.
+                   target: int) -> dict[str, ChunkedArray]:
+    # ``stamp`` makes a rebuilt artifact (or manifest) a new cache entry.
     if not stamp:
         raise ArtifactError(f"{path}: the dice-race strategy tables are not built; run `make run` "
                             "(or `dicetables build dicerace-strategies`)")
-    meta = read_meta(path)
+    meta = trusted_meta(path)
     try:
         grid = built_grid(meta)
     except (KeyError, TypeError, ValueError) as exc:
@@ -167,8 +166,8 @@ def _load_strategy(path: Path, stamp: int, schema: str, arrays: tuple[str, ...],
     key = grid_key(dice, target)
     versions = {SEQUENTIAL_SCHEMA: SEQUENTIAL_VERSIONS, SIMULTANEOUS_SCHEMA: SIMULTANEOUS_VERSIONS}.get(
         schema, STRATEGY_VERSIONS)
-    _, found = runtime_arrays(path, [f"{key}_{a}" for a in arrays], schema=schema, versions=versions,
-                              rules=rules_dict())
+    _, found = play_arrays(path, [f"{key}_{a}" for a in arrays], schema=schema, versions=versions,
+                           rules=rules_dict())
     return {a: found[f"{key}_{a}"] for a in arrays}
 
 

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 
-from lookup.changes import poll as poll_changes
 from lookup.validate import integer, integer_array
 from lookup.yahtzee import fastpath, towin
 from lookup.yahtzee.rules import Rules, get_rules
@@ -108,7 +107,8 @@ def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str |
 
 @lru_cache(maxsize=256)
 def _analysis(tables: YahtzeeTables, state: tuple[int, int, int]) -> TurnAnalysis:
-    return analyse_turn(tables.rules, np.asarray(tables.value), state)
+    # Element reads of the successor states (a few chunks), not the whole table.
+    return analyse_turn(tables.rules, tables.value, state)
 
 
 def decide(
@@ -138,16 +138,14 @@ def decide(
     tables = load_tables(plan.rules, artifacts_dir)
     policy = tables.policy
     if policy is not None:
-        # Two checked reads (lookup.runtime): each element comes from bytes checked against their block's
-        # crc32 in this process since the copy last changed (one poll for changes to any copy, then both
-        # reads). The flat indices follow the layouts state_index (2^boxes, threshold + 1, 2), reroll
-        # (rows, 2, R), category (rows, R).
-        poll_changes()
-        row = policy["state_index"].flat_next((state[0] * plan.n_upper + state[1]) * 2 + state[2])
+        # Two element reads (lookup.chunked: each from a chunk checked the first time this process used it).
+        # The flat indices follow the layouts state_index (2^boxes, threshold + 1, 2), reroll (rows, 2, R),
+        # category (rows, R).
+        row = policy["state_index"].flat((state[0] * plan.n_upper + state[1]) * 2 + state[2])
         if row < 0:
             raise ValueError(f"state {state} cannot be reached (not a sheet a game can produce)")
-        action = (policy["reroll"].flat_next((row * 2 + rerolls - 1) * plan.n_rolls + roll) if rerolls
-                  else policy["category"].flat_next(row * plan.n_rolls + roll))
+        action = (policy["reroll"].flat((row * 2 + rerolls - 1) * plan.n_rolls + roll) if rerolls
+                  else policy["category"].flat(row * plan.n_rolls + roll))
     else:
         analysis = _analysis(tables, state)
         action = analysis.best_reroll(rerolls, roll) if rerolls else analysis.best_category(roll)

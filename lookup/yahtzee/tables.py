@@ -1,4 +1,4 @@
-"""The Yahtzee artifacts of one rule set, opened for play (verified runtime copies, kept per process).
+"""The Yahtzee artifacts of one rule set, opened for play (read chunk by chunk, ``lookup.chunked``).
 
 ``yahtzee-RULES-values.zarr`` (schema ``yahtzee.values``) holds ``value[filled_mask, upper, ybox]``;
 ``yahtzee-RULES-policy.zarr`` (schema ``yahtzee.policy``) holds ``state_index``, ``reroll`` and
@@ -15,9 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from lookup import runtime
-from lookup.runtime import CheckedArray, generation, runtime_arrays
-from lookup.store import ArtifactError, artifact_stamp, check_name, default_artifacts_dir
+from lookup.chunked import ChunkedArray
+from lookup.store import ArtifactError, artifact_stamp, check_name, default_artifacts_dir, play_arrays
 from lookup.yahtzee.rules import Rules
 
 VALUES_SCHEMA, POLICY_SCHEMA = "yahtzee.values", "yahtzee.policy"
@@ -45,21 +44,21 @@ class YahtzeeTables:
 
     value[filled_mask, upper, ybox]: expected remaining points from a turn start (NaN if unreachable).
     policy: {"state_index", "reroll", "category"}.
-    Both are ``lookup.runtime.CheckedArray``: an element index reads and checks that element's block of
-    the runtime copy; ``np.asarray`` gives the whole checked array.
+    Both are ``lookup.chunked.ChunkedArray``: an element index reads that element's chunk (checked the
+    first time this process uses it); ``np.asarray`` gives the whole checked array.
     stats: exact statistics of optimal play stored with the value table.
     """
 
     rules: Rules
-    value: CheckedArray
-    policy: dict[str, CheckedArray] | None
+    value: ChunkedArray
+    policy: dict[str, ChunkedArray] | None
     stats: dict[str, Any]
 
 
 # Seconds between checks that the artifacts were not republished: a decision must not pay for path
 # resolution and stat calls every time (they cost ~150 us, the rest of a decision ~10 us).
 RECHECK_S = 1.0
-_recent: dict[tuple[str, str | None], tuple[float, int, YahtzeeTables]] = {}
+_recent: dict[tuple[str, str | None], tuple[float, YahtzeeTables]] = {}
 
 
 def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> YahtzeeTables:
@@ -67,32 +66,29 @@ def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> Yahtze
     key = (rules.name, None if artifacts_dir is None else str(artifacts_dir))
     hit = _recent.get(key)
     now = time.monotonic()
-    # The generation changes when a corrupted runtime copy was found: reload (and rebuild it) at once.
-    if hit is not None and now - hit[0] < RECHECK_S and hit[2].rules is rules and hit[1] == runtime._generation:
-        return hit[2]
+    if hit is not None and now - hit[0] < RECHECK_S and hit[1].rules is rules:
+        return hit[1]
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
     values = (root / f"{check_name(values_name(rules), 'artifact name')}.zarr").resolve()
     policy = (root / f"{check_name(policy_name(rules), 'artifact name')}.zarr").resolve()
-    gen = generation()
-    tables = _load(rules, values, artifact_stamp(values), policy, artifact_stamp(policy), gen)
-    _recent[key] = (now, gen, tables)
+    tables = _load(rules, values, artifact_stamp(values), policy, artifact_stamp(policy))
+    _recent[key] = (now, tables)
     return tables
 
 
 @lru_cache(maxsize=8)
-def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_stamp: int,
-          generation: int) -> YahtzeeTables:
-    # The stamps make a republished artifact a new cache entry, the generation a repaired copy.
+def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_stamp: int) -> YahtzeeTables:
+    # The stamps make a republished artifact (or manifest) a new cache entry.
     if not values_stamp:
         raise ArtifactError(
             f"{values}: the {rules.name!r} Yahtzee tables are not built; add {rules.name!r} to "
             f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`)"
         )
     identity = dict(versions=SCHEMA_VERSIONS, rules=rules.to_dict())
-    meta, arrays = runtime_arrays(values, ["value"], schema=VALUES_SCHEMA, **identity)
+    meta, arrays = play_arrays(values, ["value"], schema=VALUES_SCHEMA, **identity)
     pol = None
     if policy_stamp:
-        pmeta, pol = runtime_arrays(policy, POLICY_ARRAYS, schema=POLICY_SCHEMA, **identity)
+        pmeta, pol = play_arrays(policy, POLICY_ARRAYS, schema=POLICY_SCHEMA, **identity)
         if pmeta["params"].get("values_fingerprint") != meta["fingerprint"]:
             raise ArtifactError(f"{policy}: computed from another value table than {values}; rebuild both")
         # decide() computes flat indices from the rules: the layouts must be the ones they imply.

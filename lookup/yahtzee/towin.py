@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from lookup.runtime import CheckedArray, runtime_arrays
-from lookup.store import ArtifactError, artifact_stamp, check_name, default_artifacts_dir
+from lookup.chunked import ChunkedArray
+from lookup.store import ArtifactError, artifact_stamp, check_name, default_artifacts_dir, play_arrays
 from lookup.validate import integer
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
@@ -48,17 +48,17 @@ def layer_name(n_filled: int) -> str:
 
 @dataclass(frozen=True, eq=False)
 class TowinTable:
-    """One play-to-win table, opened for play (``lookup.runtime.CheckedArray`` arrays, checked on read).
+    """One play-to-win table, opened for play (``lookup.chunked.ChunkedArray`` arrays, chunks checked on first use).
 
     max_points: the cap on t the table was built with (None: every t); stats: what the build recorded.
     """
 
     rules: Rules
     objective: str
-    state_index: CheckedArray
-    bound: CheckedArray
+    state_index: ChunkedArray
+    bound: ChunkedArray
     layer_ptr: tuple[int, ...]
-    layers: dict[int, CheckedArray]
+    layers: dict[int, ChunkedArray]
     max_points: int | None
     stats: dict[str, Any]
 
@@ -103,7 +103,7 @@ def _load(rules: Rules, objective: str, path: Path, stamp: int) -> TowinTable:
                             f"{rules.name!r} to yahtzee.towin.rule_sets in params.yaml and run `dicetables build "
                             f"yahtzee-towin-{rules.name.replace('+', '-')}`")
     names = ["state_index", "bound", "layer_ptr"] + [layer_name(n) for n in range(rules.n_boxes + 1)]
-    meta, arrays = runtime_arrays(path, names, schema=OBJECTIVE_SCHEMAS[objective], versions=SCHEMA_VERSIONS,
+    meta, arrays = play_arrays(path, names, schema=OBJECTIVE_SCHEMAS[objective], versions=SCHEMA_VERSIONS,
                                   rules=rules.to_dict(), params={"objective": objective})
     ptr = tuple(int(x) for x in np.asarray(arrays["layer_ptr"]))
     layers = {n: arrays[layer_name(n)] for n in range(rules.n_boxes + 1)}

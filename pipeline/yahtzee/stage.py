@@ -95,17 +95,16 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
         stats = {"start_value": sol.start_value, **exact_statistics(name, sol)}
         return {"value": StoredArray(
             value, "value[filled_mask, upper, ybox]: expected remaining points from the start of a turn "
-            "under optimal play (upper bonus counted when earned); NaN = unreachable state",
-            chunks=(256, *value.shape[1:]))}, stats
+            "under optimal play (upper bonus counted when earned); NaN = unreachable state"
+            )}, stats
     rows = sol.reroll.shape[0]
     return {
         "state_index": StoredArray(sol.state_index, "row of each state (filled_mask, upper, ybox) in the "
-                                   "policy arrays; -1 = unreachable", chunks=(1024, *sol.state_index.shape[1:])),
+                                   "policy arrays; -1 = unreachable"),
         "reroll": StoredArray(sol.reroll, "reroll[row, rerolls_left - 1, roll]: dice to reroll, a bit mask "
-                              "over the sorted dice (bit i = i-th smallest)", chunks=(2048, 2, sol.reroll.shape[2])),
+                              "over the sorted dice (bit i = i-th smallest)"),
         "category": StoredArray(sol.category, "category[row, roll]: box to score the final roll in (sheet "
-                                "order); 255 in finished-game rows", chunks=(2048, sol.category.shape[1]),
-                                fill=CATEGORY_FILL),
+                                "order); 255 in finished-game rows", fill=CATEGORY_FILL),
     }, {"rows": rows}
 
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.towin import OBJECTIVE_SCHEMAS, SCHEMA_VERSIONS, layer_name, towin_name
+from pipeline import layout as storage
 from pipeline.family import Family, nonempty_list
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, create_zarr_array, write_zarr_in_place
@@ -48,8 +49,6 @@ CODE = (
     "pipeline/yahtzee/towin_kernels.py",
 )
 SCHEDULER_ENV = "DICETABLES_DASK_SCHEDULER"
-# Rows of one inner chunk (a shard holds rows_per_task rows): small enough to read one state cheaply.
-CHUNK_ROWS = 64
 
 
 def settings(section: Mapping[str, Any]) -> dict[str, Any]:
@@ -155,7 +154,7 @@ def build_store(path: Path, rules: Rules, objective: str, max_points: int | None
     group = zarr.open_group(zarr.storage.LocalStore(str(path)), mode="w-", zarr_format=3)
 
     def small(name: str, data: np.ndarray, fill: int, description: str) -> None:
-        create_zarr_array(group, name, data.shape, data.dtype, data.shape, data.shape, fill,
+        create_zarr_array(group, name, data.shape, data.dtype, *storage.layout(data.shape, data.itemsize), fill,
                           {"description": description})[...] = data
 
     small("state_index", space.state_index.astype(np.int32), np.iinfo(np.int32).min,
@@ -166,9 +165,12 @@ def build_store(path: Path, rules: Rules, objective: str, max_points: int | None
           "rows with n filled boxes are layer_ptr[n]:layer_ptr[n + 1]")
     what = ("P(scoring at least t more points)" if objective == "goal"
             else "P(scoring more than t more points) + P(exactly t) / 2")
-    chunk_rows = math.gcd(rows_per_task, CHUNK_ROWS)
     for n in range(rules.n_boxes + 1):
         lo, hi = lay.layer(n)
+        # Play-time chunks of about CHUNK_BYTES, a power of two of rows dividing a task's rows: every task
+        # writes whole shards.
+        row_bytes = lay.widths[n] * np.dtype(np.float64).itemsize
+        chunk_rows = math.gcd(rows_per_task, 1 << max(0, (storage.CHUNK_BYTES // max(row_bytes, 1)).bit_length() - 1))
         create_zarr_array(group, layer_name(n), (hi - lo, lay.widths[n]), np.float64,
                           (chunk_rows, lay.widths[n]), (rows_per_task, lay.widths[n]), float("nan"),
                           {"description": f"{layer_name(n)}[row - layer_ptr[{n}], t]: the maximal {what} from "

@@ -11,7 +11,7 @@ def poker_artifacts(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("poker") / "artifacts"
     params = root.parent / "params.yaml"
     params.write_text("poker:\n  preflop: {}\n")
-    registry.build(["poker-evaluator"], params_path=params, artifacts_dir=root, manifest=False)
+    registry.build(["poker-evaluator"], params_path=params, artifacts_dir=root, manifest=True)
     return root
 
 
@@ -29,5 +29,5 @@ def preflop_artifacts(poker_artifacts):
     params = poker_artifacts.parent / "params-preflop.yaml"
     params.write_text("poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
                       "    seed: 5\n")
-    registry.build(["poker-preflop"], params_path=params, artifacts_dir=poker_artifacts, manifest=False)
+    registry.build(["poker-preflop"], params_path=params, artifacts_dir=poker_artifacts, manifest=True)
     return poker_artifacts
