@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from lookup.errors import ArtifactError
 
@@ -158,7 +159,7 @@ def expected_codecs(dtype: np.dtype, chunks: list[int]) -> list[dict[str, Any]]:
         "index_location": "end"}}]
 
 
-class ChunkedArray:
+class ChunkedArray(NDArrayOperatorsMixin):
     """One array of an artifact, read from its shard files chunk by chunk (see the module docstring).
 
     ``a[i, j, ...]`` (one int per axis) and ``a.flat(i)`` give one element as a Python int or float from
@@ -270,6 +271,18 @@ class ChunkedArray:
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         whole = self.array()
         return whole if dtype is None else whole.astype(dtype)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        # Operators and ufuncs (``a >= 0``, ``np.isnan(a)``) act on the whole checked array.
+        inputs = tuple(x.array() if isinstance(x, ChunkedArray) else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        # ndarray methods and attributes (astype, max, T, ...) of the whole checked array. Private names are
+        # not forwarded (they are this object's own, possibly not yet set in __init__).
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.array(), name)
 
     def __len__(self) -> int:
         return self.shape[0]

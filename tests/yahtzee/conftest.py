@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import registry
+from pipeline.store import write_manifest
 
 
 def _built_tables(tmp_path_factory, folder: str, rule_set: str) -> Path:
@@ -27,6 +28,7 @@ def hasbro_values_only(hasbro_tables, tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("values_only") / "artifacts"
     root.mkdir()
     shutil.copytree(hasbro_tables / "yahtzee-hasbro-values.zarr", root / "yahtzee-hasbro-values.zarr")
+    write_manifest(root)
     return root
 
 

@@ -188,7 +188,7 @@ def test_verhoeff_published_figures(tmp_path):
     """
     params = tmp_path / "params.yaml"
     params.write_text("yahtzee:\n  rule_sets: [verhoeff]\n")
-    registry.build(["yahtzee-verhoeff"], params_path=params, artifacts_dir=tmp_path / "a", manifest=False)
+    registry.build(["yahtzee-verhoeff"], params_path=params, artifacts_dir=tmp_path / "a", manifest=True)
     law = distribution("verhoeff", artifacts_dir=tmp_path / "a")
     assert law.median == 248 and law.mean == pytest.approx(254.5896095, abs=1e-7)
     assert round(100 * law.p_upper_bonus, 1) == 68.1

@@ -164,7 +164,7 @@ def towin_tables(tmp_path_factory) -> Path:
     params.write_text("yahtzee:\n  rule_sets: [hasbro]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
                       "    objectives: [goal, win]\n    max_points: null\n    rows_per_task: 16\n"
                       "  towin_cluster:\n    workers: 1\n")
-    registry.build(["yahtzee-towin-scandinavian-forced"], params_path=params, artifacts_dir=root, manifest=False)
+    registry.build(["yahtzee-towin-scandinavian-forced"], params_path=params, artifacts_dir=root, manifest=True)
     return root
 
 
