@@ -11,6 +11,10 @@ matchings of E and G. The counts are finished with Python integers (they exceed 
 
 Two engines run the same method: the numpy one here (``lookup`` imports numpy only; n <= 2 exactly) and
 the numba one in ``pipeline.poker.engine`` (all n, ~50-100x faster), passed as ``engine=``.
+
+Before either runs, a question the preflop table answers (one known hand, no board, no dead cards, n random
+opponents within the table's rows) is answered by indexing the table (``source`` "preflop table"): exact
+rows exactly, estimated rows with their standard error.
 """
 
 from __future__ import annotations
@@ -18,19 +22,23 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import comb, factorial, sqrt
+from math import comb, factorial, lcm, sqrt
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
-from lookup.poker.cards import card_text
+from lookup.poker.cards import card_text, class_name, hand_class
 from lookup.poker.evaluate import values
 from lookup.poker.problem import Problem, make_problem, unordered_matchings
-from lookup.poker.tables import EvaluatorTables, load_evaluator
+from lookup.poker.tables import EvaluatorTables, PreflopTables, built_preflop, load_evaluator
+from lookup.store import ArtifactError
 
 DEFAULT_BUDGET = 5.0
 DEFAULT_SAMPLES = 2_000_000
+SOURCE_TABLE = "preflop table"
+SOURCE_ENUMERATION = "enumeration"
+SOURCE_MONTE_CARLO = "monte carlo"
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,11 @@ class Equity:
     ``wins[i]`` deals won alone, ``ties[i]`` deals shared, ``shares[i]`` the exact sum of pot shares (a
     Fraction; equity = shares / deals). Estimated (``exact`` False): ``deals`` is the number of sampled
     deals, wins/ties count sampled deals, ``se[i]`` is the standard error of ``equity[i]``.
+
+    ``source`` says where the answer comes from: "enumeration" (the exact count), "monte carlo" (sampled
+    here) or "preflop table" (indexed, see ``equity``). The preflop table stores win and tie counts only
+    against one random hand: for more opponents ``wins`` and ``ties`` (and ``win``, ``tie``) are None, and
+    an estimated row's ``shares`` is its equity x ``deals`` (the deals behind the table row).
     """
 
     hands: tuple[str, ...]
@@ -48,25 +61,26 @@ class Equity:
     opponents: int
     exact: bool
     deals: int
-    wins: tuple[int, ...]
-    ties: tuple[int, ...]
+    wins: tuple[int, ...] | None
+    ties: tuple[int, ...] | None
     shares: tuple[Fraction, ...]
     se: tuple[float, ...]
     method: str
     seconds: float
     notes: tuple[str, ...] = field(default=())
+    source: str = SOURCE_ENUMERATION
 
     @property
     def equity(self) -> tuple[float, ...]:
         return tuple(float(s / self.deals) for s in self.shares)
 
     @property
-    def win(self) -> tuple[float, ...]:
-        return tuple(w / self.deals for w in self.wins)
+    def win(self) -> tuple[float, ...] | None:
+        return None if self.wins is None else tuple(w / self.deals for w in self.wins)
 
     @property
-    def tie(self) -> tuple[float, ...]:
-        return tuple(t / self.deals for t in self.ties)
+    def tie(self) -> tuple[float, ...] | None:
+        return None if self.ties is None else tuple(t / self.deals for t in self.ties)
 
 
 class Engine(Protocol):
@@ -121,13 +135,75 @@ def finish(problem: Problem, d: np.ndarray, a: np.ndarray) -> tuple[list[int], l
     return wins, ties, shares
 
 
+def preflop_question(problem: Problem) -> bool:
+    """Whether the preflop table can hold the answer: one known hand, no board, no dead cards, and random
+    opponents (the table's rows decide how many)."""
+    return len(problem.hands) == 1 and not problem.board and not problem.dead and problem.opponents >= 1
+
+
+def exact_share(value: float, deals: int, players: int) -> Fraction | None:
+    """The exact equity behind ``value`` (the float64 nearest to it) when every deal's pot share is a multiple
+    of 1 / lcm(1..players) (a pot split k ways, k <= players): equity x lcm x deals is then an integer, and
+    while lcm x deals < 2**52 the float pins it down (its error, < 2**-53, moves it by < 1/2). None when it
+    cannot (too many deals, or no such rational rounds to ``value``)."""
+    scale = lcm(*range(1, players + 1)) * deals
+    if scale >= 1 << 52 or not 0.0 <= value <= 1.0:
+        return None
+    share = Fraction(round(Fraction(value) * scale), scale)
+    return share if float(share) == value else None
+
+
+def from_preflop_table(problem: Problem, tables: PreflopTables, start: float) -> Equity | str:
+    """The answer to a ``preflop_question`` by indexing the preflop table, or why the table cannot give it.
+
+    The table holds each class averaged over its suit combinations, and every combination of a class has the
+    same counts (a suit permutation maps one onto another), so a specific hand gets its class's values:
+    against one random hand the integer counts divided by the class's combinations (the same ``deals``,
+    wins, ties and shares as the exact enumeration), against n from an exact row the rational
+    (``exact_share``), from an estimated row the estimate and its standard error."""
+    a = tables.arrays
+    n, rows = problem.opponents, a["multi_equity"].shape[0]
+    x = hand_class(problem.hands[0])
+    name = class_name(x)
+    if not 1 <= n <= rows:
+        return f"the preflop table covers 1..{rows} random opponents, not {n}"
+    deals = problem.deals()
+    combos = 6 if len(name) == 2 else 4 if name.endswith("s") else 12
+    common = {"hands": tuple(problem.labels()), "board": "", "opponents": n, "source": SOURCE_TABLE}
+    if n == 1:
+        win, tie, total = int(a["random_win"][x]), int(a["random_tie"][x]), int(a["random_total"][x])
+        if total != combos * deals or win % combos or tie % combos:
+            return f"the preflop table's counts for {name} do not divide over its {combos} suit combinations"
+        win, tie = win // combos, tie // combos
+        return Equity(exact=True, deals=deals, wins=(win,), ties=(tie,), shares=(Fraction(2 * win + tie, 2),),
+                      se=(0.0,), method=f"preflop table ({name} against 1 random hand, exact counts)",
+                      seconds=time.perf_counter() - start, **common)
+    flag, value = int(a["multi_exact"][n - 1]), float(a["multi_equity"][n - 1, x])
+    if flag == 1:
+        share = exact_share(value, deals, n + 1)
+        if share is None:
+            return f"the preflop table's exact entry for {name} against {n} hands is not a rational over its deals"
+        return Equity(exact=True, deals=deals, wins=None, ties=None, shares=(share * deals,), se=(0.0,),
+                      method=f"preflop table ({name} against {n} random hands, exact)",
+                      seconds=time.perf_counter() - start, **common)
+    samples, se = int(a["multi_samples"][n - 1]), float(a["multi_se"][n - 1, x])
+    if flag != 0 or samples <= 0 or not (np.isfinite(value) and np.isfinite(se) and se > 0):
+        return f"the preflop table's row for {n} random hands is incomplete"
+    return Equity(exact=False, deals=samples, wins=None, ties=None, shares=(Fraction(value) * samples,), se=(se,),
+                  method=f"preflop table ({name} against {n} random hands, board-stratified Monte Carlo over "
+                         f"{samples:,} deals)", seconds=time.perf_counter() - start, **common)
+
+
 def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, budget: float = DEFAULT_BUDGET,
            samples: int = DEFAULT_SAMPLES, seed: int = 0, engine: Engine | None = None,
-           artifacts_dir: str | Path | None = None) -> Equity:
+           artifacts_dir: str | Path | None = None, use_table: bool = True) -> Equity:
     """Equity of each known hand against the others and ``opponents`` players with unknown cards.
 
     ``hands``: two-card hands (``["AsAh", "Kd Kc"]`` or card indices); ``board``: 0, 3, 4 or 5 cards;
-    ``dead``: cards out of play. Exact (integer counts) when the engine estimates that the enumeration takes
+    ``dead``: cards out of play. One hand with no board and no dead cards against random opponents is
+    answered from the preflop table in ``artifacts_dir`` when it is built and has the row (``source``
+    "preflop table"; exact rows exactly, estimated rows with their standard error); ``use_table=False``
+    enumerates anyway. Otherwise exact (integer counts) when the engine estimates that the enumeration takes
     at most ``budget`` seconds; otherwise ``samples`` seeded random deals, marked ``exact=False`` with
     standard errors. ``engine``: default the numpy engine; ``pipeline.poker.engine.NumbaEngine()`` is the
     fast one. Bad input is a ValueError naming the problem.
@@ -140,6 +216,21 @@ def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, b
         raise ValueError(f"samples must be an integer >= 2, got {samples!r}")
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    notes = []
+    if use_table and preflop_question(problem):
+        try:
+            tables = built_preflop(artifacts_dir)
+        except ArtifactError as exc:
+            tables, why = None, f"the preflop table was not used: {exc}"
+        else:
+            why = None
+        if tables is not None:
+            got = from_preflop_table(problem, tables, start)
+            if isinstance(got, Equity):
+                return got
+            why = got
+        if why:
+            notes.append(why)
     engine = engine or NumpyEngine(load_evaluator(artifacts_dir))
     labels = tuple(problem.labels())
     board_text = " ".join(card_text(c) for c in problem.board)
@@ -147,7 +238,6 @@ def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, b
         return Equity(labels, board_text, problem.opponents, True, problem.deals(), (), (), (), (), "none", 0.0)
     perms = problem.symmetry()
     work = work_units(problem, len(perms))
-    notes = []
     if work <= budget * engine.rate:
         # The matching enumeration (n >= 3) gets what the budget leaves, per board.
         per_board = int(max(1e4, (budget * engine.rate - work) / max(problem.boards() / len(perms), 1)))
@@ -156,7 +246,7 @@ def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, b
             wins, ties, shares = finish(problem, got[0], got[1])
             return Equity(labels, board_text, problem.opponents, True, problem.deals(), tuple(wins), tuple(ties),
                           tuple(shares), tuple(0.0 for _ in wins), f"exact ({engine.name})",
-                          time.perf_counter() - start)
+                          time.perf_counter() - start, tuple(notes))
         notes.append("the opponents' hands were too many to count within the budget" if got is not None
                      else f"the {engine.name} engine counts at most 2 unknown opponents exactly")
     else:
@@ -169,7 +259,7 @@ def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, b
     shares = tuple(Fraction(float(s)).limit_denominator(1 << 40) for s in sums[0])
     return Equity(labels, board_text, problem.opponents, False, int(samples), tuple(int(w) for w in sums[2]),
                   tuple(int(t) for t in sums[3]), shares, se, f"Monte Carlo ({engine.name}, seed {seed})",
-                  time.perf_counter() - start, tuple(notes))
+                  time.perf_counter() - start, tuple(notes), SOURCE_MONTE_CARLO)
 
 
 # ---------------------------------------------------------------------------------------------------------

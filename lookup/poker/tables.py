@@ -72,6 +72,14 @@ def load_preflop(artifacts_dir: str | Path | None = None) -> PreflopTables:
     return _load_preflop(path, artifact_stamp(path))
 
 
+def built_preflop(artifacts_dir: str | Path | None = None) -> PreflopTables | None:
+    """The verified preflop tables, or None when they are not built (a corrupted or foreign artifact is still
+    an ArtifactError: callers that can answer without the table decide what to do with it)."""
+    path = _path(PREFLOP, artifacts_dir)
+    stamp = artifact_stamp(path)
+    return _load_preflop(path, stamp) if stamp else None
+
+
 @lru_cache(maxsize=4)
 def _load_preflop(path: Path, stamp: int) -> PreflopTables:
     arrays, meta = _read(path, stamp, PREFLOP_SCHEMA, PREFLOP_VERSIONS, PREFLOP_ARRAYS, "poker-preflop")

@@ -26,42 +26,55 @@ def cli() -> None:
               help="Seconds allowed for an exact count; beyond it, a Monte Carlo estimate.")
 @click.option("--samples", type=int, default=2_000_000, show_default=True, help="Monte Carlo deals.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Monte Carlo seed.")
+@click.option("--no-table", "no_table", is_flag=True,
+              help="Enumerate even when the preflop table holds the answer (one hand, no board, no dead cards).")
 @artifacts_option
 @opt.json_option
 def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget: float, samples: int, seed: int,
-           artifacts_dir: Path | None, as_json: bool) -> None:
-    """Win / tie / equity of each of HANDS (e.g. AsAh KsKd), exact or estimated."""
+           no_table: bool, artifacts_dir: Path | None, as_json: bool) -> None:
+    """Win / tie / equity of each of HANDS (e.g. AsAh KsKd), exact or estimated; from the preflop table when
+    it holds the question."""
     from lookup.poker.equity import equity as equity_
     from pipeline.poker.engine import NumbaEngine
     from pipeline.progress import console, say
 
     start = time.perf_counter()
-    engine = NumbaEngine(artifacts_root(artifacts_dir))
+    root = artifacts_root(artifacts_dir)
+    engine = NumbaEngine(root)
     with console.status("counting (compiling the kernels on first use)...") if not _quiet() else _null():
         result = equity_(list(hands), board, opponents, dead, budget=budget, samples=samples, seed=seed,
-                         engine=engine)
+                         engine=engine, artifacts_dir=root, use_table=not no_table)
     for note in result.notes:
         say(f"[yellow]note[/]: {note}")
+    win, tie = result.win, result.tie  # None when the preflop table stores the equity only
     if as_json:
-        opt.echo_json({"method": result.method, "exact": result.exact, "deals": result.deals, "board": result.board,
-                       "opponents": result.opponents, "notes": list(result.notes), "hands": [
-                           {"hand": label, "win": result.win[i], "tie": result.tie[i], "equity": result.equity[i],
+        opt.echo_json({"method": result.method, "source": result.source, "exact": result.exact,
+                       "deals": result.deals, "board": result.board, "opponents": result.opponents,
+                       "notes": list(result.notes), "hands": [
+                           {"hand": label, "win": win and win[i], "tie": tie and tie[i], "equity": result.equity[i],
                             "equity_exact": _fraction(Fraction(result.shares[i]) / result.deals)
                             if result.exact else None,
-                            "wins": result.wins[i], "ties": result.ties[i], "se": result.se[i]}
+                            "wins": result.wins and result.wins[i], "ties": result.ties and result.ties[i],
+                            "se": result.se[i]}
                            for i, label in enumerate(result.hands)]})
         return
     kind = f"exact over {result.deals:,} deals" if result.exact else \
         f"ESTIMATE from {result.deals:,} random deals (+- 1.96 standard errors)"
-    click.echo(f"{result.method}: {kind}; board [{result.board or '-'}], {result.opponents} unknown opponent(s)")
+    click.echo(f"{result.method}: {kind}; board [{result.board or '-'}], {result.opponents} unknown opponent(s); "
+               f"source: {result.source}")
     for i, label in enumerate(result.hands):
+        split = "" if win is None else f"win {100 * win[i]:8.4f} %  tie {100 * tie[i]:8.4f} %  "
         if result.exact:
-            click.echo(f"  {label}: win {100 * result.win[i]:8.4f} %  tie {100 * result.tie[i]:8.4f} %  "
-                       f"equity {100 * result.equity[i]:8.4f} %   (wins {result.wins[i]:,}, ties {result.ties[i]:,})")
+            if result.wins is None:  # an exact table row without counts: the rational itself
+                share = Fraction(result.shares[i]) / result.deals
+                counts = f"   (= {share.numerator}/{share.denominator})"
+            else:
+                counts = f"   (wins {result.wins[i]:,}, ties {result.ties[i]:,})"
+            click.echo(f"  {label}: {split}equity {100 * result.equity[i]:8.4f} %{counts}")
         else:
             half = 1.96 * result.se[i]
-            click.echo(f"  {label}: win {100 * result.win[i]:8.4f} %  tie {100 * result.tie[i]:8.4f} %  "
-                       f"equity {100 * result.equity[i]:8.4f} % +- {100 * half:.4f} %  (se {result.se[i]:.2e})")
+            click.echo(f"  {label}: {split}equity {100 * result.equity[i]:8.4f} % +- {100 * half:.4f} %  "
+                       f"(se {result.se[i]:.2e})")
     click.echo(f"time {time.perf_counter() - start:.3f} s")
 
 

@@ -46,7 +46,7 @@ def test_tables_are_consistent_and_match_published_figures(preflop_artifacts, en
     aa = preflop("AA", 1, artifacts_dir=preflop_artifacts)
     assert aa.exact and round(100 * aa.equity, 1) == 85.2
     # The class value equals the specific hand's exact equity against one random hand, as fractions.
-    specific = equity(["AsAh"], opponents=1, engine=engine)
+    specific = equity(["AsAh"], opponents=1, engine=engine, use_table=False)
     assert aa.fraction == specific.shares[0] / specific.deals
     assert round(100 * preflop("72o", 1, artifacts_dir=preflop_artifacts).equity, 1) == 34.6
     assert round(100 * heads_up("AA", "KK", artifacts_dir=preflop_artifacts).equity, 1) == 81.9
@@ -57,7 +57,7 @@ def test_tables_are_consistent_and_match_published_figures(preflop_artifacts, en
 def test_monte_carlo_row_within_four_standard_errors(preflop_artifacts, engine, hand):
     est = preflop(hand, 2, artifacts_dir=preflop_artifacts)
     assert not est.exact and 0 < est.se < 3e-4
-    exact = equity([class_combos(parse_class(hand))[0]], opponents=2, engine=engine, budget=60)
+    exact = equity([class_combos(parse_class(hand))[0]], opponents=2, engine=engine, budget=60, use_table=False)
     assert exact.exact
     truth = float(exact.shares[0] / exact.deals)
     assert abs(est.equity - truth) < 4 * est.se
@@ -88,7 +88,8 @@ def test_exact_against_two_random_hands_equals_the_engine(poker_artifacts, engin
 
     got = exact_against_two(load_evaluator(poker_artifacts))
     for hand in ("AA", "72o", "T9s"):
-        exact = equity([class_combos(parse_class(hand))[0]], opponents=2, engine=engine, budget=60)
+        exact = equity([class_combos(parse_class(hand))[0]], opponents=2, engine=engine, budget=60,
+                       use_table=False)
         assert exact.exact and got[parse_class(hand)] == exact.shares[0] / exact.deals
 
 
