@@ -28,7 +28,8 @@ def test_every_family_has_a_stage_whose_deps_are_its_fingerprinted_code():
         stage = table[name]
         assert stage["cmd"].endswith(f"build --params params.yaml --artifacts artifacts --no-manifest {name}")
         # pipeline/layout.py (how arrays are stored) is hashed into every fingerprint.
-        assert set(stage["deps"]) == set(family.code) | {LAYOUT_CODE} | {f"artifacts/{u}" for u in family.upstream}, name
+        upstream = {f"artifacts/{u}" for u in family.upstream}
+        assert set(stage["deps"]) == set(family.code) | {LAYOUT_CODE} | upstream, name
         assert all(p.split(".")[0] == family.section for p in stage.get("params", [])), name
 
 

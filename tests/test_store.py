@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pipeline.store as wstore
-from lookup.store import ArtifactError, open_artifact, read_meta, sha256_of_array, verify_problems
+from lookup.store import ArtifactError, open_artifact, play_arrays, read_meta, sha256_of_array, verify_problems
 from pipeline.store import ArtifactSpec, StoredArray, publish, reusable, write_artifact, write_manifest
 
 
@@ -105,13 +105,14 @@ def test_open_refuses_what_was_not_asked_for(artifacts, mismatch, message):
 
 def test_flipped_byte_in_zarr_chunk_is_detected(artifacts):
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+    write_manifest(artifacts)
     (shard,) = _shard_files(artifacts / "demo.zarr", "values")
     raw = bytearray(shard.read_bytes())
     raw[len(raw) // 3] ^= 0x40
     shard.write_bytes(bytes(raw))
-    problems = verify_problems(artifacts / "demo.zarr")
+    problems = verify_problems(artifacts / "demo.zarr")  # zarr-python
     assert problems and all("'values'" in p for p in problems)
-    with pytest.raises(ArtifactError, match="'values'"):
+    with pytest.raises(ArtifactError, match=f"{shard}: chunk .* fails its crc32c"):  # lookup.chunked
         open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=[2])
 
 
@@ -131,12 +132,16 @@ def test_flipped_byte_in_hdf5_chunk_is_detected(artifacts):
 
 def test_deleted_chunk_is_detected_not_read_as_fill(artifacts):
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+    write_manifest(artifacts)
     (shard,) = _shard_files(artifacts / "demo.zarr", "codes")
     shard.unlink()
     problems = verify_problems(artifacts / "demo.zarr")
     assert any("'codes'" in p and "missing" in p for p in problems)
-    with pytest.raises(ArtifactError, match="codes"):
+    with pytest.raises(ArtifactError, match=f"{shard}: cannot open"):
         open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=[2])
+    _, arrays = play_arrays(artifacts / "demo.zarr", ["codes"], schema="test.demo", versions=[2])
+    with pytest.raises(ArtifactError, match=f"{shard}: cannot open"):  # not the fill value 255
+        arrays["codes"][7]
 
 
 @pytest.mark.parametrize("suffix", [".zarr", ".h5"])
@@ -231,29 +236,41 @@ def test_manifest_lists_every_artifact(artifacts):
     assert entry["files"] >= 4 and entry["bytes"] > 0
 
 
-def test_runtime_copy_is_verified_checked_and_replaced(artifacts):
-    from lookup.runtime import runtime_arrays
-
+def test_play_arrays_read_checked_elements_of_the_artifact_the_manifest_lists(artifacts):
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
-    meta, arrays = runtime_arrays(artifacts / "demo.zarr", ["values", "codes"], schema="test.demo", versions=(2,))
+    write_manifest(artifacts)
+    meta, arrays = play_arrays(artifacts / "demo.zarr", ["values", "codes"], schema="test.demo", versions=(2,))
+    assert meta["params"] == {"n": 3}
     np.testing.assert_array_equal(arrays["values"], _arrays()["values"].data)
     assert arrays["codes"][7] == _arrays()["codes"].data[7]  # one checked element read
     with pytest.raises(ArtifactError, match="schema version"):
-        runtime_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(1,))
-    # A republished artifact (new fingerprint) gets a new copy and the old one is removed.
+        play_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(1,))
+    with pytest.raises(ArtifactError, match="no array 'nothing'"):
+        play_arrays(artifacts / "demo.zarr", ["nothing"], schema="test.demo", versions=(2,))
+    # A republished artifact is used once the manifest lists it, never before; nothing is copied.
     write_artifact(_spec(hdf5=False, params={"n": 4}), _arrays(), artifacts)
-    runtime_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
-    copies = sorted(p.name for p in (artifacts / ".runtime").iterdir())
-    assert len(copies) == 1 and copies[0].startswith("demo-")
+    with pytest.raises(ArtifactError, match="differs from its entry in MANIFEST.json"):
+        play_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
+    write_manifest(artifacts)
+    meta, _ = play_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
+    assert meta["params"] == {"n": 4}
+    assert sorted(p.name for p in artifacts.iterdir()) == ["MANIFEST.json", "demo.zarr"]
 
 
-def test_runtime_copy_refuses_a_corrupted_chunk(artifacts):
-    from lookup.runtime import runtime_arrays
-
+def test_play_arrays_refuse_a_corrupted_chunk_when_it_is_read(artifacts):
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+    write_manifest(artifacts)
     (shard,) = _shard_files(artifacts / "demo.zarr", "values")
     raw = bytearray(shard.read_bytes())
     raw[len(raw) // 2] ^= 0x08
     shard.write_bytes(bytes(raw))
-    with pytest.raises(ArtifactError, match="'values'"):
-        runtime_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
+    _, arrays = play_arrays(artifacts / "demo.zarr", ["values", "codes"], schema="test.demo", versions=(2,))
+    assert arrays["codes"][999] == _arrays()["codes"].data[999]  # another array: intact
+    failed = 0
+    for i in range(0, 40, 4):  # one element per chunk of 4 rows: the damaged chunk fails, the others answer
+        try:
+            assert arrays["values"][i, 0, 0] == _arrays()["values"].data[i, 0, 0]
+        except ArtifactError as exc:
+            assert str(exc).startswith(f"{shard}: chunk {i // 4} fails its crc32c")
+            failed += 1
+    assert failed == 1

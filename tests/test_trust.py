@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from test_store import _arrays, _spec
 
-from lookup.store import META_KEY, META_SHA_KEY, ArtifactError, meta_sha256, open_artifact, read_meta
+from lookup.store import META_KEY, META_SHA_KEY, ArtifactError, meta_sha256, open_artifact, play_arrays, read_meta
 from pipeline import registry
 from pipeline.cli import main
 from pipeline.store import write_artifact, write_manifest
@@ -54,12 +54,12 @@ def _dead_pid() -> int:
 @pytest.mark.parametrize("resign", [True, False])
 @pytest.mark.parametrize("prefix", ["/../../g151-xxxx", "/../../../../outside-x", "../victim-aaaa"])
 def test_fingerprint_path_traversal_touches_nothing(tmp_path, resign, prefix):
-    """The attack of issue 9: a crafted fingerprint must neither write nor delete outside .runtime."""
-    from lookup.runtime import runtime_arrays
-
+    """The attack of issue 9: a crafted fingerprint is refused, and opening the artifact (which no longer
+    derives any path from it) neither writes nor deletes anything."""
     artifacts = tmp_path / "outer" / "artifacts"
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
-    # Victims the old code deleted: siblings matching the prefix derived from the fingerprint.
+    write_manifest(artifacts)
+    # Victims the old runtime-copy code deleted: siblings matching the prefix derived from the fingerprint.
     for victim in (artifacts / "g151-xxxx.zarr", artifacts / "g151-stated.zarr", tmp_path / "outer" / "g151-y",
                    tmp_path / "victim-aaaa0000", tmp_path / "outside-x1"):
         victim.mkdir(parents=True)
@@ -67,46 +67,35 @@ def test_fingerprint_path_traversal_touches_nothing(tmp_path, resign, prefix):
     fingerprint = prefix + "0" * (64 - len(prefix))
     _edit_zarr_meta(artifacts / "demo.zarr", lambda m: m.update(fingerprint=fingerprint), resign)
     before = _snapshot(tmp_path)
-    with pytest.raises(ArtifactError, match="fingerprint is not 64 hex|metadata altered"):
-        runtime_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
+    for trust in ("manifest", "artifact"):
+        with pytest.raises(ArtifactError, match="fingerprint is not 64 hex|metadata altered"):
+            play_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,)) if trust == \
+                "manifest" else open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=(2,), trust=trust)
     assert _snapshot(tmp_path) == before
     verify = _run("verify", str(artifacts / "demo.zarr"))
     assert verify.exit_code == 1 and verify.output.startswith(f"FAIL {artifacts / 'demo.zarr'}: ")
 
 
 def test_array_and_artifact_names_that_are_paths_are_refused(tmp_path):
-    from lookup.runtime import runtime_arrays
-
     artifacts = tmp_path / "artifacts"
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
-    with pytest.raises(ArtifactError, match="not a valid name"):
-        runtime_arrays(artifacts / "demo.zarr", ["../../values"], schema="test.demo", versions=(2,))
+    write_manifest(artifacts)
+    (tmp_path / "values").mkdir()  # what "../../values" would reach from an array directory
+    with pytest.raises(ArtifactError, match="no array '../../values'"):
+        play_arrays(artifacts / "demo.zarr", ["../../values"], schema="test.demo", versions=(2,))
     with pytest.raises(ArtifactError, match="not a valid name"):
         write_artifact(_spec(name="../evil", hdf5=False), _arrays(), artifacts)
     _edit_zarr_meta(artifacts / "demo.zarr", lambda m: m["arrays"].update({"../x": m["arrays"]["values"]}), True)
     with pytest.raises(ArtifactError, match="array name '../x' is not valid"):
-        runtime_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
+        play_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
+    # A chunk-digest companion named by a path: never opened, whatever the trust.
+    for companion in ("../../values", "/etc/passwd", "codes/../values", "../demo.zarr/values"):
+        write_artifact(_spec(hdf5=False), _arrays(), artifacts)
+        _edit_zarr_meta(artifacts / "demo.zarr", lambda m, c=companion: m["arrays"]["codes"].update(chunk_sha256=c),
+                        True)
+        with pytest.raises(ArtifactError, match="are not an array of the artifact"):
+            open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=(2,), trust="artifact")
     assert not (tmp_path / "x").exists()
-
-
-def test_stale_copy_removal_only_touches_its_own_copies(tmp_path):
-    from lookup.runtime import runtime_arrays
-
-    artifacts = tmp_path / "artifacts"
-    write_artifact(_spec(hdf5=False), _arrays(), artifacts)
-    runtime = artifacts / ".runtime"
-    keep = [runtime / "demo-notahexnumber00", runtime / "demo-x-0123456789abcdef", runtime / "demox-0123456789abcdef"]
-    for d in keep:
-        d.mkdir(parents=True)
-    outside = tmp_path / "precious"
-    outside.mkdir()
-    (outside / "f").write_text("x")
-    (runtime / "demo-fedcba9876543210").symlink_to(outside)  # a symlink named like a stale copy
-    stale = runtime / "demo-00000000000000aa"
-    stale.mkdir()
-    runtime_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
-    assert not stale.exists()
-    assert all(d.is_dir() for d in keep) and (outside / "f").read_text() == "x"
 
 
 # --- 2. metadata under a checksum: verify and lookup agree ----------------------------------------------
@@ -247,12 +236,10 @@ def test_kill_between_the_renames_is_rolled_back_by_the_next_open_and_build(arti
     assert sorted(p.name for p in artifacts.iterdir()) == ["demo.zarr"]
 
 
-def test_clean_removes_runtime_copies_and_dead_leftovers_only(artifacts, tmp_path):
-    from lookup.runtime import runtime_arrays
-
+def test_clean_removes_dead_leftovers_only(artifacts, tmp_path):
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
     write_manifest(artifacts)
-    runtime_arrays(artifacts / "demo.zarr", ["values"], schema="test.demo", versions=(2,))
+    open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=(2,))
     dead, alive = _dead_pid(), os.getpid()
     dead_tmp = artifacts / f".tmp-{dead}-0123abcd-demo.zarr"
     dead_old = artifacts / f".old-{dead}-0123abcd-demo.zarr"
@@ -262,7 +249,8 @@ def test_clean_removes_runtime_copies_and_dead_leftovers_only(artifacts, tmp_pat
         d.mkdir()
         (d / "zarr.json").write_text("{}")
     dead_manifest.write_text("{}")
-    unrelated = [artifacts / ".tmp-notes", artifacts / "notes.txt", artifacts / ".old-x"]
+    unrelated = [artifacts / ".tmp-notes", artifacts / "notes.txt", artifacts / ".old-x",
+                 artifacts / f".tmp-{dead}-0123abcd-..zarr"]
     for f in unrelated:
         f.write_text("keep")
     outside = tmp_path / "outside"
@@ -270,12 +258,11 @@ def test_clean_removes_runtime_copies_and_dead_leftovers_only(artifacts, tmp_pat
     (outside / "f").write_text("x")
     (artifacts / f".tmp-{dead}-0123abcd-link.zarr").symlink_to(outside)
     summary = _run("summary", "--artifacts", str(artifacts))
-    assert "runtime copies" in summary.output and "1, " in summary.output.split("runtime copies")[1]
+    assert summary.exit_code == 0 and "runtime" not in summary.output, summary.output
     result = _run("clean", "--artifacts", str(artifacts))
     assert result.exit_code == 0, result.output
-    assert not (artifacts / ".runtime").exists()
     assert not dead_tmp.exists() and not dead_old.exists() and not dead_manifest.exists()
     assert alive_tmp.exists() and all(f.read_text() == "keep" for f in unrelated)
-    assert (outside / "f").read_text() == "x" and (artifacts / "demo.zarr").is_dir()
-    summary = _run("summary", "--artifacts", str(artifacts))
-    assert "runtime copies" in summary.output and ": 0, 0 B" in summary.output
+    assert (outside / "f").read_text() == "x" and (artifacts / f".tmp-{dead}-0123abcd-link.zarr").is_symlink()
+    with open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=(2,)) as art:
+        np.testing.assert_array_equal(art.read("values"), _arrays()["values"].data)

@@ -1,6 +1,11 @@
-"""Dice race: every runtime byte is checked on the read that uses it (issue 11.1); the CLI's match-up
-table, option bounds and chunk errors (issue 9)."""
+"""Dice race: every chunk an answer uses is checked the first time it is read, straight from the shard files
+(issues 11.1 and 21: no runtime copies); reading writes nothing; the CLI's match-up table, option bounds and
+chunk errors (issue 9).
 
+Every test damages a private copy of the session's tables (``built`` is only read).
+"""
+
+import re
 import shutil
 import subprocess
 import sys
@@ -9,30 +14,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from test_chunked import Grid, flip_in_chunk, no_writes, rewrite_chunk
 
-from lookup.dicerace import decide, sequential_table, simultaneous_table, strategy, value
+from lookup.dicerace import decide, simultaneous_table, strategy, value
 from lookup.store import ArtifactError
 from pipeline.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GAME = dict(dice=5, target=30)
+ARTIFACT = {"sequential": "dicerace-sequential.zarr", "simultaneous": "dicerace-simultaneous.zarr"}
 
 
 @pytest.fixture
 def private(built, tmp_path) -> Path:
     root = tmp_path / "artifacts"
-    shutil.copytree(built, root, ignore=shutil.ignore_patterns(".runtime"))
+    shutil.copytree(built, root)
     return root
-
-
-def _flip_element(arr, index: tuple[int, ...], bit: int = 3) -> Path:
-    offset = arr._offset + int(np.ravel_multi_index(index, arr.shape)) * arr.dtype.itemsize  # noqa: SLF001
-    with open(arr.path, "r+b") as f:
-        f.seek(offset)
-        byte = f.read(1)[0]
-        f.seek(offset)
-        f.write(bytes([byte ^ (1 << bit)]))
-    return arr.path
 
 
 def _mixed_state(root: Path) -> tuple[int, int]:
@@ -40,64 +37,71 @@ def _mixed_state(root: Path) -> tuple[int, int]:
     return tuple(int(x) for x in np.argwhere(rows >= 0)[0])
 
 
-@pytest.mark.parametrize("mode, name", [("sequential", "value"), ("sequential", "optimal"),
-                                        ("simultaneous", "value"), ("simultaneous", "pure"),
-                                        ("simultaneous", "mixed_row"), ("simultaneous", "mixed")])
-def test_a_flipped_bit_in_any_runtime_array_is_caught_on_the_next_call(private, mode, name):
-    state = _mixed_state(private) if mode == "simultaneous" else (12, 25)
-
-    def answers():
-        return (value(*state, **GAME, mode=mode, artifacts_dir=private),
-                strategy(*state, **GAME, mode=mode, artifacts_dir=private),
-                decide(*state, **GAME, mode=mode, rng=1, artifacts_dir=private))
-
-    reference = answers()
-    load = sequential_table if mode == "sequential" else simultaneous_table
-    table = load(5, 30, artifacts_dir=private)
-    arr = getattr(table, name)
-    index = (int(table.mixed_row[state]), 0) if name == "mixed" else state
-    path = _flip_element(arr, index)
-    with pytest.raises(ArtifactError, match=f"{path.name}.*corrupted runtime copy"):
-        answers()
-    assert answers() == reference
+def _answers(root: Path, state: tuple[int, int], mode: str, game=GAME):
+    return (value(*state, **game, mode=mode, artifacts_dir=root),
+            strategy(*state, **game, mode=mode, artifacts_dir=root),
+            decide(*state, **game, mode=mode, rng=1, artifacts_dir=root))
 
 
-def test_issue_11_example_a_flipped_value_never_becomes_an_answer(private):
-    good = value(20, 25, **GAME, artifacts_dir=private)
-    path = _flip_element(sequential_table(5, 30, artifacts_dir=private).value, (20, 25), bit=6)  # exponent bit
-    with pytest.raises(ArtifactError, match=str(path)):
+def _element(built: Path, mode: str, name: str, state: tuple[int, int]) -> tuple[int, ...]:
+    """The element of array ``name`` an answer at ``state`` reads (found in the intact session tables)."""
+    if name == "mixed":
+        return int(simultaneous_table(5, 30, artifacts_dir=built).mixed_row[state]), 0
+    return state
+
+
+# (mode, array, the call that reads it): decide reads optimal (sequential), pure, mixed_row and mixed
+# (simultaneous, at a state whose strategy is mixed); value reads value.
+CASES = [("sequential", "value", value), ("sequential", "optimal", decide), ("simultaneous", "value", value),
+         ("simultaneous", "pure", decide), ("simultaneous", "mixed_row", decide), ("simultaneous", "mixed", decide)]
+
+
+@pytest.mark.parametrize("mode, name, call", CASES, ids=[f"{m}-{n}" for m, n, _ in CASES])
+def test_a_flipped_byte_is_refused_at_the_first_answer_that_reads_its_chunk(built, private, mode, name, call):
+    state = _mixed_state(built) if mode == "simultaneous" else (12, 25)
+    small = dict(dice=3, target=20)
+    reference = _answers(built, state, mode)
+    others = _answers(built, (2, 3), mode, small)  # the (3, 20) game: other arrays, other chunks
+    grid = Grid.of(private / ARTIFACT[mode], f"d5_n30_{name}")
+    path = flip_in_chunk(grid, grid.chunk_of(_element(built, mode, name, state)))
+    assert _answers(private, (2, 3), mode, small) == others
+    for _attempt in range(2):
+        with pytest.raises(ArtifactError, match=rf"^{re.escape(str(path))}: chunk 0 fails its crc32c"):
+            call(*state, **GAME, mode=mode, artifacts_dir=private)
+    assert _answers(private, (2, 3), mode, small) == others
+    if call is decide:  # value reads another array (its own chunk): still answers
+        assert value(*state, **GAME, mode=mode, artifacts_dir=private) == reference[0]
+    else:
+        assert decide(*state, **GAME, mode=mode, rng=1, artifacts_dir=private) == reference[2]
+
+
+def test_issue_11_example_a_changed_value_never_becomes_an_answer(built, private):
+    """The value at (20, 25) changed in its chunk, which is re-encoded with a valid crc32c (and the shard's
+    index rewritten with its crc32c): only the chunk's sha256 digest can tell, and it does."""
+    good = value(20, 25, **GAME, artifacts_dir=built)
+    grid = Grid.of(private / ARTIFACT["sequential"], "d5_n30_value")
+    path = rewrite_chunk(grid, 0, lambda b: b.__setitem__((20, 25), 0.25 if b[20, 25] != 0.25 else 0.5))
+    with pytest.raises(ArtifactError, match=rf"^{re.escape(str(path))}: chunk 0 does not match its sha256"):
         value(20, 25, **GAME, artifacts_dir=private)
-    assert value(20, 25, **GAME, artifacts_dir=private) == good
+    assert decide(20, 25, **GAME, artifacts_dir=private) == decide(20, 25, **GAME, artifacts_dir=built)
+    assert good == value(20, 25, **GAME, artifacts_dir=built)
 
 
-MAKE_WITH_A_FLIP = """
-import sys
-sys.path.insert(0, {root!r})
-import numpy as np
-import lookup.runtime as runtime
-from lookup.dicerace import value
-real = np.save
-def save(path, data):  # the disk (or another hand) changes a byte of the copy while it is being made
-    real(path, data)
-    with open(path, "r+b") as f:
-        f.seek(-3, 2); b = f.read(1)[0]; f.seek(-3, 2); f.write(bytes([b ^ 1]))
-runtime.np.save = save
-try:
-    value(3, 4, dice=5, target=30, artifacts_dir={artifacts!r})
-except ValueError as exc:
-    print("refused:", exc)
-"""
+def test_a_rewritten_optimal_choice_is_refused(built, private):
+    grid = Grid.of(private / ARTIFACT["sequential"], "d5_n30_optimal")
+    path = rewrite_chunk(grid, 0, lambda block: block.__setitem__((12, 25), block[12, 25] ^ 0b11111))
+    with pytest.raises(ArtifactError, match=rf"^{re.escape(str(path))}: chunk 0 does not match its sha256"):
+        decide(12, 25, **GAME, artifacts_dir=private)
 
 
-def test_a_copy_damaged_while_another_process_makes_it_is_never_published(private, built):
-    proc = subprocess.run([sys.executable, "-c", MAKE_WITH_A_FLIP.format(root=str(ROOT), artifacts=str(private))],
-                          capture_output=True, text=True, check=True)
-    assert proc.stdout.startswith("refused:") and "corrupted runtime copy" in proc.stdout
-    copies = list((private / ".runtime").rglob("*.npy"))
-    assert all(not p.name.startswith(".tmp-") for p in copies)
-    assert not any(p.name == "d5_n30_value.npy" for p in copies)
-    assert value(3, 4, **GAME, artifacts_dir=private) == value(3, 4, **GAME, artifacts_dir=built)
-    assert decide(3, 4, **GAME, artifacts_dir=private) == decide(3, 4, **GAME, artifacts_dir=built)
+def test_answers_write_nothing_and_leave_exactly_the_files_there_were(built, private):
+    state = _mixed_state(built)
+    reference = [_answers(built, s, m) for s in ((12, 25), state) for m in ("sequential", "simultaneous")]
+    names = sorted(str(p.relative_to(private)) for p in private.rglob("*"))
+    with no_writes(private):
+        assert [_answers(private, s, m) for s in ((12, 25), state) for m in ("sequential", "simultaneous")] == reference
+    assert sorted(str(p.relative_to(private)) for p in private.rglob("*")) == names
+    assert not (private / ".runtime").exists()
 
 
 def _cli(*args: str):
@@ -135,4 +139,4 @@ def test_a_corrupted_chunk_is_one_error_line(private):
         proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
         errors = [line for line in proc.stderr.splitlines() if line.strip()]
         assert proc.returncode == 1 and len(errors) == 1, proc.stderr
-        assert errors[0].startswith("Error: ") and "corrupted" in errors[0]
+        assert errors[0].startswith("Error: ") and re.search("corrupted|fails its crc32c", errors[0]), errors[0]

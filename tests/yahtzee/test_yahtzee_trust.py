@@ -1,20 +1,21 @@
-"""Every byte a Yahtzee answer uses is checked when it is read (issue 11.1), and the issue-9 attack on the
-runtime copy directory touches nothing."""
+"""Every chunk a Yahtzee answer uses is checked the first time it is read, straight from the artifact's
+shard files (issues 11.1 and 21: no runtime copies); the artifacts are held to MANIFEST.json; reading writes
+nothing; the issue-9 attack on derived paths touches nothing.
+
+Every test damages a private copy of the session's tables (``hasbro_tables`` is only read).
+"""
 
 import hashlib
 import json
-import os
+import re
 import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from test_chunked import Grid, flip_in_chunk, no_writes, rewrite_chunk, tree
 
-from lookup import changes, runtime
-from lookup.store import META_KEY, META_SHA_KEY, ArtifactError, meta_sha256
+from lookup.store import MANIFEST_NAME, META_KEY, META_SHA_KEY, TRUST_ENV, ArtifactError, meta_sha256
 from lookup.yahtzee import decide, value
 from lookup.yahtzee.rules import get_rules
 from lookup.yahtzee.sheet import Sheet
@@ -23,210 +24,174 @@ from lookup.yahtzee.tables import load_tables
 HASBRO = get_rules("hasbro")
 DICE = [1, 3, 3, 5, 6]
 SHEET = {"ones": 3, "threes": 9, "chance": 22, "full_house": 25}
+OTHER = {"twos": 4}  # a sheet whose elements lie in other chunks than SHEET's (asserted)
+VALUES, POLICY = "yahtzee-hasbro-values.zarr", "yahtzee-hasbro-policy.zarr"
+# The public call that reads each array's element for a sheet.
+READERS = {
+    "value": lambda root, sheet: value(sheet, artifacts_dir=root),
+    "state_index": lambda root, sheet: decide(DICE, 2, sheet, artifacts_dir=root).reroll,
+    "reroll": lambda root, sheet: decide(DICE, 2, sheet, artifacts_dir=root).reroll,
+    "category": lambda root, sheet: decide(DICE, 0, sheet, artifacts_dir=root).category,
+}
 
 
-def _copy_artifacts(hasbro_tables: Path, root: Path) -> Path:
-    """A copy of the hasbro artifacts (not their runtime copies) at ``root``, which tests may damage."""
-    shutil.copytree(hasbro_tables, root, ignore=shutil.ignore_patterns(".runtime"))
+def _copy(hasbro_tables: Path, tmp_path: Path) -> Path:
+    """A private copy of the session's artifacts directory, which the test may damage."""
+    root = tmp_path / "artifacts"
+    shutil.copytree(hasbro_tables, root)
     return root
 
 
-@pytest.fixture(scope="module")
-def private(hasbro_tables, tmp_path_factory) -> Path:
-    """A copy of the hasbro artifacts shared by this module's tests."""
-    return _copy_artifacts(hasbro_tables, tmp_path_factory.mktemp("yahtzee_trust") / "artifacts")
+def _answers(root: Path, sheet=SHEET):
+    return tuple(read(root, sheet) for read in READERS.values())
 
 
-@pytest.fixture
-def watched(hasbro_tables, tmp_path) -> Path:
-    """A copy of the hasbro artifacts whose runtime copies are made by the test's first call, so that every
-    array it loads watches files nothing else in this process has watched or opened.
-
-    In the shared copy, a copy remade after a corruption bumps the loaders' generation: the tables are loaded
-    again, and each new array opens its file while the previous array of the same unchanged file still
-    watches it. That open is an event, and both go back to the ctime check (correct, but no longer the
-    watched path these tests are about), depending on which tests ran earlier in the worker.
-    """
-    if changes.watcher() is None:
-        pytest.skip("no inotify here: every read checks the ctime (the other tests)")
-    return _copy_artifacts(hasbro_tables, tmp_path / "artifacts")
-
-
-def _answers(root: Path):
-    return (decide(DICE, 2, SHEET, artifacts_dir=root).reroll, decide(DICE, 0, SHEET, artifacts_dir=root).category,
-            value(SHEET, artifacts_dir=root))
-
-
-def _element(root: Path, name: str, index: tuple[int, ...]) -> tuple[Path, int]:
-    """(copy file, byte offset) of one element of a runtime array."""
-    tables = load_tables(HASBRO, root)
-    arr = tables.value if name == "value" else tables.policy[name]
-    flat = int(np.ravel_multi_index(index, arr.shape))
-    return arr.path, arr._offset + flat * arr.dtype.itemsize  # noqa: SLF001
-
-
-def _flip(path: Path, offset: int, bit: int = 0) -> None:
-    with open(path, "r+b") as f:
-        f.seek(offset)
-        byte = f.read(1)[0]
-        f.seek(offset)
-        f.write(bytes([byte ^ (1 << bit)]))
-
-
-def _read_indices(root: Path) -> dict[str, tuple[int, ...]]:
-    """The element of each array that _answers reads."""
-    tables = load_tables(HASBRO, root)
-    state = Sheet.parse(SHEET, HASBRO).state
+def _element(hasbro_tables: Path, name: str, sheet) -> tuple[str, tuple[int, ...]]:
+    """(artifact, element index) that READERS[name] reads for ``sheet``, found in the intact session tables
+    (so that no chunk of the copy under test is read before it is damaged)."""
+    tables = load_tables(HASBRO, hasbro_tables)
+    state = Sheet.parse(sheet, HASBRO).state
     row = int(tables.policy["state_index"][state])
     roll = HASBRO.encoding.roll_index(sorted(d - 1 for d in DICE))
-    return {"value": state, "state_index": state, "reroll": (row, 1, roll), "category": (row, roll)}
+    return {"value": (VALUES, state), "state_index": (POLICY, state), "reroll": (POLICY, (row, 1, roll)),
+            "category": (POLICY, (row, roll))}[name]
 
 
 @pytest.mark.parametrize("name", ["value", "state_index", "reroll", "category"])
-def test_a_flipped_bit_in_any_runtime_array_is_caught_on_the_next_call(private, name):
-    reference = _answers(private)
-    path, offset = _element(private, name, _read_indices(private)[name])
-    _flip(path, offset, bit=5)
-    with pytest.raises(ArtifactError, match=f"{path.name}.*corrupted runtime copy"):
-        _answers(private)
-    assert _answers(private) == reference  # rebuilt from the verified artifact
+def test_a_flipped_byte_is_refused_at_the_first_decision_that_reads_its_chunk(hasbro_tables, tmp_path, name):
+    reference, other = _answers(hasbro_tables), _answers(hasbro_tables, OTHER)
+    artifact, index = _element(hasbro_tables, name, SHEET)
+    root = _copy(hasbro_tables, tmp_path)
+    grid = Grid.of(root / artifact, name)
+    k = grid.chunk_of(index)
+    assert grid.chunk_of(_element(hasbro_tables, name, OTHER)[1]) != k
+    path = flip_in_chunk(grid, k)
+    assert _answers(root, OTHER) == other  # the other chunks answer (each checked on its first read)
+    for _attempt in range(2):  # refused at the first read of the chunk, and again: never kept as good
+        with pytest.raises(ArtifactError, match=rf"^{re.escape(str(path))}: chunk \d+ fails its crc32c"):
+            READERS[name](root, SHEET)
+    assert _answers(root, OTHER) == other
+    assert _answers(hasbro_tables) == reference
 
 
-@pytest.mark.parametrize("name", ["state_index", "reroll", "category", "value"])
-def test_a_flip_in_a_block_already_verified_and_kept_is_caught_on_the_next_call(private, name, monkeypatch):
-    """The cached path: once the copy's ctime has settled, a read keeps its verified block in private
-    memory, and later reads use it without re-reading; a flip on disk moves the ctime, and the next call
-    reads and checks the block again."""
-    monkeypatch.setattr(runtime, "SETTLED_NS", 50_000_000)
-    reference = _answers(private)
-    path, offset = _element(private, name, _read_indices(private)[name])
-    tables = load_tables(HASBRO, private)
-    arr = tables.value if name == "value" else tables.policy[name]
-    block = (offset - arr._offset) // runtime.BLOCK  # noqa: SLF001
-    os.utime(path)  # moves the ctime, changes no byte: every block is checked again, nothing fails
-    for _ in range(2):
-        time.sleep(0.2)  # the copy's ctime is now older than SETTLED_NS
-        assert _answers(private) == reference
-        assert arr._ok[block] == 1  # noqa: SLF001 (kept: the next read uses the private bytes)
-        assert _answers(private) == reference
-    _flip(path, offset, bit=3)
-    with pytest.raises(ArtifactError, match=f"{path.name}.*corrupted runtime copy"):
-        _answers(private)
-    assert _answers(private) == reference
+@pytest.mark.parametrize("name", ["value", "reroll", "category"])
+def test_a_chunk_rewritten_with_a_valid_crc32c_is_refused_by_its_sha256(hasbro_tables, tmp_path, name):
+    """The attack a crc32c cannot stop: the stored answer changed, the chunk re-encoded with its crc32c and
+    the shard's index rewritten with its crc32c."""
+    other = _answers(hasbro_tables, OTHER)
+    artifact, index = _element(hasbro_tables, name, SHEET)
+    root = _copy(hasbro_tables, tmp_path)
+    grid = Grid.of(root / artifact, name)
+    k = grid.chunk_of(index)
+    local = tuple(i - s for i, s in zip(index, grid.element_in(k), strict=True))
+
+    def change(block: np.ndarray) -> None:
+        block[local] = block[local] + 7 if name == "value" else (int(block[local]) + 1) % 2  # another answer
+
+    path = rewrite_chunk(grid, k, change)
+    with pytest.raises(ArtifactError, match=rf"^{re.escape(str(path))}: chunk \d+ does not match its sha256"):
+        READERS[name](root, SHEET)
+    assert _answers(root, OTHER) == other
 
 
-def _array_and_block(root: Path, name: str):
-    tables = load_tables(HASBRO, root)
-    arr = tables.value if name == "value" else tables.policy[name]
-    path, offset = _element(root, name, _read_indices(root)[name])
-    return arr, path, offset, (offset - arr._offset) // runtime.BLOCK  # noqa: SLF001
+def _resign(artifact: Path, edit) -> None:
+    doc = json.loads((artifact / "zarr.json").read_text())
+    edit(doc["attributes"][META_KEY])
+    doc["attributes"][META_SHA_KEY] = meta_sha256(doc["attributes"][META_KEY])
+    (artifact / "zarr.json").write_text(json.dumps(doc))
 
 
-WRITE_THROUGH_A_MAP = """
-import mmap, sys
-with open(sys.argv[1], "r+b") as f, mmap.mmap(f.fileno(), 0) as m:
-    m[int(sys.argv[2])] ^= 4
-"""
+def test_resigned_statistics_differ_from_the_manifest_unless_trust_is_relaxed(hasbro_tables, tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.delenv(TRUST_ENV, raising=False)
+    reference = _answers(hasbro_tables)
+    root = _copy(hasbro_tables, tmp_path)
+    _resign(root / VALUES, lambda m: m["stats"].update(mean=999.0, start_value=999.0))
+    with pytest.raises(ArtifactError, match=f"{re.escape(str(root / VALUES))}: its metadata differs from its entry "
+                                            f"in {MANIFEST_NAME}"):
+        value(SHEET, artifacts_dir=root)
+    with pytest.raises(ArtifactError, match=f"differs from its entry in {MANIFEST_NAME}"):
+        decide(DICE, 2, SHEET, artifacts_dir=root)
+    monkeypatch.setenv(TRUST_ENV, "artifact")  # the explicit opt-out: the artifact's own checksum only
+    assert _answers(root) == reference
+    assert load_tables(HASBRO, root).stats["mean"] == 999.0
 
 
-@pytest.mark.parametrize("writer", ["write", "memory map"])
-def test_a_watched_copy_keeps_checked_blocks_and_any_change_is_caught_on_the_next_call(watched, writer):
-    """The watched path (lookup.changes): a block is kept as soon as it is checked and later reads only
-    poll for events; another process changing the copy, by write() or through a memory map (which
-    inotify does not report, but opening the file for it is), is caught on the next call."""
-    private = watched
-    reference = _answers(private)
-    arr, path, offset, block = _array_and_block(private, "reroll")
-    assert _answers(private) == reference
-    assert arr._watched and arr._ok[block] == 1  # noqa: SLF001
-    if writer == "write":
-        script = f"with open({str(path)!r}, 'r+b') as f:\n f.seek({offset}); b = f.read(1)[0]; f.seek({offset}); " \
-                 "f.write(bytes([b ^ 4]))"
-        subprocess.run([sys.executable, "-c", script], check=True)
-    else:
-        subprocess.run([sys.executable, "-c", WRITE_THROUGH_A_MAP, str(path), str(offset)], check=True)
-    with pytest.raises(ArtifactError, match="reroll.npy"):
-        decide(DICE, 2, SHEET, artifacts_dir=private)
-    assert _answers(private) == reference
+def test_resigned_params_of_the_policy_differ_from_the_manifest(hasbro_tables, tmp_path, monkeypatch):
+    monkeypatch.delenv(TRUST_ENV, raising=False)
+    root = _copy(hasbro_tables, tmp_path)
+    _resign(root / POLICY, lambda m: m["params"].update(values_fingerprint="0" * 64))
+    with pytest.raises(ArtifactError, match=f"{re.escape(str(root / POLICY))}: its metadata differs"):
+        decide(DICE, 2, SHEET, artifacts_dir=root)
 
 
-def test_a_change_is_caught_when_the_first_read_of_a_call_is_not_watched(watched):
-    """decide's second read relies on the first read's poll: that poll must happen even when the first
-    copy checks its ctime itself."""
-    private = watched
-    reference = _answers(private)
-    index, *_ = _array_and_block(private, "state_index")
-    arr, path, offset, _ = _array_and_block(private, "reroll")
-    assert index._watched and arr._watched  # noqa: SLF001
-    os.utime(index.path)  # an event: state_index checks its ctime from now on
-    assert _answers(private) == reference
-    assert not index._watched and arr._watched  # noqa: SLF001
-    _flip(path, offset, bit=1)
-    with pytest.raises(ArtifactError, match="reroll.npy"):
-        decide(DICE, 2, SHEET, artifacts_dir=private)
-    assert _answers(private) == reference
+def test_no_manifest_is_refused_naming_the_opt_out(hasbro_tables, tmp_path, monkeypatch):
+    monkeypatch.delenv(TRUST_ENV, raising=False)
+    root = _copy(hasbro_tables, tmp_path)
+    (root / MANIFEST_NAME).unlink()
+    with pytest.raises(ArtifactError, match=f"no manifest.*{TRUST_ENV}=artifact"):
+        value(SHEET, artifacts_dir=root)
+    monkeypatch.setenv(TRUST_ENV, "artifact")
+    assert value(SHEET, artifacts_dir=root) == value(SHEET, artifacts_dir=hasbro_tables)
 
 
-def test_a_forked_child_checks_the_ctime_itself(private):
-    """A child shares its parent's event queue (an event read by one is lost to the other): in the child
-    every watched copy goes back to the ctime check."""
-    _answers(private)
-    arr, *_ = _array_and_block(private, "category")
-    pid = os.fork()
-    if pid == 0:  # the child: report through the exit status only
-        os._exit(0 if not arr._watched else 1)  # noqa: SLF001
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
+@pytest.mark.parametrize("manifest_beside", [False, True])
+def test_a_symlinked_artifact_is_refused_and_nothing_is_written(hasbro_tables, tmp_path, monkeypatch,
+                                                               manifest_beside):
+    """yahtzee-hasbro-values.zarr -> a copy outside the artifacts directory. With ``manifest_beside`` the
+    copy is re-signed with other statistics and comes with a MANIFEST.json of its own that lists it: the
+    manifest of the artifacts directory is the root of trust, not one found by following the link."""
+    monkeypatch.delenv(TRUST_ENV, raising=False)
+    root = _copy(hasbro_tables, tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(root / VALUES, elsewhere / VALUES)
+    if manifest_beside:
+        from pipeline.store import write_manifest
+
+        _resign(elsewhere / VALUES, lambda m: m["stats"].update(mean=999.0))
+        write_manifest(elsewhere)
+    shutil.rmtree(root / VALUES)
+    (root / VALUES).symlink_to(elsewhere / VALUES, target_is_directory=True)
+    before = tree(tmp_path)
+    with no_writes(tmp_path):
+        with pytest.raises(ArtifactError):
+            value(SHEET, artifacts_dir=root)
+        with pytest.raises(ArtifactError):
+            decide(DICE, 2, SHEET, artifacts_dir=root)
+    assert tree(tmp_path) == before
 
 
-def test_a_flip_by_another_process_while_this_one_holds_the_tables(private):
-    reference = _answers(private)
-    path, offset = _element(private, "category", _read_indices(private)["category"])
-    script = f"with open({str(path)!r}, 'r+b') as f:\n f.seek({offset}); b = f.read(1)[0]; f.seek({offset}); " \
-             "f.write(bytes([b ^ 1]))"
-    subprocess.run([sys.executable, "-c", script], check=True)
-    with pytest.raises(ArtifactError, match="category.npy"):
-        decide(DICE, 0, SHEET, artifacts_dir=private)
-    assert _answers(private) == reference
-
-
-def test_a_truncated_copy_is_caught_not_a_crash(private):
-    reference = _answers(private)
-    path, _ = _element(private, "category", (0, 0))
-    with open(path, "r+b") as f:
-        f.truncate(200)  # keeps the header, loses the data the open process reads
-    with pytest.raises(ArtifactError, match="category.npy"):
-        decide(DICE, 0, SHEET, artifacts_dir=private)
-    assert _answers(private) == reference
-
-
-def test_a_same_size_copy_of_other_numbers_is_caught(private):
-    reference = _answers(private)
-    path, _ = _element(private, "value", (0, 0, 0))
-    other = np.load(path) * 1.000001  # a valid .npy of the same shape, dtype and size
-    np.save(path, other)
-    with pytest.raises(ArtifactError, match="value.npy"):
-        value(SHEET, artifacts_dir=private)
-    assert _answers(private) == reference
+def test_decisions_write_nothing_and_leave_exactly_the_files_there_were(hasbro_tables, tmp_path):
+    """No runtime copies: the directory (made read-only, every write refused by an audit hook) holds exactly
+    the files it held before, byte for byte."""
+    reference = [_answers(hasbro_tables, sheet) for sheet in (SHEET, OTHER, {})]
+    root = _copy(hasbro_tables, tmp_path)
+    names = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    with no_writes(root):
+        assert [_answers(root, sheet) for sheet in (SHEET, OTHER, {})] == reference
+        options = decide(DICE, 1, SHEET, artifacts_dir=root)
+        assert options.reroll == decide(DICE, 1, SHEET, artifacts_dir=hasbro_tables).reroll
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == names
+    assert not (root / ".runtime").exists()
 
 
 def test_fingerprint_traversal_attack_of_issue_9(hasbro_tables, tmp_path):
-    """Setting the fingerprint to "/../../g151-xxxx" + zeros and asking for a value must fail without
-    deleting g151-*.zarr or writing g151-xxxx/value.npy (here the checksum is even recomputed)."""
+    """Setting the fingerprint to "/../../g151-xxxx" + zeros (checksum recomputed) and asking for a value must
+    fail without deleting g151-*.zarr or writing anything."""
     outer = tmp_path / "outer"
     root = outer / "artifacts"
-    shutil.copytree(hasbro_tables / "yahtzee-hasbro-values.zarr", root / "yahtzee-hasbro-values.zarr")
+    shutil.copytree(hasbro_tables / VALUES, root / VALUES)
     for victim in (root / "g151-stated.zarr", root / "g151-xxxx.zarr", outer / "g151-xxxx0"):
         victim.mkdir(parents=True)
         (victim / "zarr.json").write_text("{}")
-    doc_path = root / "yahtzee-hasbro-values.zarr" / "zarr.json"
-    doc = json.loads(doc_path.read_text())
-    doc["attributes"][META_KEY]["fingerprint"] = "/../../g151-xxxx" + "0" * 48
-    doc["attributes"][META_SHA_KEY] = meta_sha256(doc["attributes"][META_KEY])
-    doc_path.write_text(json.dumps(doc))
+    doc_path = root / VALUES / "zarr.json"
+    _resign(root / VALUES, lambda m: m.update(fingerprint="/../../g151-xxxx" + "0" * 48))
     before = {str(p): p.read_bytes() if p.is_file() else None for p in tmp_path.rglob("*")}
-    with pytest.raises(ArtifactError, match="fingerprint is not 64 hex digits"):
-        value([None] * 13, artifacts_dir=root)
+    for trust in ("manifest", "artifact"):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv(TRUST_ENV, trust)
+            with pytest.raises(ArtifactError, match="fingerprint is not 64 hex digits"):
+                value([None] * 13, artifacts_dir=root)
     after = {str(p): p.read_bytes() if p.is_file() else None for p in tmp_path.rglob("*")}
     assert after == before
     assert hashlib.sha256(doc_path.read_bytes()).hexdigest()  # the artifact itself is left for inspection
