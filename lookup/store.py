@@ -21,6 +21,10 @@ from typing import Any
 
 import numpy as np
 
+# ArtifactError lives in lookup.errors (lookup.files raises it too); ``lookup.store.ArtifactError`` is the same class.
+from lookup.errors import ArtifactError as ArtifactError
+from lookup.files import MANIFEST_LIMIT, read_json_bounded
+
 META_KEY = "dicetables"
 # A second root attribute: sha256 of the canonical JSON of the ``dicetables`` attribute, so that a changed
 # rule, schema version or statistic is a detected corruption, not a silently different artifact.
@@ -34,15 +38,27 @@ MANIFEST_NAME = "MANIFEST.json"
 _HASH_BLOCK_BYTES = 64 << 20
 
 
-class ArtifactError(ValueError):
-    """An artifact is missing, corrupted, of an unsupported schema, or not the one the caller asked for."""
-
-
 def check_name(name: Any, what: str) -> str:
     """``name`` when it is safe as one path component (``NAME``); ArtifactError otherwise."""
     if type(name) is not str or not NAME.fullmatch(name) or ".." in name:
         raise ArtifactError(f"{what} {name!r} is not a valid name (letters, digits, '_', '-', '+', '.')")
     return name
+
+
+def inside_dir(path: str | Path, root: str | Path | None = None) -> Path:
+    """``path`` after checking that it may be read as (part of) an artifact: it is not itself a symlink, and
+    it resolves inside ``root`` (default: its parent directory, i.e. the artifacts directory of an
+    artifact). ArtifactError naming the path (and where it leads) otherwise. ``root`` itself may be a
+    symlink (an artifacts directory on another disk); a missing ``path`` passes (the caller reports it)."""
+    path = Path(path)
+    root = Path(root) if root is not None else path.parent
+    if path.is_symlink():
+        raise ArtifactError(f"{path}: is a symlink (to {os.readlink(path)}); artifacts and their files must be "
+                            "real files inside the artifacts directory: refused")
+    real, real_root = os.path.realpath(path), os.path.realpath(root)
+    if os.path.commonpath([real, real_root]) != real_root:
+        raise ArtifactError(f"{path}: leads outside {root} (to {real}) through a symlinked directory: refused")
+    return path
 
 
 def meta_sha256(meta: Mapping[str, Any]) -> str:
@@ -430,23 +446,24 @@ def default_artifacts_dir() -> Path:
     return Path(env) if env else Path(__file__).resolve().parent.parent / "artifacts"
 
 
-def read_json(path: str | Path, missing: str = "file not found") -> Any:
-    """Parsed JSON of ``path``; ValueError naming the file when it is missing or not JSON."""
+def read_json(path: str | Path, missing: str = "file not found", *, limit: int = MANIFEST_LIMIT,
+              follow_symlinks: bool = True) -> Any:
+    """Parsed JSON of ``path``; ArtifactError (a ValueError) naming the file when it is missing, not a regular
+    file (a FIFO, a device: refused without blocking), larger than ``limit`` bytes, nested too deeply or
+    not JSON (``lookup.files.read_json_bounded``)."""
     path = Path(path)
     try:
-        return json.loads(path.read_text())
+        return read_json_bounded(path, limit, follow_symlinks=follow_symlinks)
     except FileNotFoundError as exc:
         raise ArtifactError(f"{path}: {missing}") from exc
-    except json.JSONDecodeError as exc:
-        raise ArtifactError(f"{path}: not valid JSON ({exc})") from exc
 
 
 def load_manifest(artifacts_dir: str | Path) -> dict[str, Any]:
     """The parsed and checked ``MANIFEST.json`` of an artifacts directory; ArtifactError naming the file
-    and the first problem when it is missing or malformed (every entry's path must name an artifact
-    directly inside ``artifacts_dir``)."""
+    and the first problem when it is missing, not a regular file (a symlink, a FIFO), over 64 MiB, or
+    malformed (every entry's path must name an artifact directly inside ``artifacts_dir``)."""
     path = Path(artifacts_dir) / MANIFEST_NAME
-    data = read_json(path, "no manifest (run `dicetables build` or `dvc repro`)")
+    data = read_json(path, "no manifest (run `dicetables build` or `dvc repro`)", follow_symlinks=False)
     if not isinstance(data, dict) or not isinstance(data.get("artifacts"), list):
         raise ArtifactError(f"{path}: malformed manifest: no 'artifacts' list")
     for i, entry in enumerate(data["artifacts"]):
