@@ -83,12 +83,17 @@ def _readline(stream: IO[str], timeout: float) -> str:
 
 
 def verify_paths(paths: Iterable[Path], timeout: float = DEFAULT_TIMEOUT_S,
-                 expected: dict[Path, dict] | None = None) -> Iterator[tuple[Path, list[str]]]:
+                 expected: dict[Path, dict] | None = None,
+                 known: dict[Path, list[str]] | None = None) -> Iterator[tuple[Path, list[str]]]:
     """(path, problems) for every path, in order; problems is empty when the artifact is intact and (when
-    ``expected`` has a manifest entry for it) its metadata equals the manifest's."""
+    ``expected`` has a manifest entry for it) its metadata equals the manifest's. A path in ``known`` is
+    not examined: its problems are those given."""
     worker: _Worker | None = None
     try:
         for path in paths:
+            if known and path in known:
+                yield path, known[path]
+                continue
             worker = worker or _Worker()
             problems = worker.ask(path, timeout)
             if problems is None:
@@ -140,15 +145,13 @@ def check_directory(root: Path, timeout: float = DEFAULT_TIMEOUT_S) -> Iterator[
     on_disk = set(artifact_paths(root))
     leftovers = find_leftovers(root)
     olds = {left.name for left in leftovers if left.kind == "old" and not left.alive and not left.symlink}
-    present = []
-    for path in sorted(set(listed) | on_disk):
-        if path not in on_disk and not os.path.lexists(path):
+    missing = {}
+    for path in set(listed) - on_disk:
+        if not os.path.lexists(path):
             restore = "; a dead writer's .old-* copy of it is there: `dicetables clean` renames it back" \
                 if path.name in olds else ""
-            yield path, [f"listed in {MANIFEST_NAME} but missing{restore}"]
-        else:
-            present.append(path)
-    for path, problems in verify_paths(present, timeout, listed):
+            missing[path] = [f"listed in {MANIFEST_NAME} but missing{restore}"]
+    for path, problems in verify_paths(sorted(set(listed) | on_disk), timeout, listed, missing):
         if entries is not None and path not in listed:
             problems = [f"not in the manifest ({MANIFEST_NAME} does not list it: not built by this pipeline, "
                         "or the manifest is stale)", *problems]
