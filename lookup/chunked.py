@@ -43,7 +43,6 @@ resource use by a caller who asks for a whole array (it is the array's size).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import stat
 import threading
@@ -55,10 +54,11 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from lookup.errors import ArtifactError
+from lookup.files import file_kind, read_json_bounded
 
 # Decoded chunks kept per process (bytes); ``DICETABLES_CHUNK_CACHE_MB`` overrides it.
 CACHE_BYTES = int(float(os.environ.get("DICETABLES_CHUNK_CACHE_MB", "256")) * (1 << 20))
-ZARR_JSON_LIMIT = 64 << 10
+ARRAY_JSON_LIMIT = 64 << 10  # bytes of an array's zarr.json (about 1 KiB)
 _MISSING = (1 << 64) - 1  # an index entry of an absent chunk: offset and nbytes both all ones
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
@@ -69,33 +69,11 @@ def open_regular(path: Path) -> int:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
         raise ArtifactError(f"{path}: cannot open ({exc.strerror})") from exc
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
         os.close(fd)
-        raise ArtifactError(f"{path}: not a regular file")
+        raise ArtifactError(f"{path}: is {file_kind(mode)}, not a regular file; refused")
     return fd
-
-
-def read_regular(path: Path, limit: int) -> bytes:
-    """The bytes of regular file ``path`` when it holds at most ``limit`` bytes; ArtifactError otherwise."""
-    fd = open_regular(path)
-    try:
-        size = os.fstat(fd).st_size
-        if size > limit:
-            raise ArtifactError(f"{path}: {size} bytes, more than the {limit} allowed")
-        data = os.pread(fd, limit + 1, 0)
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise ArtifactError(f"{path}: more than the {limit} bytes allowed")
-    return data
-
-
-def parse_json(data: bytes, path: Path) -> Any:
-    """Parsed JSON of ``data`` (read from ``path``); ArtifactError when it is not JSON or nested too deep."""
-    try:
-        return json.loads(data)
-    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        raise ArtifactError(f"{path}: not valid JSON ({type(exc).__name__})") from exc
 
 
 def _crc32c(data: bytes) -> int:
@@ -105,6 +83,13 @@ def _crc32c(data: bytes) -> int:
 
 
 _local = threading.local()
+
+
+def _zstd_frame_size(raw: bytes) -> int:
+    """The content size a zstd frame states (-1 when it states none), from its header."""
+    import zstandard
+
+    return zstandard.frame_content_size(memoryview(raw)[:-4])
 
 
 def _decompressor() -> Any:
@@ -206,7 +191,10 @@ class ChunkedArray(NDArrayOperatorsMixin):
     # -- metadata -------------------------------------------------------------------------------------------
     def _check_zarr_json(self, entry: dict[str, Any]) -> None:
         path = self.directory / "zarr.json"
-        doc = parse_json(read_regular(path, ZARR_JSON_LIMIT), path)
+        try:
+            doc = read_json_bounded(path, ARRAY_JSON_LIMIT)
+        except FileNotFoundError as exc:
+            raise ArtifactError(f"{path}: missing") from exc
         if not isinstance(doc, dict):
             raise ArtifactError(f"{path}: not a Zarr v3 array description")
         want = {
@@ -329,7 +317,14 @@ class ChunkedArray(NDArrayOperatorsMixin):
         if _crc32c(raw[:-4]) != int.from_bytes(raw[-4:], "little"):
             raise ArtifactError(f"{path}: chunk {inner} fails its crc32c (flipped or altered bytes)")
         try:
+            # zstandard trusts a frame's stated size over max_output_size: check it first, so that a forged
+            # frame cannot make one read allocate gigabytes.
+            stated = _zstd_frame_size(raw)
+            if stated != self._chunk_bytes:
+                raise ArtifactError(f"{path}: chunk {inner} states {stated} bytes, not {self._chunk_bytes}")
             decoded = _decompressor().decompress(memoryview(raw)[:-4], max_output_size=self._chunk_bytes)
+        except ArtifactError:
+            raise
         except Exception as exc:  # a damaged frame, or one larger than the chunk: zstandard.ZstdError
             raise ArtifactError(f"{path}: chunk {inner} does not decompress ({type(exc).__name__})") from exc
         if len(decoded) != self._chunk_bytes:

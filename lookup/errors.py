@@ -1,4 +1,7 @@
-"""The one error type of artifact reading, imported by every module that reads or checks artifact files."""
+"""The one error class of the read side, in a module of its own so that every ``lookup`` module (``store``,
+``files``) can raise it without importing another."""
+
+from __future__ import annotations
 
 
 class ArtifactError(ValueError):

@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from lookup.errors import ArtifactError
-
-__all__ = ["ArtifactError", "open_artifact", "load_manifest", "verify_problems", "check_name", "read_meta"]
+# ArtifactError lives in lookup.errors (lookup.files and lookup.chunked raise it too); ``lookup.store.ArtifactError``
+# is the same class.
+from lookup.errors import ArtifactError as ArtifactError
+from lookup.files import MANIFEST_LIMIT, ZARR_JSON_LIMIT, read_json_bounded
 
 META_KEY = "dicetables"
 # A second root attribute: sha256 of the canonical JSON of the ``dicetables`` attribute, so that a changed
@@ -43,6 +44,22 @@ def check_name(name: Any, what: str) -> str:
     if type(name) is not str or not NAME.fullmatch(name) or ".." in name:
         raise ArtifactError(f"{what} {name!r} is not a valid name (letters, digits, '_', '-', '+', '.')")
     return name
+
+
+def inside_dir(path: str | Path, root: str | Path | None = None) -> Path:
+    """``path`` after checking that it may be read as (part of) an artifact: it is not itself a symlink, and
+    it resolves inside ``root`` (default: its parent directory, i.e. the artifacts directory of an
+    artifact). ArtifactError naming the path (and where it leads) otherwise. ``root`` itself may be a
+    symlink (an artifacts directory on another disk); a missing ``path`` passes (the caller reports it)."""
+    path = Path(path)
+    root = Path(root) if root is not None else path.parent
+    if path.is_symlink():
+        raise ArtifactError(f"{path}: is a symlink (to {os.readlink(path)}); artifacts and their files must be "
+                            "real files inside the artifacts directory: refused")
+    real, real_root = os.path.realpath(path), os.path.realpath(root)
+    if os.path.commonpath([real, real_root]) != real_root:
+        raise ArtifactError(f"{path}: leads outside {root} (to {real}) through a symlinked directory: refused")
+    return path
 
 
 def meta_sha256(meta: Mapping[str, Any]) -> str:
@@ -337,8 +354,6 @@ def _missing_shards(array_dir: Path, handle: Any) -> list[str]:
 
 TRUST_ENV = "DICETABLES_TRUST"
 TRUST_MODES = ("manifest", "artifact")
-# Bounds on what is parsed: an artifact's root metadata, and the manifest of a whole directory.
-META_LIMIT = 16 << 20
 
 
 def trust_mode(trust: str | None = None) -> str:
@@ -353,15 +368,15 @@ def trust_mode(trust: str | None = None) -> str:
 
 def trusted_meta(path: Path, trust: str | None = None) -> dict[str, Any]:
     """The checked metadata of Zarr artifact ``path``, held to ``MANIFEST.json`` beside it unless ``trust``
-    is ``"artifact"``. Reads ``zarr.json`` only (a regular file of at most ``META_LIMIT`` bytes)."""
-    from lookup.chunked import parse_json, read_regular
-
+    is ``"artifact"``. Reads ``zarr.json`` only (a regular file of at most ``lookup.files.ZARR_JSON_LIMIT`` bytes)."""
     mode = trust_mode(trust)
-    if path.is_symlink():
-        raise ArtifactError(f"{path}: a symbolic link; an artifact must be a directory inside {path.parent}")
+    inside_dir(path)
     if not path.exists() and not recover_publish(path):
         raise ArtifactError(f"{path}: no such artifact (build it with `dicetables build`)")
-    doc = parse_json(read_regular(path / "zarr.json", META_LIMIT), path / "zarr.json")
+    try:
+        doc = read_json_bounded(path / "zarr.json", ZARR_JSON_LIMIT)
+    except FileNotFoundError as exc:
+        raise ArtifactError(f"{path}: no zarr.json (not a Zarr artifact, or damaged)") from exc
     if not isinstance(doc, dict) or doc.get("node_type") != "group" or doc.get("zarr_format") != 3:
         raise ArtifactError(f"{path}: zarr.json is not the root of a Zarr v3 group")
     attrs = doc.get("attributes")
@@ -548,8 +563,9 @@ def artifact_files(path: Path) -> list[Path]:
 
 
 def artifact_stamp(path: Path) -> int:
-    """A value that changes whenever the artifact at ``path`` or the manifest beside it is republished (0
-    when the artifact is absent): callers key their caches of opened artifacts on it."""
+    """A value that changes whenever the artifact at ``path`` or the manifest beside it is republished, or
+    the trust mode changes (0 when the artifact is absent): callers key their caches of opened artifacts
+    on it."""
     meta_file = path / "zarr.json" if path.suffix == ".zarr" else path
     try:
         own = meta_file.stat()
@@ -558,11 +574,18 @@ def artifact_stamp(path: Path) -> int:
             shipped = (manifest.st_ino, manifest.st_mtime_ns, manifest.st_size)
         except OSError:
             shipped = None
-        return hash((own.st_ino, own.st_mtime_ns, shipped)) or 1
+        # The trust mode too: tables opened while $DICETABLES_TRUST=artifact are not reused under "manifest".
+        return hash((own.st_ino, own.st_mtime_ns, shipped, trust_mode())) or 1
     except FileNotFoundError:
         if not path.exists() and recover_publish(path):  # an interrupted republish, rolled back
             return artifact_stamp(path)
         return 0
+
+
+def artifact_path(root: str | Path, name: str) -> Path:
+    """``ROOT/NAME.zarr`` with ``root`` resolved (the artifacts directory may be a link) and ``name``
+    checked; the artifact itself is not resolved, so that a symlinked artifact is seen and refused."""
+    return Path(root).resolve() / f"{check_name(name, 'artifact name')}.zarr"
 
 
 def default_artifacts_dir() -> Path:
@@ -571,23 +594,24 @@ def default_artifacts_dir() -> Path:
     return Path(env) if env else Path(__file__).resolve().parent.parent / "artifacts"
 
 
-def read_json(path: str | Path, missing: str = "file not found") -> Any:
-    """Parsed JSON of ``path``; ValueError naming the file when it is missing or not JSON."""
+def read_json(path: str | Path, missing: str = "file not found", *, limit: int = MANIFEST_LIMIT,
+              follow_symlinks: bool = True) -> Any:
+    """Parsed JSON of ``path``; ArtifactError (a ValueError) naming the file when it is missing, not a regular
+    file (a FIFO, a device: refused without blocking), larger than ``limit`` bytes, nested too deeply or
+    not JSON (``lookup.files.read_json_bounded``)."""
     path = Path(path)
     try:
-        return json.loads(path.read_text())
+        return read_json_bounded(path, limit, follow_symlinks=follow_symlinks)
     except FileNotFoundError as exc:
         raise ArtifactError(f"{path}: {missing}") from exc
-    except json.JSONDecodeError as exc:
-        raise ArtifactError(f"{path}: not valid JSON ({exc})") from exc
 
 
 def load_manifest(artifacts_dir: str | Path) -> dict[str, Any]:
     """The parsed and checked ``MANIFEST.json`` of an artifacts directory; ArtifactError naming the file
-    and the first problem when it is missing or malformed (every entry's path must name an artifact
-    directly inside ``artifacts_dir``)."""
+    and the first problem when it is missing, not a regular file (a symlink, a FIFO), over 64 MiB, or
+    malformed (every entry's path must name an artifact directly inside ``artifacts_dir``)."""
     path = Path(artifacts_dir) / MANIFEST_NAME
-    data = read_json(path, "no manifest (run `dicetables build` or `dvc repro`)")
+    data = read_json(path, "no manifest (run `dicetables build` or `dvc repro`)", follow_symlinks=False)
     if not isinstance(data, dict) or not isinstance(data.get("artifacts"), list):
         raise ArtifactError(f"{path}: malformed manifest: no 'artifacts' list")
     for i, entry in enumerate(data["artifacts"]):

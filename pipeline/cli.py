@@ -72,44 +72,41 @@ def manifest(artifacts_dir: Path | None) -> None:
               help="Seconds allowed per artifact; one that takes longer is reported as failed.")
 @artifacts_option
 def verify(paths: tuple[Path, ...], timeout: float, artifacts_dir: Path | None) -> None:
-    """Recompute every checksum of PATHS (default: every artifact in the manifest); exit 1 on any problem.
+    """Recompute every checksum of PATHS (default: the whole artifacts directory); exit 1 on any problem.
 
-    One line per artifact on stdout: ``OK   PATH`` or ``FAIL PATH: problem; problem``.
+    Without PATHS, what is on disk is checked, not only what MANIFEST.json lists: every NAME.zarr /
+    NAME.h5 present or listed (missing, not in the manifest, symlinked, damaged), and every .tmp-* /
+    .old-* leftover of a publish (with its size; a live writer's or a dead one's). One line each on stdout:
+    ``OK   PATH`` or ``FAIL PATH: problem; problem``. Nothing is changed (`dicetables clean` removes
+    dead writers' leftovers).
     """
-    from lookup.store import ArtifactError, load_manifest
-    from pipeline.store import artifact_paths
-    from pipeline.verify import verify_paths
+    from pipeline.verify import check_directory, verify_paths
 
     root = artifacts_root(artifacts_dir)
-    expected: dict[Path, dict[str, Any]] = {}
-    bad = 0
-    if not paths:
-        try:
-            entries = load_manifest(root)["artifacts"]
-        except ArtifactError as exc:
-            # Still check what is on disk: a damaged manifest must not hide damaged artifacts.
-            click.echo(f"FAIL {exc}")
-            bad += 1
-            entries = [{"path": p.name} for p in artifact_paths(root)]
-        if not entries:
-            raise click.ClickException(f"{root}/MANIFEST.json lists no artifacts")
-        expected = {root / e["path"]: e for e in entries if "fingerprint" in e}
-        paths = tuple(root / e["path"] for e in entries)
-    for path, problems in verify_paths(paths, timeout, expected):
+    if paths:
+        results = verify_paths(paths, timeout)
+    else:
+        results = check_directory(root, timeout)
+    bad = checked = 0
+    for path, problems in results:
+        checked += 1
         if problems:
             bad += 1
             click.echo(f"FAIL {path}: " + "; ".join(p.replace("\n", " ") for p in problems))
         else:
             click.echo(f"OK   {path}")
+    if not checked:
+        raise click.ClickException(f"{root}: no artifacts, nothing listed in its MANIFEST.json, nothing to verify")
     if bad:
-        click.echo(f"{bad} problem(s) in {len(paths)} artifact(s)", err=True)
+        click.echo(f"{bad} problem(s) in {checked} item(s) checked", err=True)
         sys.exit(1)
 
 
 @main.command()
 @artifacts_option
 def clean(artifacts_dir: Path | None) -> None:
-    """Remove what killed builds left (.tmp-*, .old-*): an interrupted republish is rolled back."""
+    """Remove what killed builds left (.tmp-*, .old-* of writers that are gone; an .old-* whose artifact is
+    missing is renamed back; a live writer's are kept), and the .runtime/ copies older versions made."""
     from pipeline.store import clean as clean_dir
 
     root = artifacts_root(artifacts_dir)

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from pipeline.progress import say
-from pipeline.store import PROJECT_ROOT, ArtifactSpec, StoredArray, reusable, write_artifact
+from pipeline.store import PROJECT_ROOT, ArtifactSpec, StoredArray, clean_leftovers, reusable, write_artifact
 
 DEFAULT_PARAMS = PROJECT_ROOT / "params.yaml"
 
@@ -81,10 +81,17 @@ def build_family(
     *,
     force: bool = False,
 ) -> list[tuple[Path, str]]:
-    """Build (or reuse) every artifact of ``family``; returns (path, "built" | "reused") pairs."""
+    """Build (or reuse) every artifact of ``family``; returns (path, "built" | "reused") pairs.
+
+    First the leftovers of killed writers of every artifact in ``artifacts_dir`` are removed (or, for an
+    ``.old-*`` whose artifact is missing, renamed back): ``pipeline.store.clean_leftovers``. Every build
+    goes through here: ``dicetables build``, each DVC stage (which runs it) and a stage building its inputs.
+    """
     if family.section not in params:
         raise ValueError(f"params has no '{family.section}' section (needed by {family.name})")
     section = params[family.section]
+    for leftover, size in clean_leftovers(artifacts_dir):
+        say(f"removed {leftover.name} ({size} bytes), left by a killed build")
     done = []
     for spec in family.artifacts(section):
         fingerprint = spec.fingerprint()

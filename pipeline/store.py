@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -21,10 +22,12 @@ from typing import Any
 import numpy as np
 
 import lookup
+from lookup.files import ZARR_JSON_LIMIT, file_kind, read_json_bounded
 from lookup.store import (
     MANIFEST_NAME,
     META_KEY,
     META_SHA_KEY,
+    NAME,
     TRUST_ENV,
     ArtifactError,
     artifact_files,
@@ -43,6 +46,8 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # The layout module is hashed into every fingerprint: a layout change rebuilds every table.
 LAYOUT_CODE = "pipeline/layout.py"
 _LAYOUT_SOURCE = Path(__file__).resolve().parent / "layout.py"
+# Where versions before chunked reading (lookup.chunked) wrote decoded copies; `dicetables clean` removes it.
+LEGACY_RUNTIME_DIR = ".runtime"
 
 
 @dataclass(frozen=True)
@@ -309,7 +314,9 @@ def publish(target: Path, write: Any) -> None:
     """Run ``write(tmp_path)`` on a temporary sibling of ``target``, verify it, and rename it into place.
 
     If anything fails the temporary is removed and ``target`` (if it existed) is left as it was. A swap
-    that an earlier, killed writer left half done is rolled back first, and its temporaries removed.
+    that an earlier, killed writer left half done is rolled back first, and its temporaries removed. A
+    symlink at ``target`` is replaced by the new artifact, never written through (symlinked artifacts are
+    refused: docs/artifacts.md).
     """
     recover_publish(target)
     remove_dead_leftovers(target)
@@ -326,8 +333,9 @@ def publish(target: Path, write: Any) -> None:
 
 
 def _replace(tmp: Path, target: Path, tag: str) -> None:
-    if tmp.is_file() or not target.exists():
-        os.replace(tmp, target)  # atomic for a file, and for a directory onto nothing
+    """Rename ``tmp`` to ``target``; a symlink at ``target`` is itself replaced (rename never follows it)."""
+    if not os.path.lexists(target) or (tmp.is_file() and (target.is_symlink() or not target.is_dir())):
+        os.replace(tmp, target)  # atomic for a file (over a file or a link), and for a directory onto nothing
         return
     # A directory cannot be renamed over a non-empty one: move the old aside first. Between the two
     # renames the target is briefly absent, never half-written.
@@ -367,6 +375,8 @@ def reusable(spec: ArtifactSpec, artifacts_dir: str | Path, fingerprint: str | N
     if spec.hdf5:
         paths.append(Path(artifacts_dir) / f"{spec.name}.h5")
     for path in paths:
+        if disk_problems(path):  # a symlink (republished: the link is replaced), a FIFO, ...: never read
+            return False
         try:
             if read_meta(path).get("fingerprint") != fingerprint:
                 return False
@@ -392,6 +402,9 @@ def write_manifest(artifacts_dir: str | Path, paths: Iterable[Path] | None = Non
     root.mkdir(parents=True, exist_ok=True)
     entries = []
     for path in sorted(paths if paths is not None else artifact_paths(root)):
+        problems = disk_problems(path)
+        if problems:  # never read through a symlink or from a FIFO
+            raise ArtifactError(f"{path}: not listed in {MANIFEST_NAME}: " + "; ".join(problems))
         meta = read_meta(path)
         files = artifact_files(path)
         entries.append(
@@ -415,28 +428,98 @@ def write_manifest(artifacts_dir: str | Path, paths: Iterable[Path] | None = Non
     manifest = {"package_version": lookup.__version__, "artifacts": entries}
     target = root / MANIFEST_NAME
     tmp = root / f".tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}-{MANIFEST_NAME}"
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, target)
+    # A new file (O_EXCL, O_NOFOLLOW: never through a link), renamed over MANIFEST.json (or a link there).
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        os.replace(tmp, target)
+    except BaseException:
+        _remove(tmp)
+        raise
     return target
 
 
-_LEFTOVER = re.compile(r"\.(?P<kind>tmp|old)-(?P<pid>\d+)-[0-9a-f]{8}-(?P<name>[A-Za-z0-9][A-Za-z0-9_.-]{0,199})")
+_LEFTOVER = re.compile(rf"\.(?P<kind>tmp|old)-(?P<pid>\d+)-[0-9a-f]{{8}}-(?P<name>{NAME.pattern})")
+
+
+@dataclass(frozen=True)
+class Leftover:
+    """A ``.tmp-<pid>-<hex>-NAME`` or ``.old-<pid>-<hex>-NAME`` entry of an artifacts directory: what a
+    publish of NAME (an artifact or ``MANIFEST.json``) leaves while it runs, or after it was killed."""
+
+    path: Path
+    kind: str  # "tmp": an unfinished write; "old": the previous artifact, moved aside for the swap
+    pid: int  # the writer's process id
+    name: str  # NAME: what it was published as
+    alive: bool  # the writer's pid exists: it may be working right now
+    symlink: bool
+    bytes: int  # 0 for a symlink (its target is not ours)
+
+    def describe(self) -> str:
+        """One line for ``dicetables verify``: what it is, whose, and its size."""
+        what = ("an unfinished publish" if self.kind == "tmp" else "the previous copy, moved aside by a publish") + \
+            f" of {self.name}"
+        if self.symlink:
+            return f"a symlink named like {what} (a writer never makes one; `dicetables clean` removes the link)"
+        size = _size_text(self.bytes)
+        if self.alive:
+            return f"{what} by process {self.pid}, alive: a live writer is working ({size} so far)"
+        after = ("`dicetables clean` or the next build renames it back to " + self.name) if (
+            self.kind == "old" and not os.path.lexists(self.path.parent / self.name)) else \
+            "`dicetables clean` or the next build removes it"
+        return f"{what} by process {self.pid}, which is gone: a dead writer's leftover ({size}); {after}"
+
+
+def find_leftovers(artifacts_dir: str | Path) -> list[Leftover]:
+    """Every ``.tmp-*`` / ``.old-*`` entry of ``artifacts_dir`` named as a publish names them, in name order
+    (other names are not ours and are never listed)."""
+    root = Path(artifacts_dir)
+    found = []
+    for entry in sorted(root.iterdir()) if root.is_dir() else []:
+        m = _LEFTOVER.fullmatch(entry.name)
+        if not m or ".." in m["name"]:
+            continue
+        link = entry.is_symlink()
+        found.append(Leftover(entry, m["kind"], int(m["pid"]), m["name"], pid_alive(int(m["pid"])), link,
+                              0 if link else _bytes(entry)))
+    return found
+
+
+def clean_leftovers(artifacts_dir: str | Path) -> list[tuple[Path, int]]:
+    """Remove the leftovers of dead writers of every artifact (and of the manifest) in ``artifacts_dir``;
+    an ``.old-*`` whose artifact is absent is renamed back instead (``recover_publish``). A live writer's
+    are left alone; a symlink is unlinked, never followed. Returns (removed path, bytes). ``dicetables
+    build`` (every family build, so every DVC stage) runs it first, and ``dicetables clean``."""
+    removed = []
+    for left in find_leftovers(artifacts_dir):
+        if left.alive:
+            continue
+        if left.symlink:
+            left.path.unlink(missing_ok=True)
+            removed.append((left.path, 0))
+            continue
+        target = left.path.parent / left.name
+        if left.kind == "old" and target.is_symlink():
+            continue  # a symlinked artifact is refused (verify says so), and never renamed over: keep the copy
+        if left.kind == "old" and recover_publish(target) and not left.path.exists():
+            continue  # it was the artifact: restored, not removed
+        removed.append((left.path, left.bytes))
+        _remove(left.path)
+    return removed
 
 
 def clean(artifacts_dir: str | Path) -> list[tuple[Path, int]]:
-    """Remove the leftovers of killed writers (``.tmp-<pid>-*``, ``.old-<pid>-*`` whose process is gone;
-    an ``.old`` whose artifact is absent is renamed back instead). Returns (removed path, bytes). Only
-    names of those strict patterns are touched, never a symlink's target."""
+    """Remove the leftovers of killed writers (``clean_leftovers``: ``.tmp-<pid>-*``, ``.old-<pid>-*`` whose
+    process is gone; an ``.old`` whose artifact is absent is renamed back instead) and the ``.runtime/``
+    directory of decoded copies that versions before chunked reading wrote. Returns (removed path, bytes).
+    Only names of those strict patterns are touched, never a symlink's target."""
     root = Path(artifacts_dir)
-    removed = []
-    for entry in sorted(root.iterdir()) if root.is_dir() else []:
-        m = _LEFTOVER.fullmatch(entry.name)
-        if not m or ".." in m["name"] or entry.is_symlink() or pid_alive(int(m["pid"])):
-            continue
-        if m["kind"] == "old" and recover_publish(root / m["name"]) and not entry.exists():
-            continue  # it was the artifact: restored, not removed
-        removed.append((entry, _bytes(entry)))
-        _remove(entry)
+    removed = clean_leftovers(root)
+    legacy = root / LEGACY_RUNTIME_DIR
+    if legacy.is_dir() and not legacy.is_symlink():
+        removed.append((legacy, _bytes(legacy)))
+        shutil.rmtree(legacy, ignore_errors=True)
     return removed
 
 
@@ -444,3 +527,75 @@ def _bytes(path: Path) -> int:
     if path.is_file():
         return path.stat().st_size
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
+
+
+def _size_text(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+# Bounds of the walk over one Zarr directory: a publish writes about a hundred entries, a few levels deep.
+ZARR_ENTRY_LIMIT = 100_000
+ZARR_DEPTH_LIMIT = 32
+
+
+def disk_problems(path: Path) -> list[str]:
+    """What is wrong with the entry at ``path`` (``NAME.zarr`` / ``NAME.h5``) before any library opens it;
+    empty when nothing is.
+
+    Checked without following a symlink or reading anything but regular files, so that it cannot block or
+    read outside the artifacts directory: the entry exists and is not a symlink (symlinked artifacts are
+    refused); ``NAME.h5`` is a regular file; ``NAME.zarr`` is a directory whose every entry is a directory
+    or a regular file (no symlink, FIFO, device or socket) and whose every ``zarr.json`` is JSON of at most
+    16 MiB and 64 levels (``lookup.files``). The checksums are ``verify_problems``'s work.
+    """
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return ["no such artifact (nothing at this path)"]
+    except OSError as exc:
+        return [f"cannot be examined ({exc.strerror})"]
+    if stat.S_ISLNK(info.st_mode):
+        return [f"is a symlink (to {os.readlink(path)}): refused; an artifact must be a real file or directory in "
+                "the artifacts directory (a build replaces the link, never writes through it)"]
+    if path.suffix != ".zarr":
+        return [] if stat.S_ISREG(info.st_mode) else [f"is {file_kind(info.st_mode)}, not a regular file"]
+    if not stat.S_ISDIR(info.st_mode):
+        return [f"is {file_kind(info.st_mode)}, not a directory"]
+    problems: list[str] = []
+    stack, seen = [(path, 0)], 0
+    while stack and len(problems) < 20:
+        folder, depth = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            problems.append(f"{_rel(folder, path)}: cannot be listed ({exc.strerror})")
+            continue
+        for entry in entries:
+            seen += 1
+            rel = _rel(Path(entry.path), path)
+            if seen > ZARR_ENTRY_LIMIT:
+                return problems + [f"more than {ZARR_ENTRY_LIMIT} files and directories: refused"]
+            mode = entry.stat(follow_symlinks=False).st_mode
+            if stat.S_ISLNK(mode):
+                problems.append(f"{rel} is a symlink (to {os.readlink(entry.path)}): refused")
+            elif stat.S_ISDIR(mode):
+                if depth + 1 >= ZARR_DEPTH_LIMIT:
+                    problems.append(f"{rel}: directories nested more than {ZARR_DEPTH_LIMIT} levels: refused")
+                else:
+                    stack.append((Path(entry.path), depth + 1))
+            elif not stat.S_ISREG(mode):
+                problems.append(f"{rel} is {file_kind(mode)}, not a regular file")
+            elif entry.name == "zarr.json":
+                try:
+                    read_json_bounded(entry.path, ZARR_JSON_LIMIT, rel)
+                except (ArtifactError, FileNotFoundError) as exc:
+                    problems.append(str(exc).replace(f"{entry.path}: ", f"{rel}: "))
+    return problems
+
+
+def _rel(entry: Path, artifact: Path) -> str:
+    return entry.relative_to(artifact).as_posix() if entry != artifact else "."

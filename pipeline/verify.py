@@ -1,10 +1,13 @@
 """``dicetables verify`` without aborting or hanging: each artifact is checked in a worker process under
-a time limit.
+a time limit, and a whole artifacts directory is checked as it is on disk (``check_directory``).
 
 Why a process: some damaged HDF5 files (e.g. a flipped length byte of the metadata attribute) make the
 HDF5 library loop forever inside one C call, which no Python-level timeout can interrupt; a worker can
 be killed. One worker serves every artifact (imports are paid once) and is replaced after a timeout.
 Protocol: the parent writes one path per line; the worker answers one JSON list of problems per line.
+Before any library opens an artifact, ``pipeline.store.disk_problems`` checks what is there without
+following a symlink or reading anything but bounded regular files: a symlink, a FIFO or a device in place
+of a file is a problem, never a hang.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
-from lookup.store import meta_sha256, read_meta
+from lookup.store import MANIFEST_NAME, ArtifactError, load_manifest, meta_sha256, read_meta
+from pipeline.store import artifact_paths, disk_problems, find_leftovers
 
 DEFAULT_TIMEOUT_S = 300.0
 
@@ -79,12 +83,17 @@ def _readline(stream: IO[str], timeout: float) -> str:
 
 
 def verify_paths(paths: Iterable[Path], timeout: float = DEFAULT_TIMEOUT_S,
-                 expected: dict[Path, dict] | None = None) -> Iterator[tuple[Path, list[str]]]:
+                 expected: dict[Path, dict] | None = None,
+                 known: dict[Path, list[str]] | None = None) -> Iterator[tuple[Path, list[str]]]:
     """(path, problems) for every path, in order; problems is empty when the artifact is intact and (when
-    ``expected`` has a manifest entry for it) its metadata equals the manifest's."""
+    ``expected`` has a manifest entry for it) its metadata equals the manifest's. A path in ``known`` is
+    not examined: its problems are those given."""
     worker: _Worker | None = None
     try:
         for path in paths:
+            if known and path in known:
+                yield path, known[path]
+                continue
             worker = worker or _Worker()
             problems = worker.ask(path, timeout)
             if problems is None:
@@ -113,12 +122,51 @@ def _manifest_problems(path: Path, entry: dict) -> list[str]:
     return problems
 
 
+def check_directory(root: Path, timeout: float = DEFAULT_TIMEOUT_S) -> Iterator[tuple[Path, list[str]]]:
+    """(path, problems) for everything ``dicetables verify`` reports on the artifacts directory ``root``,
+    as it is on disk, not only as the manifest lists it:
+
+    - ``MANIFEST.json`` when it is missing or malformed (then the artifacts on disk are still checked);
+    - every artifact the manifest lists or that is on disk (``NAME.zarr`` / ``NAME.h5``), in name order:
+      one listed but absent, one present but not listed, a symlink, a special file, damage of any kind,
+      metadata that differs from its manifest entry;
+    - every ``.tmp-*`` / ``.old-*`` leftover of a publish, with its size and whether its writer lives.
+
+    Reads only: nothing is renamed or removed (``dicetables clean`` or the next build does that).
+    """
+    manifest = root / MANIFEST_NAME
+    entries: list[dict] | None
+    try:
+        entries = load_manifest(root)["artifacts"]
+    except ArtifactError as exc:
+        yield manifest, [str(exc).removeprefix(f"{manifest}: ")]
+        entries = None
+    listed = {root / e["path"]: e for e in entries or []}
+    on_disk = set(artifact_paths(root))
+    leftovers = find_leftovers(root)
+    olds = {left.name for left in leftovers if left.kind == "old" and not left.alive and not left.symlink}
+    missing = {}
+    for path in set(listed) - on_disk:
+        if not os.path.lexists(path):
+            restore = "; a dead writer's .old-* copy of it is there: `dicetables clean` renames it back" \
+                if path.name in olds else ""
+            missing[path] = [f"listed in {MANIFEST_NAME} but missing{restore}"]
+    for path, problems in verify_paths(sorted(set(listed) | on_disk), timeout, listed, missing):
+        if entries is not None and path not in listed:
+            problems = [f"not in the manifest ({MANIFEST_NAME} does not list it: not built by this pipeline, "
+                        "or the manifest is stale)", *problems]
+        yield path, problems
+    for left in leftovers:
+        yield left.path, [f"leftover: {left.describe()}"]
+
+
 def _serve() -> None:
     from lookup.store import verify_problems
 
     for line in sys.stdin:
         try:
-            problems = verify_problems(Path(line.rstrip("\n")))
+            path = Path(line.rstrip("\n"))
+            problems = disk_problems(path) or verify_problems(path)
         except Exception as exc:  # never let one artifact end the run
             problems = [f"verification failed ({type(exc).__name__}: {exc})"]
         sys.stdout.write(json.dumps(problems) + "\n")

@@ -31,13 +31,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_store import _arrays, _spec
 
-import lookup.chunked as chunked
+import lookup.files
 import pipeline.layout
-from lookup.chunked import CACHE, ZARR_JSON_LIMIT, ChunkedArray
+from lookup.chunked import ARRAY_JSON_LIMIT, CACHE, ChunkedArray
+from lookup.files import ZARR_JSON_LIMIT
 from lookup.store import (
     MANIFEST_NAME,
     META_KEY,
-    META_LIMIT,
     META_SHA_KEY,
     TRUST_ENV,
     ArtifactError,
@@ -470,7 +470,8 @@ def test_a_chunk_that_decompresses_to_another_size_is_refused(demo):
     for raw in (encode(block, grid.dtype, b"\0" * 8), encode(block[:-1], grid.dtype), unsized + crc32c(unsized)):
         chunks[inner] = raw
         write_shard(path, chunks)
-        with pytest.raises(ArtifactError, match=rf"{re.escape(str(path))}: chunk {inner} (decompresses to|does not)"):
+        wrong_size = rf"{re.escape(str(path))}: chunk {inner} (decompresses to|does not|states)"
+        with pytest.raises(ArtifactError, match=wrong_size):
             handles(demo)["codes"][3 * 64]
 
 
@@ -608,7 +609,8 @@ def test_a_fifo_is_refused_without_blocking(demo, target):
     paths = {"shard": Grid.of(demo, "codes").where(0)[0], "array zarr.json": demo / "codes" / "zarr.json",
              "digest zarr.json": demo / "codes.sha256" / "zarr.json", "root zarr.json": demo / "zarr.json"}
     _fifo(paths[target])
-    with deadline(5), pytest.raises(ArtifactError, match=rf"{re.escape(str(paths[target]))}: not a regular file"):
+    refused = rf"{re.escape(str(paths[target]))}: (is a .*, )?not a regular file"
+    with deadline(5), pytest.raises(ArtifactError, match=refused):
         handles(demo)["codes"][0]
 
 
@@ -654,7 +656,8 @@ def test_a_directory_in_place_of_a_shard_is_refused(demo):
                                           ("codes.sha256/zarr.json", 60_000)])
 def test_deeply_nested_json_is_an_artifact_error_not_a_recursion_error(demo, where, depth):
     (demo / where).write_text("[" * depth)  # under the size limits: the parser's depth is what is tested
-    with pytest.raises(ArtifactError, match=rf"{re.escape(str(demo / where))}: not valid JSON"):
+    refused = rf"{re.escape(str(demo / where))}: (not valid JSON|JSON nested too deeply)"
+    with pytest.raises(ArtifactError, match=refused):
         handles(demo)
 
 
@@ -665,18 +668,19 @@ def test_a_deeply_nested_manifest_is_an_artifact_error_not_a_recursion_error(dem
         open_artifact(demo, **OPEN, verify=False)
 
 
-@pytest.mark.parametrize("where, limit", [("zarr.json", META_LIMIT), ("codes/zarr.json", ZARR_JSON_LIMIT),
-                                          ("codes.sha256/zarr.json", ZARR_JSON_LIMIT)])
+@pytest.mark.parametrize("where, limit", [("zarr.json", ZARR_JSON_LIMIT), ("codes/zarr.json", ARRAY_JSON_LIMIT),
+                                          ("codes.sha256/zarr.json", ARRAY_JSON_LIMIT)])
 def test_a_huge_zarr_json_is_refused_before_parsing(demo, monkeypatch, where, limit):
     """The real file padded with whitespace past the limit: still valid JSON, refused by its size alone."""
     path = demo / where
     text = path.read_text()
     path.write_text(text + " " * (limit + 1 - len(text)))
     parsed = []
-    monkeypatch.setattr(chunked, "parse_json", lambda data, p: parsed.append(p) or json.loads(data))
+    monkeypatch.setattr(lookup.files, "parse_json_bounded",
+                        lambda data, what, depth=64: parsed.append(what) or json.loads(data))
     with pytest.raises(ArtifactError, match=rf"{re.escape(str(path))}: {limit + 1} bytes, more than the {limit}"):
         handles(demo)
-    assert path not in parsed
+    assert str(path) not in parsed
     path.write_text(text + " " * (limit - len(text)))  # at the limit: accepted
     assert handles(demo)["codes"][3] == _arrays()["codes"].data[3]
 
@@ -750,7 +754,7 @@ def test_a_symlinked_artifact_is_refused_and_nothing_is_written(demo, tmp_path, 
     demo.symlink_to(outside, target_is_directory=True)
     before = tree(tmp_path)
     for trust in ("manifest", "artifact"):
-        with no_writes(tmp_path), pytest.raises(ArtifactError, match="symbolic link"):
+        with no_writes(tmp_path), pytest.raises(ArtifactError, match="symlink"):
             open_artifact(demo, **OPEN, trust=trust)
     assert tree(tmp_path) == before
 

@@ -11,7 +11,15 @@ import numpy as np
 
 from lookup.chunked import ChunkedArray
 from lookup.dicerace.rules import rules_dict
-from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir, open_artifact, play_arrays, trusted_meta
+from lookup.store import (
+    ArtifactError,
+    artifact_path,
+    artifact_stamp,
+    default_artifacts_dir,
+    open_artifact,
+    play_arrays,
+    trusted_meta,
+)
 from lookup.validate import integer
 
 PROBABILITIES_NAME = "dicerace-probabilities"
@@ -51,7 +59,7 @@ def probabilities(d: int, *, artifacts_dir: str | Path | None = None) -> RollDis
     """
     d = integer(d, "d", low=1)
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    path = (root / f"{PROBABILITIES_NAME}.zarr").resolve()
+    path = artifact_path(root, PROBABILITIES_NAME)
     p, q, max_dice = _load_probabilities(path, artifact_stamp(path))
     if d > max_dice:
         raise ValueError(
@@ -141,7 +149,7 @@ def built_grid(meta: dict) -> list[tuple[int, int]]:
 def _strategy_arrays(name: str, schema: str, arrays: tuple[str, ...], dice: int, target: int,
                      artifacts_dir: str | Path | None) -> dict[str, np.ndarray]:
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    path = (root / f"{name}.zarr").resolve()
+    path = artifact_path(root, name)
     return _load_strategy(path, artifact_stamp(path), schema, arrays, dice, target)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from lookup.dominoes.rules import get_rules
-from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir, open_artifact
+from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
 
 MATCHUPS_NAME = "dominoes-matchups"
 MATCHUPS_SCHEMA = "dominoes.matchups"
@@ -44,7 +44,7 @@ def load_matchups(rules: str = "standard", artifacts_dir: str | Path | None = No
     not these rules."""
     get_rules(rules)
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    path = (root / f"{MATCHUPS_NAME}.zarr").resolve()
+    path = artifact_path(root, MATCHUPS_NAME)
     if not artifact_stamp(path):
         raise ArtifactError(f"{path}: the dominoes experiment is not built; run `make run` "
                             "(or `dicetables build dominoes-standard`)")

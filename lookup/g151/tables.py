@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from lookup.g151.rules import Rules
-from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir, open_artifact
+from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
 
 SCHEMA = "g151.tables"
 SCHEMA_VERSIONS = (1,)
@@ -52,7 +52,7 @@ class G151Tables:
 def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> G151Tables:
     """The verified tables of ``rules``; ValueError (ArtifactError) naming the file when not built."""
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    path = (root / f"{artifact_name(rules)}.zarr").resolve()
+    path = artifact_path(root, artifact_name(rules))
     return _load(rules, path, artifact_stamp(path))
 
 

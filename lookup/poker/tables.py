@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from lookup.poker.rules import RULES
-from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir, open_artifact
+from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
 
 EVALUATOR = "poker-evaluator"
 EVALUATOR_SCHEMA = "poker.evaluator"
@@ -50,7 +50,7 @@ class PreflopTables:
 
 def _path(name: str, artifacts_dir: str | Path | None) -> Path:
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    return (root / f"{name}.zarr").resolve()
+    return artifact_path(root, name)
 
 
 def load_evaluator(artifacts_dir: str | Path | None = None) -> EvaluatorTables:

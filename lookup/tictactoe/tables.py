@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lookup.store import ArtifactError, artifact_stamp, default_artifacts_dir, open_artifact
+from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
 from lookup.tictactoe.rules import get_rules
 
 TABLES_NAME = "tictactoe-tables"
@@ -66,5 +66,5 @@ def load_tables(rules: str = "standard", artifacts_dir: str | Path | None = None
     corrupted or not these rules."""
     get_rules(rules)
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    path = (root / f"{TABLES_NAME}.zarr").resolve()
+    path = artifact_path(root, TABLES_NAME)
     return _load(path, artifact_stamp(path))

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from lookup.store import ArtifactError, artifact_stamp, check_name, default_artifacts_dir, open_artifact
+from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
 from lookup.validate import integer
 from lookup.yahtzee.rules import DEFAULT_RULES, Rules, get_rules
 from lookup.yahtzee.tables import DISTRIBUTION_SCHEMA, DISTRIBUTION_VERSIONS, distribution_name
@@ -154,5 +154,5 @@ def distribution(rules: str | Rules = DEFAULT_RULES, *, artifacts_dir: str | Pat
     """
     rules = get_rules(rules)
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    path = (root / f"{check_name(distribution_name(rules), 'artifact name')}.zarr").resolve()
+    path = artifact_path(root, distribution_name(rules))
     return _load(rules, path, artifact_stamp(path))

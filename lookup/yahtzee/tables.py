@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from lookup.chunked import ChunkedArray
-from lookup.store import ArtifactError, artifact_stamp, check_name, default_artifacts_dir, play_arrays
+from lookup.store import (
+    ArtifactError,
+    artifact_path,
+    artifact_stamp,
+    default_artifacts_dir,
+    play_arrays,
+    trust_mode,
+)
 from lookup.yahtzee.rules import Rules
 
 VALUES_SCHEMA, POLICY_SCHEMA = "yahtzee.values", "yahtzee.policy"
@@ -58,19 +65,19 @@ class YahtzeeTables:
 # Seconds between checks that the artifacts were not republished: a decision must not pay for path
 # resolution and stat calls every time (they cost ~150 us, the rest of a decision ~10 us).
 RECHECK_S = 1.0
-_recent: dict[tuple[str, str | None], tuple[float, YahtzeeTables]] = {}
+_recent: dict[tuple[str, str | None, str], tuple[float, YahtzeeTables]] = {}
 
 
 def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> YahtzeeTables:
     """The verified tables of ``rules``; ValueError naming the file when they are not built or differ."""
-    key = (rules.name, None if artifacts_dir is None else str(artifacts_dir))
+    key = (rules.name, None if artifacts_dir is None else str(artifacts_dir), trust_mode())
     hit = _recent.get(key)
     now = time.monotonic()
     if hit is not None and now - hit[0] < RECHECK_S and hit[1].rules is rules:
         return hit[1]
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    values = (root / f"{check_name(values_name(rules), 'artifact name')}.zarr").resolve()
-    policy = (root / f"{check_name(policy_name(rules), 'artifact name')}.zarr").resolve()
+    values = artifact_path(root, values_name(rules))
+    policy = artifact_path(root, policy_name(rules))
     tables = _load(rules, values, artifact_stamp(values), policy, artifact_stamp(policy))
     _recent[key] = (now, tables)
     return tables

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from lookup.chunked import ChunkedArray
-from lookup.store import ArtifactError, artifact_stamp, check_name, default_artifacts_dir, play_arrays
+from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
 from lookup.validate import integer
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
@@ -92,7 +92,7 @@ def load_towin(rules: Rules | str, objective: str, artifacts_dir: str | Path | N
     if objective not in OBJECTIVE_SCHEMAS:
         raise ValueError(f"objective must be one of {sorted(OBJECTIVE_SCHEMAS)}, not {objective!r}")
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    path = (root / f"{check_name(towin_name(rules, objective), 'artifact name')}.zarr").resolve()
+    path = artifact_path(root, towin_name(rules, objective))
     return _load(rules, objective, path, artifact_stamp(path))
 
 

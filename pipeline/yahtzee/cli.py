@@ -35,8 +35,10 @@ def read_sheet(source: str | None, boxes: tuple[str, ...], rules: str) -> Any:
     else:
         try:
             sheet = read_json(Path(source), "sheet file not found")
-        except OSError as exc:  # a directory, no permission: named, not a traceback
+        except OSError as exc:  # no permission: named, not a traceback
             raise ValueError(f"--sheet {source}: cannot be read ({exc.strerror})") from exc
+        except ValueError as exc:  # missing, a directory or a FIFO (never read), too large, not JSON
+            raise ValueError(f"--sheet {source}: cannot be read ({str(exc).removeprefix(f'{source}: ')})") from exc
     if not boxes:
         return sheet
     if not isinstance(sheet, dict):  # a list in sheet order: name its boxes so --box can replace one
