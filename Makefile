@@ -9,11 +9,12 @@ export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
 venv: $(STAMP)
 
-# Reinstall whenever the declared or pinned dependencies change.
+# Reinstall whenever the declared or pinned dependencies change. Every install layer (README, "Install"):
+# the pipeline and the command (build), the web server (serve), the test tools (test).
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test]"
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[build,serve,test]"
 	touch $(STAMP)
 
 # `dicetables repro` is `dvc repro` with independent stages on both cores (pipeline/repro.py).
@@ -28,7 +29,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test,bench]"
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[build,serve,test,bench]"
 	@set -e; for script in benchmarks/*.py; do \
 	  echo "== $$script"; $(BIN)/python $$script; done
 

@@ -1,0 +1,110 @@
+"""The core install (`pip install .`, no extra) is the query library: in a fresh virtual environment holding only
+it, every game answers from built tables exactly as in the full environment, without installing or importing
+any package of the build or serve extras, and the `dicetables` command says which extra it needs.
+
+One test, so that pytest-xdist never builds the environment twice: a fresh venv, a non-editable install of a
+copy of the sources (pip may use its cache), and meanwhile the tables of the small instances of every game
+(tests/core_install_queries.py) and of every Yahtzee rule set params.yaml builds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import core_install_queries as queries
+import pytest
+import yaml
+
+from pipeline import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+# Distributions of the build and serve extras: the core install must not bring any (PyYAML it does: zarr needs it).
+NOT_CORE = {"numba", "llvmlite", "scipy", "dask", "distributed", "click", "rich", "matplotlib", "dvc", "fastapi",
+            "starlette", "uvicorn", "httptools", "uvloop", "orjson"}
+CORE = {"dicetables", "numpy", "zarr", "numcodecs", "crc32c", "h5py", "zstandard", "google-crc32c"}
+NEEDS_BUILD = "the dicetables command needs the build extra: pip install 'dicetables[build]'"
+
+
+def default_rule_sets() -> list[str]:
+    return list(yaml.safe_load((ROOT / "params.yaml").read_text())["yahtzee"]["rule_sets"])
+
+
+def params_text(rule_sets: list[str]) -> str:
+    """params.yaml of the small instances (the per-game session fixtures' sizes) and the default rule sets."""
+    q = queries
+    return (f"dicerace:\n  max_dice: 10\n  grid: {q.DICERACE_GRID}\n"
+            f"yahtzee:\n  rule_sets: {json.dumps(rule_sets)}\n"
+            f"g151:\n  variants: {json.dumps(q.G151_VARIANTS)}\n  targets: {q.G151_TARGETS}\n"
+            "poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n    seed: 5\n"
+            f"tictactoe:\n  rule_sets: [standard]\n  models: {json.dumps(q.TICTACTOE_MODELS)}\n"
+            f"dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: {json.dumps(q.DOMINOES_PLAYERS)}\n"
+            f"    models: {json.dumps(q.DOMINOES_MODELS)}\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
+            "    max_exact: 50\n    endgame: 0\n    budget: 300\n")
+
+
+def _env() -> dict[str, str]:
+    """The environment for the core venv's processes: nothing pointing at this checkout."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+
+
+@pytest.mark.slow
+def test_core_install_answers_every_game_alone(tmp_path_factory):
+    root = tmp_path_factory.mktemp("core_install")
+    # The wheel is built from a copy: building in the checkout would write build/ and *.egg-info there.
+    src = root / "src"
+    for name in ("lookup", "pipeline"):
+        shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, src / name)
+    venv = root / "venv"
+    made = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True, env=_env())
+    assert made.returncode == 0, f"python -m venv failed:\n{made.stderr}"
+    python = venv / "bin" / "python"
+    log = root / "pip.log"
+    with log.open("w") as out:  # the install runs while the tables are built
+        pip = subprocess.Popen([str(python), "-m", "pip", "install", "--quiet", "-c", str(ROOT / "constraints.txt"),
+                                str(src)], stdout=out, stderr=subprocess.STDOUT, env=_env())
+        try:
+            rule_sets = default_rule_sets()
+            params = root / "params.yaml"
+            params.write_text(params_text(rule_sets))
+            artifacts = root / "artifacts"
+            names = ["dicerace-probabilities", "dicerace-strategies", *(f"yahtzee-{r}" for r in rule_sets),
+                     *(f"g151-{v}" for v in queries.G151_VARIANTS), "poker-evaluator", "poker-preflop",
+                     "tictactoe-standard", "dominoes-standard"]
+            registry.build(names, params_path=params, artifacts_dir=artifacts)
+        finally:
+            status = pip.wait()
+    assert status == 0, f"pip install of the core failed:\n{log.read_text()[-4000:]}"
+
+    # The core install is small: no package of the build or serve extras.
+    listed = subprocess.run([str(python), "-m", "pip", "list", "--format=json"], capture_output=True, text=True,
+                            check=True, env=_env()).stdout
+    installed = {p["name"].lower().replace("_", "-") for p in json.loads(listed)}
+    assert not installed & NOT_CORE, f"the core install brought {sorted(installed & NOT_CORE)}"
+    assert CORE <= installed, f"missing from the core install: {sorted(CORE - installed)}"
+
+    # Every game answers there (artifacts from $DICETABLES_ARTIFACTS) as here, importing no build or serve package.
+    script = ROOT / "tests" / "core_install_queries.py"
+    run = subprocess.run([str(python), "-I", str(script), json.dumps(rule_sets)], capture_output=True, text=True,
+                         cwd=root, env={**_env(), "DICETABLES_ARTIFACTS": str(artifacts)})
+    assert run.returncode == 0, f"the queries failed in the core venv:\n{run.stderr[-4000:]}"
+    there = json.loads(run.stdout)
+    assert Path(there["lookup_file"]).is_relative_to(venv), there["lookup_file"]  # the installed copy, not ROOT
+    assert there["imported"] == [], f"the queries imported {there['imported']}"
+    here = json.loads(json.dumps(queries.answers(rule_sets, artifacts)))
+    assert sorted(there["answers"]) == sorted(here)
+    assert f"yahtzee/{rule_sets[-1]}" in here
+    for key, answer in here.items():
+        assert there["answers"][key] == answer, key
+
+    # The command says which extra it needs instead of a traceback.
+    command = subprocess.run([str(venv / "bin" / "dicetables"), "--help"], capture_output=True, text=True, cwd=root,
+                             env=_env())
+    assert command.returncode == 1
+    assert command.stderr.strip() == NEEDS_BUILD
