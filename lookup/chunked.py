@@ -131,17 +131,27 @@ CACHE = _Cache(CACHE_BYTES)
 _ids = iter(range(1 << 62))
 
 
-def expected_codecs(dtype: np.dtype, chunks: list[int]) -> list[dict[str, Any]]:
-    """The codec chain every array of an artifact has (``pipeline.store.create_zarr_array``)."""
+def expected_codecs(dtype: np.dtype, chunks: list[int], level: int) -> list[dict[str, Any]]:
+    """The codec chain every array of an artifact has (``pipeline.store.create_zarr_array``); ``level`` is the
+    zstd level it was written with (any level decodes alike)."""
     inner_bytes: dict[str, Any] = {"name": "bytes"}
     if dtype.itemsize > 1:
         inner_bytes["configuration"] = {"endian": "little"}
     return [{"name": "sharding_indexed", "configuration": {
         "chunk_shape": chunks,
-        "codecs": [inner_bytes, {"name": "zstd", "configuration": {"level": 3, "checksum": False}},
+        "codecs": [inner_bytes, {"name": "zstd", "configuration": {"level": level, "checksum": False}},
                    {"name": "crc32c"}],
         "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}],
         "index_location": "end"}}]
+
+
+def _zstd_level(doc: dict[str, Any]) -> int:
+    """The zstd level named in an array description when it is an integer of 1..22 (else 0: refused)."""
+    try:
+        level = doc["codecs"][0]["configuration"]["codecs"][1]["configuration"]["level"]
+    except (KeyError, IndexError, TypeError):
+        return 0
+    return level if type(level) is int and 1 <= level <= 22 else 0
 
 
 class ChunkedArray(NDArrayOperatorsMixin):
@@ -201,7 +211,7 @@ class ChunkedArray(NDArrayOperatorsMixin):
             "zarr_format": 3, "node_type": "array", "shape": list(self.shape), "data_type": self.dtype.name,
             "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(self.shards)}},
             "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
-            "codecs": expected_codecs(self.dtype, list(self.chunks)),
+            "codecs": expected_codecs(self.dtype, list(self.chunks), _zstd_level(doc)),
         }
         for key, value in want.items():
             if doc.get(key) != value:

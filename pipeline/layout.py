@@ -25,7 +25,9 @@ CHUNK_BYTES = 32 << 10
 HDF5_CHUNK_BYTES = 1 << 20
 # Uncompressed bytes per shard: an artifact stays well under ~100 files.
 SHARD_BYTES = 256 << 20
-ZSTD_LEVEL = 3
+# zstd level 9: the policy tables, most of the bytes, are ~20 % smaller than at level 3 (chunks of 32 KiB
+# compress less than whole shards did); decoding is as fast, building a few seconds slower.
+ZSTD_LEVEL = 9
 DIGEST_SUFFIX = ".sha256"
 # Bumped when the layout written here changes (hashed into every fingerprint with this file).
 LAYOUT_VERSION = 2
