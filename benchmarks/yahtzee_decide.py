@@ -100,7 +100,7 @@ def main() -> None:
         build(["yahtzee-hasbro"])
     cases = situations(2000)
     for case in cases[:50]:
-        decide(*case)  # warm: runtime copies, caches
+        decide(*case)  # warm: the chunks these decisions read, caches
     sheets = [Sheet.parse(c[2], "hasbro") for c in cases]
     forms = {
         "mapping": cases,
@@ -146,7 +146,7 @@ def main() -> None:
     print(f"decide(): median us over {len(cases)} random situations (median of 5 interleaved rounds): "
           f"mapping {med['mapping']:.2f}, 13-list {med['list']:.2f}, Sheet {med['Sheet']:.2f}; "
           f"peer yatzy-solver best_action {med['peer']:.2f} (ours/peer {ratio:.3f}); one checked read "
-          f"(a poll for changes to the copies + its verified block in process memory) {med['checked_read']:.2f} us, "
+          f"(its chunk, checked when first read, from the in-process cache) {med['checked_read']:.2f} us, "
           "two per decision")
     print(f"decide_batch: {batch_per_s / 1e6:.2f} M situations/s (median of 5 x 1M); "
           f"fresh process import + first decision: median {first:.3f} s")

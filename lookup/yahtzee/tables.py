@@ -22,7 +22,6 @@ from lookup.store import (
     artifact_stamp,
     default_artifacts_dir,
     play_arrays,
-    trust_mode,
 )
 from lookup.yahtzee.rules import Rules
 
@@ -65,12 +64,13 @@ class YahtzeeTables:
 # Seconds between checks that the artifacts were not republished: a decision must not pay for path
 # resolution and stat calls every time (they cost ~150 us, the rest of a decision ~10 us).
 RECHECK_S = 1.0
-_recent: dict[tuple[str, str | None, str], tuple[float, YahtzeeTables]] = {}
+_recent: dict[tuple[str, str | None], tuple[float, YahtzeeTables]] = {}
 
 
 def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> YahtzeeTables:
     """The verified tables of ``rules``; ValueError naming the file when they are not built or differ."""
-    key = (rules.name, None if artifacts_dir is None else str(artifacts_dir), trust_mode())
+    # Rechecked every RECHECK_S: the stamps (artifact, manifest, trust mode) then say whether to reopen.
+    key = (rules.name, None if artifacts_dir is None else str(artifacts_dir))
     hit = _recent.get(key)
     now = time.monotonic()
     if hit is not None and now - hit[0] < RECHECK_S and hit[1].rules is rules:
