@@ -1,4 +1,4 @@
-"""Index before computing (issue 21): a question the preflop table holds is answered from the table, exactly
+"""Index before computing: a question the preflop table holds is answered from the table, exactly
 as the enumeration would answer it; any other question is enumerated (or sampled) as before."""
 
 import dataclasses
