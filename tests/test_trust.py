@@ -162,7 +162,7 @@ def test_every_hdf5_byte_flip_is_one_line_and_verify_goes_on(artifacts):
 @pytest.mark.slow
 def test_spinning_hdf5_attribute_is_cut_off_by_the_time_limit(tmp_path):
     """One flip in dicerace-probabilities.h5 (the low byte of the metadata attribute's length,
-    offset 2073 in the issue's file) makes h5py loop; verify must report it and go on."""
+    offset 2073 in the file where it was found) makes h5py loop; verify must report it and go on."""
     params = tmp_path / "params.yaml"
     params.write_text("dicerace:\n  max_dice: 30\n")
     artifacts = tmp_path / "artifacts"
@@ -170,7 +170,7 @@ def test_spinning_hdf5_attribute_is_cut_off_by_the_time_limit(tmp_path):
     h5 = artifacts / "dicerace-probabilities.h5"
     raw = bytearray(h5.read_bytes())
     length_field = raw.index(b'{"arrays":') - 8  # the attribute's 8-byte length precedes its JSON
-    raw[length_field + 1] ^= 0x08  # 0x049d -> 0x0c9d bytes: offset 2073 of the issue's file
+    raw[length_field + 1] ^= 0x08  # 0x049d -> 0x0c9d bytes
     h5.write_bytes(bytes(raw))
     # The hang is real: reading the attribute does not return within 3 s.
     probe = [sys.executable, "-c", f"import h5py; h5py.File({str(h5)!r}, 'r').attrs.get('dicetables')"]
