@@ -1,7 +1,7 @@
 """The tournament report: ``tournament.json``, ``tournament.md`` and PNG histograms in one directory, with
 the exact score distributions of the rule sets in ``yahtzee_lab.distributions`` (``score_laws``).
 
-The Markdown puts our numbers next to the seed's (seed 000, sections 5 and 6.3; the seed's esp = our
+The Markdown puts our numbers next to the seed's (its tournament tables; the seed's esp = our
 ``esperance``, hum = ``decision_une``, Perturb = ``perturbation``) and says in a sentence where and why
 they differ.
 """
