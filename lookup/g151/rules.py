@@ -63,7 +63,7 @@ class Rules:
 RULE_SETS: dict[str, Rules] = {
     "stated": Rules(
         name="stated",
-        description="the rules as stated (guide 3.3): a 0 loses the turn total; every turn counts",
+        description="the rules as stated (docs/g151.md): a 0 loses the turn total; every turn counts",
     ),
     "straights": Rules(
         name="straights",
