@@ -210,7 +210,7 @@ def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, b
     """
     start = time.perf_counter()
     problem = make_problem(hands, board, opponents, dead)
-    if isinstance(budget, bool) or not isinstance(budget, int | float) or budget < 0:
+    if isinstance(budget, bool) or not isinstance(budget, int | float) or not budget >= 0:
         raise ValueError(f"budget must be a number of seconds >= 0, got {budget!r}")
     if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 2:
         raise ValueError(f"samples must be an integer >= 2, got {samples!r}")

@@ -216,7 +216,10 @@ def value(sheet: SheetLike, rules: str | Rules = "hasbro", *, artifacts_dir: str
     if sh.finished:
         return float(sh.total)
     tables = load_tables(rules, artifacts_dir)
-    return sh.total + float(tables.value[sh.state])  # one checked read
+    remaining = float(tables.value[sh.state])  # one checked read
+    if remaining != remaining:  # NaN: a state no game reaches (a forced order skipped)
+        raise ValueError(f"state {sh.state} cannot be reached (not a sheet a game can produce)")
+    return sh.total + remaining
 
 
 def decide_batch(
