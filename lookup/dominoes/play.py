@@ -83,6 +83,8 @@ def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *
     turn, a pass before drawing, a move after the end) or a history no opponent hand can explain."""
     seat = integer(seat, "seat", 0, 1)
     _settings(player, model, models)  # refuses an unknown player or model before the history is read
+    if not isinstance(hand, Iterable):
+        raise ValueError(f"hand must be a list of tiles ('a-b' or tile indices), got {type(hand).__name__}")
     my_hand = hand_mask(hand)
     if E.popcount(my_hand) != E.HAND_SIZE:
         raise ValueError(f"hand: expected {E.HAND_SIZE} dealt tiles, got {E.popcount(my_hand)}")

@@ -12,7 +12,6 @@ Written forms: a tile is ``"a-b"`` (``"3-5"``, either order); a move is the tile
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -82,8 +81,6 @@ def parse_move(text: str, opening: bool = False) -> int:
 
 def hand_mask(tiles: Any) -> int:
     """A hand (28-bit mask) from tile names or indices; ValueError for a bad or repeated tile."""
-    if not isinstance(tiles, Iterable):
-        raise ValueError(f"hand must be a list of tiles ('a-b' or tile indices), got {type(tiles).__name__}")
     mask = 0
     for t in tiles:
         i = parse_tile(t) if isinstance(t, str) else _tile_index(t)
