@@ -7,7 +7,7 @@ import sys
 
 def test_lookup_imports_only_numpy_zarr_h5py():
     code = (
-        "import sys, json, lookup, lookup.store, lookup.runtime, lookup.dicerace, lookup.yahtzee, lookup.g151,"
+        "import sys, json, lookup, lookup.store, lookup.chunked, lookup.dicerace, lookup.yahtzee, lookup.g151,"
         " lookup.poker, lookup.poker.equity, lookup.dominoes, lookup.tictactoe;"
         "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
     )
