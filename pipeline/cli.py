@@ -249,7 +249,7 @@ def dvc_yaml(params_path: Path | None, write: bool) -> None:
               help="Worker processes (each maps the tables; see docs/web.md \"Load\" for 1 vs 2).")
 @artifacts_option
 def serve(host: str, port: int, workers: int, artifacts_dir: Path | None) -> None:
-    """Serve the JSON API (OpenAPI at /docs) and the advisor page at http://HOST:PORT/ (the web app, web/)."""
+    """Serve the JSON API (OpenAPI at /docs) and the advisor page at http://HOST:PORT/ (the web app, webapp/)."""
     import uvicorn
 
     root = artifacts_root(artifacts_dir).resolve()
@@ -258,7 +258,7 @@ def serve(host: str, port: int, workers: int, artifacts_dir: Path | None) -> Non
     click.echo(f"dicetables serving {root} on http://{host}:{port}/ (API docs at /docs)")
     # httptools and uvloop are dependencies: named here so a missing one fails loudly instead of uvicorn
     # falling back to its pure-Python parser (about half the requests per second, docs/web.md "Load").
-    uvicorn.run("web.app:create_app", factory=True, host=host, port=port, workers=workers,
+    uvicorn.run("webapp.app:create_app", factory=True, host=host, port=port, workers=workers,
                 http="httptools", loop="uvloop", log_level="warning", access_log=False)
 
 

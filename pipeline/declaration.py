@@ -5,7 +5,7 @@ Each game package states in ``pipeline/<package>/game.py`` a ``GAME = GameDeclar
 families, its ``dicetables`` command group, its report stages, its web routes. Everything that lists the
 games is derived from these declarations: the registry of families (``pipeline.registry``), the command's
 groups (``pipeline.cli``), the DVC stages (``dicetables dvc-yaml``, ``pipeline.dvc_yaml``). The web app
-finds its routers itself (``web.app``: it imports ``lookup`` only); ``web`` here names the module, and
+finds its routers itself (``webapp.app``: it imports ``lookup`` only); ``webapp`` here names the module, and
 tests/web check that the two agree. Adding a game touches no shared file.
 
 Code is named by ``"module:attribute"`` strings, imported when used: finding the declarations imports
@@ -72,8 +72,8 @@ class GameDeclaration:
     ``families`` (``"module:function"``): ``families(section) -> list[Family]`` over params section
     ``section`` (default: ``name``); ``stages``: family-name pattern -> its DVC ``Stage`` (the first match;
     every family must match one). ``cli`` (``"module:attribute"``): a ``click.Group`` named ``game``,
-    which becomes ``dicetables GAME``; ``reports`` add their commands to it. ``web``: the module of the web
-    app holding the game's routes (``web.routes.<game>``), or None. ``game`` (default: ``name``) is the game
+    which becomes ``dicetables GAME``; ``reports`` add their commands to it. ``webapp``: the module of the web
+    app holding the game's routes (``webapp.routes.<game>``), or None. ``game`` (default: ``name``) is the game
     the package belongs to: a strategy lab (``yahtzee_lab``) declares ``game="yahtzee"``, and its commands
     and reports stand in that game's group, after the game's own.
     """

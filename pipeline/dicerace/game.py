@@ -23,5 +23,5 @@ GAME = GameDeclaration(
                    "dicerace-matchups.zarr"),
         params=("dicerace.report",), seconds=15,
         note="Heatmaps and the match-up tables with their simulation check (not an artifact)."),),
-    web="web.routes.dicerace",
+    web="webapp.routes.dicerace",
 )

@@ -19,5 +19,5 @@ GAME = GameDeclaration(
               "pipeline/g151/stage.py", "pipeline/g151/strategies.py"),
         params=("g151",), seconds=8,
         note="The notebook's comparisons computed exactly, the optimal policies and their plots (not an artifact)."),),
-    web="web.routes.g151",
+    web="webapp.routes.g151",
 )

@@ -31,5 +31,5 @@ GAME = GameDeclaration(
         artifacts=("yahtzee-scandinavian+forced-goal.zarr",),
         params=("yahtzee.towin.rule_sets", "yahtzee.towin_report"), seconds=5,
         note="The play-to-win report: both policies' P(final >= t), exact."),),
-    web="web.routes.yahtzee",
+    web="webapp.routes.yahtzee",
 )
