@@ -1,4 +1,4 @@
-"""A fresh process's first answer, and an answer that reads a chunk not read before (issue 21).
+"""A fresh process's first answer, and an answer that reads a chunk not read before.
 
 For ``hasbro`` and ``scandinavian``: N fresh Python processes each import ``lookup.yahtzee``, open the
 tables and answer one ``decide`` (the whole process is timed, interpreter start included, and its peak

@@ -2,8 +2,8 @@
 
 The policy tables come from an untimed solve; the pass is timed warm (an untimed first pass loads the numba
 cache). Wall time and CPU time (all threads; the figure a loaded machine does not inflate as much) are
-medians of BENCH_REPEATS (default 3) runs. The issue's reference: a public Rust solver computes
-Scandinavian's distribution in 3.0 s on 8 cores. Prints one line per rule set:
+medians of BENCH_REPEATS (default 3) runs (a public Rust solver's published time is beside ours in
+docs/benchmarks.md). Prints one line per rule set:
 ``yahtzee_distribution rules=<name> pass_s=<median> cpu_s=<median> peak_mib=<two layers of laws>
 mean=<law mean> start=<value table> load=<1-min load average>``. BENCH_RULES: comma-separated rule sets
 (default hasbro,verhoeff,scandinavian).

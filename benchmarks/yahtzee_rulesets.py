@@ -1,6 +1,6 @@
 """Value tables of every rule set beside ``hasbro``'s, and the peer ``yatzy-solver`` on the same variant.
 
-The issue's goal: each new rule set's value table within hasbro's time + 50 %. Ours are timed warm (an
+The goal: each new rule set's value table within hasbro's time + 50 %. Ours are timed warm (an
 untimed first solve loads the numba cache); the peer (``pip install yatzy-solver==1.0.0``) builds the
 same variant in one run. Prints one line per rule set:
 ``yahtzee_rulesets rules=<name> ours_s=<median> hasbro_s=<median> vs_hasbro=<ratio> peer_s=<median>

@@ -1,6 +1,6 @@
 """Play-to-win tables built as Dask tasks (``pipeline.yahtzee.towin_build``): wall and CPU time.
 
-The issue's goal: the full ``hasbro`` goal table (every t up to 1575) in at most 15 minutes on this 2-core
+The goal: the full ``hasbro`` goal table (every t up to 1575) in at most 15 minutes on a 2-core
 machine; the default build (``scandinavian+forced``, goal and win, every t) quick enough for ``make run``.
 Each build runs in a fresh temporary artifacts directory on a LocalCluster of BENCH_WORKERS (default 2)
 worker processes; CPU time counts every process of the build (its workers included). Prints one line per

@@ -6,7 +6,8 @@ followed by the shard index (one little-endian ``(offset, nbytes)`` uint64 pair 
 then the crc32c of the index). Reading element ``i`` reads only the inner chunk holding it.
 
 Why not zarr-python here: importing it costs about half a second and each read about a millisecond of
-its asynchronous machinery (docs/benchmarks.md), against a budget of 0.3 s for a fresh process's first
+its asynchronous machinery (measured: docs/benchmarks.md, "First answer, straight from the artifact
+files"), against a budget of 0.3 s for a fresh process's first
 answer and microseconds per warm answer. The format is small and documented, so this module reads it
 with ``os.pread``; ``dicetables verify`` and the tests read the same files through zarr-python, a second
 implementation, and compare.

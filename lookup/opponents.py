@@ -1,5 +1,6 @@
 """One small game API, opponent models as distributions over legal moves, and the players that plan
-against them (seed 003, guide section 3.8). Everything is exact: probabilities are ``Fraction``s.
+against them (stated in docs/tictactoe.md; dominoes uses them too). Everything is exact: probabilities
+are ``Fraction``s.
 
 The game API (``Game``): a state is hashable; ``to_move(state)`` is the player (0 or 1) about to move;
 ``legal_moves(state)`` lists the moves in the game's documented order (the order the "first" and "last"

@@ -247,9 +247,14 @@ class Artifact:
         return handle.array() if hasattr(handle, "array") else np.asarray(handle[...])
 
     def close(self) -> None:
+        """Close the HDF5 file, or the shard files a Zarr artifact's arrays hold open (a later read of one
+        of those arrays opens its shard again)."""
         if self._h5file is not None:
             self._h5file.close()
             self._h5file = None
+        for handle in self.handles.values() if self.format == "zarr" else ():
+            if hasattr(handle, "close"):
+                handle.close()
 
     def __enter__(self) -> Artifact:
         return self

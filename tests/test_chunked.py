@@ -1,5 +1,5 @@
 """lookup.chunked: play-time reads straight from an artifact's shard files, every chunk checked on first use
-(issue 21: no runtime copies).
+(no runtime copies).
 
 Each test damages a private copy of a small artifact the way an attacker or a bad disk would and checks the
 refusal names the file. The helpers (``Grid``, ``flip_in_chunk``, ``rewrite_chunk``, ``deadline``,

@@ -1,5 +1,7 @@
-"""Every game follows the template of docs/adding_a_game.md: the same modules, the same exported names, its
-declaration (families, CLI group, report stage, web routes) found by discovery, its docs and tests."""
+"""Every game follows the template of docs/adding_a_game.md where something real is wired: its public API and
+rules, its artifacts' schemas, its declaration (``pipeline/<game>/game.py``, found by discovery: families,
+CLI group, report stages, web routes), its docs and tests. A module is never required merely by its name (a
+game without kernels has no ``kernels.py``); how the game behaves is checked by tests/test_conformance.py."""
 
 from __future__ import annotations
 
@@ -32,8 +34,6 @@ def test_the_games_are_found():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_lookup_modules_and_exports(game):
-    for name in ("__init__", "rules", "tables", "play"):
-        assert (ROOT / "lookup" / game / f"{name}.py").is_file(), name
     package = importlib.import_module(f"lookup.{game}")
     assert _docstring(ROOT / "lookup" / game / "__init__.py")
     assert {"decide", "value"} <= set(package.__all__)
@@ -51,8 +51,6 @@ def test_lookup_modules_and_exports(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_pipeline_modules_and_exports(game):
     packages = [game, *([LABS[game]] if game in LABS else [])]
-    for name in ("__init__", "kernels", "stage", "cli", "game"):
-        assert (ROOT / "pipeline" / game / f"{name}.py").is_file(), name
     assert any((ROOT / "pipeline" / p / "report.py").is_file() for p in packages)
     for package in packages:
         doc = _docstring(ROOT / "pipeline" / package / "__init__.py")
@@ -92,7 +90,6 @@ def test_report_stage_docs_and_tests(game):
     assert "pipeline/reports.py" in stage["deps"]
     assert "report" in main.commands[game].commands
     assert (ROOT / "docs" / f"{game}.md").is_file()
-    for part in ("rules", "play", "report"):  # rules vs brute force; lookup answers and bad input; the report
-        assert (ROOT / "tests" / game / f"test_{game}_{part}.py").is_file(), part
+    assert any((ROOT / "tests" / game).glob("test_*.py")), f"tests/{game}/ holds no tests"
     assert all(p.name.startswith(f"test_{game}_") for p in (ROOT / "tests" / game).glob("test_*.py"))
     assert game in yaml.safe_load((ROOT / "params.yaml").read_text())

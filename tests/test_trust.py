@@ -1,4 +1,4 @@
-"""Nothing read from disk is trusted (issue 9): paths from artifacts, metadata, verify's robustness,
+"""Nothing read from disk is trusted: paths from artifacts, metadata, verify's robustness,
 interrupted publishing, `dicetables clean`."""
 
 import hashlib
@@ -54,7 +54,7 @@ def _dead_pid() -> int:
 @pytest.mark.parametrize("resign", [True, False])
 @pytest.mark.parametrize("prefix", ["/../../g151-xxxx", "/../../../../outside-x", "../victim-aaaa"])
 def test_fingerprint_path_traversal_touches_nothing(tmp_path, resign, prefix):
-    """The attack of issue 9: a crafted fingerprint is refused, and opening the artifact (which no longer
+    """The attack: a crafted fingerprint is refused, and opening the artifact (which no longer
     derives any path from it) neither writes nor deletes anything."""
     artifacts = tmp_path / "outer" / "artifacts"
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
@@ -161,8 +161,8 @@ def test_every_hdf5_byte_flip_is_one_line_and_verify_goes_on(artifacts):
 
 @pytest.mark.slow
 def test_spinning_hdf5_attribute_is_cut_off_by_the_time_limit(tmp_path):
-    """Issue 9: one flip in dicerace-probabilities.h5 (the low byte of the metadata attribute's length,
-    offset 2073 in the issue's file) makes h5py loop; verify must report it and go on."""
+    """One flip in dicerace-probabilities.h5 (the low byte of the metadata attribute's length,
+    offset 2073 in the file where it was found) makes h5py loop; verify must report it and go on."""
     params = tmp_path / "params.yaml"
     params.write_text("dicerace:\n  max_dice: 30\n")
     artifacts = tmp_path / "artifacts"
@@ -170,7 +170,7 @@ def test_spinning_hdf5_attribute_is_cut_off_by_the_time_limit(tmp_path):
     h5 = artifacts / "dicerace-probabilities.h5"
     raw = bytearray(h5.read_bytes())
     length_field = raw.index(b'{"arrays":') - 8  # the attribute's 8-byte length precedes its JSON
-    raw[length_field + 1] ^= 0x08  # 0x049d -> 0x0c9d bytes: offset 2073 of the issue's file
+    raw[length_field + 1] ^= 0x08  # 0x049d -> 0x0c9d bytes
     h5.write_bytes(bytes(raw))
     # The hang is real: reading the attribute does not return within 3 s.
     probe = [sys.executable, "-c", f"import h5py; h5py.File({str(h5)!r}, 'r').attrs.get('dicetables')"]

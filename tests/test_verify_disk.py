@@ -1,4 +1,4 @@
-"""Issue 21 (security audit): `dicetables verify` checks what is on disk, leftovers of killed builds are
+"""`dicetables verify` checks what is on disk, leftovers of killed builds are
 reported and cleaned, symlinked artifacts are refused and never written through, and no special file
 (FIFO, device), huge file or deeply nested JSON hangs or crashes a reader."""
 

@@ -1,4 +1,4 @@
-"""Dice race (guide, section 3.2): play-time queries over the precomputed tables.
+"""Dice race: play-time queries over the precomputed tables.
 
     from lookup.dicerace import decide, value
     decide(37, 52, dice=10, target=100)                        # number of dice, sequential game

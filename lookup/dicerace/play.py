@@ -83,6 +83,8 @@ def decide(my_score: int, other_score: int, *, dice: int = DEFAULT_DICE, target:
     None: a module generator seeded once); a pure strategy needs no draw.
     """
     mine, other, dice, target = _check(my_score, other_score, dice, target, mode)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        rng = integer(rng, "rng", low=0)  # refused even when the answer needs no draw
     if mode == "sequential":
         return _sequential_ties(sequential_table(dice, target, artifacts_dir=artifacts_dir), mine, other)[0]
     table = simultaneous_table(dice, target, artifacts_dir=artifacts_dir)
@@ -92,7 +94,7 @@ def decide(my_score: int, other_score: int, *, dice: int = DEFAULT_DICE, target:
     if isinstance(rng, np.random.Generator):
         gen = rng
     else:
-        gen = _default_rng if rng is None else np.random.default_rng(integer(rng, "rng", low=0))
+        gen = _default_rng if rng is None else np.random.default_rng(rng)
     probs = table.strategy(mine, other)
     return int(gen.choice(np.arange(1, dice + 1), p=probs / probs.sum()))
 

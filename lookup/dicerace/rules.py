@@ -1,4 +1,4 @@
-"""Rules of the dice race (guide, section 3.2): the score of one roll of d dice, and how a game ends.
+"""Rules of the dice race (stated in docs/dicerace.md, "Rules"): the score of one roll of d dice, and how a game ends.
 
 One definition for everything: the table builders (``pipeline.dicerace``), their numba kernels and the
 play-time API all read the constants and functions below.

@@ -1,4 +1,4 @@
-"""Dominoes (guide, section 3.7) against opponent models, with the opponent's hand hidden: the rules as
+"""Dominoes against opponent models, with the opponent's hand hidden: the rules as
 the game API of ``lookup.opponents``, and a player's decision from what it has seen.
 
     from lookup.dominoes import decide, value

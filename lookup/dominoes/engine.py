@@ -4,7 +4,7 @@ This module is the single definition: ``lookup.dominoes`` runs it as plain Pytho
 time), ``pipeline.dominoes.kernels`` compiles a copy of it with ``numba.njit`` for the experiment (millions
 of decisions). Keep it numba-compatible: ints, floats and numpy arrays only, no classes, no dicts.
 
-Encoding (guide, section 3.7). Tiles 0..27 are the double-six set in the order (0|0), (0|1), ..., (0|6),
+Encoding (docs/dominoes.md, "Rules"). Tiles 0..27 are the double-six set in the order (0|0), (0|1), ..., (0|6),
 (1|1), ..., (6|6) (``TILE_A[t] <= TILE_B[t]``). A hand is a 28-bit mask. The line is known by its two
 open ends ``left``, ``right`` (both -1 on the empty board). A move is ``2 * tile + side`` (side 0 = the
 left end, 1 = the right end; the opening tile is ``2 * tile``), ``DRAW`` or ``PASS``. Legal moves come in

@@ -52,6 +52,8 @@ class View:
 def _tokens(history: str | Iterable[str]) -> list[str]:
     if isinstance(history, str):
         return history.split()
+    if not isinstance(history, Iterable):
+        raise ValueError(f"history must be a string of moves or a list of them, got {type(history).__name__}")
     return [str(t) for t in history]
 
 
@@ -62,6 +64,8 @@ def _settings(player: str, model: str | None, models: Sequence[str] | None) -> t
             raise ValueError("a predictive player needs model=... (the one opponent model it assumes)")
         names = [model]
     else:
+        if models is not None and not isinstance(models, Iterable):
+            raise ValueError(f"models must be a list of opponent model names, got {type(models).__name__}")
         names = list(models) if models is not None else list(MODEL_NAMES)
         if not names:
             raise ValueError(f"a {player} player needs at least one opponent model")
@@ -79,6 +83,8 @@ def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *
     turn, a pass before drawing, a move after the end) or a history no opponent hand can explain."""
     seat = integer(seat, "seat", 0, 1)
     _settings(player, model, models)  # refuses an unknown player or model before the history is read
+    if not isinstance(hand, Iterable):
+        raise ValueError(f"hand must be a list of tiles ('a-b' or tile indices), got {type(hand).__name__}")
     my_hand = hand_mask(hand)
     if E.popcount(my_hand) != E.HAND_SIZE:
         raise ValueError(f"hand: expected {E.HAND_SIZE} dealt tiles, got {E.popcount(my_hand)}")
@@ -229,9 +235,19 @@ def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: i
     return [(move_name(int(moves[i])), float(values[i])) for i in range(n)]
 
 
+_OPTIONS = ("player", "model", "models", "depth", "samples", "max_exact", "endgame", "budget", "seed")
+
+
+def _check_options(options: dict[str, object]) -> None:
+    unknown = sorted(set(options) - set(_OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown option {', '.join(map(repr, unknown))}; known: {', '.join(_OPTIONS)}")
+
+
 def decide(hand: Iterable[str | int], history: str | Iterable[str], seat: int, **options: object) -> str:
     """The move to play (written form): the first of highest value in the documented order (see
     ``move_values`` for the options)."""
+    _check_options(options)
     values = move_values(hand, history, seat, **options)  # type: ignore[arg-type]
     best = max(v for _, v in values)
     return next(m for m, v in values if v == best)
@@ -239,4 +255,5 @@ def decide(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *
 
 def value(hand: Iterable[str | int], history: str | Iterable[str], seat: int, **options: object) -> float:
     """The player's expected result of its best move (see ``move_values``)."""
+    _check_options(options)
     return max(v for _, v in move_values(hand, history, seat, **options))  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Rules of dominoes (guide, section 3.7) as the game API of ``lookup.opponents``.
+"""Rules of dominoes (docs/dominoes.md, "Rules") as the game API of ``lookup.opponents``.
 
 Double-six set (28 tiles), two players, 7 tiles each, 14 in the boneyard; player 0 opens with any tile;
 a player who cannot place draws one tile (once per turn) and places it if it fits, else passes; a hand

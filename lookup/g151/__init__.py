@@ -1,4 +1,4 @@
-"""151 (guide, section 3.3): rules as data, the exact roll law, and optimal play from the tables.
+"""151: rules as data, the exact roll law, and optimal play from the tables.
 
     from lookup.g151 import decide, value
     decide(600, 250)                      # alone, target 1000: "roll" or "bank"

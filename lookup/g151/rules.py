@@ -1,4 +1,4 @@
-"""151 rules as data (guide, section 3.3): the variants, the score of a roll of three dice, its exact law.
+"""151 rules as data (stated in docs/g151.md, "Rules"): the variants, the score of a roll of three dice, its exact law.
 
 This module is the single definition of the rules: the numba kernels of ``pipeline.g151`` take the roll
 law from :func:`kernel_roll_law` and the per-outcome scores from :func:`points_by_dice`, and the query
@@ -63,7 +63,7 @@ class Rules:
 RULE_SETS: dict[str, Rules] = {
     "stated": Rules(
         name="stated",
-        description="the rules as stated (guide 3.3): a 0 loses the turn total; every turn counts",
+        description="the rules as stated (docs/g151.md): a 0 loses the turn total; every turn counts",
     ),
     "straights": Rules(
         name="straights",

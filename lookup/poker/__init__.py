@@ -1,4 +1,4 @@
-"""Texas hold'em (guide, section 3.5): cards and notation, the ranking, a table-driven evaluator, exact
+"""Texas hold'em: cards and notation, the ranking, a table-driven evaluator, exact
 equity, and preflop tables.
 
     from lookup.poker import equity, preflop, hand_value

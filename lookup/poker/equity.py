@@ -10,7 +10,7 @@ seed's n! symmetry: each set of hands once) or, when fewer, counted by inclusion
 matchings of E and G. The counts are finished with Python integers (they exceed 64 bits).
 
 Two engines run the same method: the numpy one here (``lookup`` imports numpy only; n <= 2 exactly) and
-the numba one in ``pipeline.poker.engine`` (all n, ~50-100x faster), passed as ``engine=``.
+the numba one in ``pipeline.poker.engine`` (all n, compiled and much faster), passed as ``engine=``.
 
 Before either runs, a question the preflop table answers (one known hand, no board, no dead cards, n random
 opponents within the table's rows) is answered by indexing the table (``source`` "preflop table"): exact
@@ -210,7 +210,7 @@ def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, b
     """
     start = time.perf_counter()
     problem = make_problem(hands, board, opponents, dead)
-    if isinstance(budget, bool) or not isinstance(budget, int | float) or budget < 0:
+    if isinstance(budget, bool) or not isinstance(budget, int | float) or not budget >= 0:
         raise ValueError(f"budget must be a number of seconds >= 0, got {budget!r}")
     if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 2:
         raise ValueError(f"samples must be an integer >= 2, got {samples!r}")
@@ -298,7 +298,7 @@ def orbit_weights(boards: np.ndarray, perms: np.ndarray) -> np.ndarray:
 
 class NumpyEngine:
     """The exact method vectorised over blocks of boards (n <= 2 unknown opponents) and a vectorised Monte
-    Carlo; about 20-50 M evaluations per second."""
+    Carlo; its time budget assumes ``rate`` evaluations per second (measured: docs/benchmarks.md, "Poker")."""
 
     name = "numpy"
     rate = 2e7

@@ -93,6 +93,8 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
     for name, amount in (("pot", pot), ("to_call", to_call)):
         if isinstance(amount, bool) or not isinstance(amount, int | float) or not amount > 0 or amount == float("inf"):
             raise ValueError(f"{name} must be a positive number of chips, got {amount!r}")
+    if count_arg(opponents, "opponents") < 1:
+        raise ValueError(f"opponents must be at least 1 (the all-in players to call against), got {opponents}")
     result = equity([hand], board, opponents, dead, budget=budget, artifacts_dir=artifacts_dir)
     if result.exact:  # exact rationals: the sign of the gain is exact too
         share = Fraction(result.shares[0]) / result.deals

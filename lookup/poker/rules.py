@@ -1,4 +1,4 @@
-"""Texas hold'em rules as data (guide, section 3.5): categories, ranking of five-card hands, best five of
+"""Texas hold'em rules as data (stated in docs/poker.md, "Rules"): categories, ranking of five-card hands, best five of
 seven, split pots, and the equity of a player.
 
 This is the one definition of hand ranking. The evaluator tables (``poker-evaluator`` artifact) are
@@ -27,7 +27,7 @@ CATEGORY_SHIFT = 12
 HOLE_CARDS = 2
 BOARD_SIZES = (0, 3, 4, 5)
 MAX_PLAYERS = 10
-# Published counts over all C(52, 7) = 133,784,560 seven-card hands (guide, section 3.5), by category.
+# The standard published counts of best hands over all C(52, 7) = 133,784,560 seven-card hands, by category.
 SEVEN_CARD_COUNTS = (23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848,
                      41_584)
 # Distinct five-card hand values (Cactus Kev's 7462 equivalence classes) and those reachable as a best five

@@ -1,4 +1,4 @@
-"""Tic-tac-toe (guide, section 3.6): perfect play and best response to an opponent model, by indexing
+"""Tic-tac-toe: perfect play and best response to an opponent model, by indexing
 the exact tables of every reachable position.
 
     from lookup.tictactoe import decide, value

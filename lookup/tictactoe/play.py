@@ -15,7 +15,7 @@ PERFECT = None  # model=None: perfect play (minimax), the opponent assumed perfe
 def _lookup(board: str | Board, model: str | None, artifacts_dir: str | Path | None) -> tuple[Tables, Board, int, int]:
     state = parse_board(board)
     tables = load_tables(artifacts_dir=artifacts_dir)
-    if model is not None and model not in MODELS:
+    if model is not None and (type(model) is not str or model not in MODELS):
         raise ValueError(f"unknown opponent model {model!r}; known: {', '.join(tables.models)}")
     k = -1 if model is None else tables.model_index(model)
     return tables, state, tables.row(board_code(state)), k

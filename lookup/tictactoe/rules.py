@@ -1,4 +1,4 @@
-"""Rules of tic-tac-toe (guide, section 3.6), as the game API of ``lookup.opponents``.
+"""Rules of tic-tac-toe (stated in docs/tictactoe.md, "Rules"), as the game API of ``lookup.opponents``.
 
 3x3 board, cells numbered 0..8 row by row; X (player 0) moves first, O (player 1) second; three in a row
 wins; a full board without a line is a draw. A state is a tuple of 9 cells (0 empty, 1 X, 2 O); legal
@@ -20,8 +20,9 @@ LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
 CENTER = 4
 Board = tuple[int, ...]
 START: Board = (EMPTY,) * 9
-# The seed's evaluation (section 5.1), for the mover: a won line +10 (lost -10); per line without the other
-# side's marks, two marks +3 and one +1; the same negated for the other side; the center +2.
+# The seed's evaluation (the `greedy` model of docs/tictactoe.md), for the mover: a won line +10 (lost
+# -10); per line without the other side's marks, two marks +3 and one +1; the same negated for the other
+# side; the center +2.
 WIN_SCORE, TWO_SCORE, ONE_SCORE, CENTER_SCORE = 10, 3, 1, 2
 
 

@@ -1,4 +1,4 @@
-"""Yahtzee (guide, section 3.1): rules as data, dice encodings, and optimal play from the tables.
+"""Yahtzee: rules as data, dice encodings, and optimal play from the tables.
 
     from lookup.yahtzee import decide, distribution
     decide([1, 3, 3, 5, 6], rerolls=2, sheet={"ones": 3, "chance": 22})

@@ -67,7 +67,7 @@ _plans: dict[str, Plan] = {}
 
 
 def plan(rules: Rules) -> Plan:
-    """The tables of ``rules`` (built on first use, ~0.1 s; then a dict lookup: hashing a Rules costs
+    """The tables of ``rules`` (built once, on first use; then a dict lookup: hashing a Rules costs
     more than the rest of the check)."""
     hit = _plans.get(rules.name)
     if hit is None or hit.rules is not rules:

@@ -159,8 +159,8 @@ def decide(
 
 def _decision(rules: str, dice: tuple[int, ...], rerolls: int, reroll: tuple[bool, ...] | None,
               keep: tuple[int, ...] | None, category: str | None, where: tuple) -> Decision:
-    """A Decision without the frozen dataclass's __init__ (seven object.__setattr__ calls, ~1 us of a
-    ~4 us decision); the fields are the same."""
+    """A Decision without the frozen dataclass's __init__ (seven object.__setattr__ calls, a sizeable
+    share of a decision: docs/benchmarks.md, "Yahtzee decisions"); the fields are the same."""
     out = _new(Decision)
     _set(out, "__dict__", {"rules": rules, "dice": dice, "rerolls": rerolls, "reroll": reroll, "keep": keep,
                            "category": category, "_where": where})
@@ -216,7 +216,10 @@ def value(sheet: SheetLike, rules: str | Rules = "hasbro", *, artifacts_dir: str
     if sh.finished:
         return float(sh.total)
     tables = load_tables(rules, artifacts_dir)
-    return sh.total + float(tables.value[sh.state])  # one checked read
+    remaining = float(tables.value[sh.state])  # one checked read
+    if remaining != remaining:  # NaN: a state no game reaches (a forced order skipped)
+        raise ValueError(f"state {sh.state} cannot be reached (not a sheet a game can produce)")
+    return sh.total + remaining
 
 
 def decide_batch(

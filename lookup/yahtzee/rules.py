@@ -1,4 +1,4 @@
-"""Yahtzee rules as data: the rule sets of GUIDE 3.1 and 3.4, the score of a roll in a box, Joker rules.
+"""Yahtzee rules as data (stated in docs/yahtzee.md): the rule sets, the score of a roll in a box, Joker rules.
 
 A rule set names its list of boxes (``Box``: a scoring kind with parameters), its upper threshold and
 bonus, its Joker and Yahtzee-bonus rules and whether boxes are filled in sheet order. American rule sets
@@ -114,7 +114,7 @@ AMERICAN_BOXES: tuple[Box, ...] = _upper_boxes(CATEGORIES[:UPPER]) + (
 
 
 def scandinavian_boxes(fh5: bool = False, tp4: bool = False) -> tuple[Box, ...]:
-    """The 15 boxes of Scandinavian Yatzy (GUIDE 3.4); ``fh5`` / ``tp4`` are the variants' box rules."""
+    """The 15 boxes of Scandinavian Yatzy; ``fh5`` / ``tp4`` are the variants' box rules."""
     return _upper_boxes(CATEGORIES[:UPPER]) + (
         Box("one_pair", "pairs", n=1),
         Box("two_pairs", "pairs", n=2, four_as_two=tp4),

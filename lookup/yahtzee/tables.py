@@ -62,7 +62,8 @@ class YahtzeeTables:
 
 
 # Seconds between checks that the artifacts were not republished: a decision must not pay for path
-# resolution and stat calls every time (they cost ~150 us, the rest of a decision ~10 us).
+# resolution and stat calls every time (they cost many times the rest of a decision; figures in
+# docs/benchmarks.md, "Yahtzee decisions").
 RECHECK_S = 1.0
 _recent: dict[tuple[str, str | None], tuple[float, YahtzeeTables]] = {}
 

@@ -54,7 +54,7 @@ def _roll(rng, d):
 
     Sampled in two exact steps instead of d faces: whether any die shows BUST_FACE (probability
     1 - ((FACES - 1) / FACES) ** d), and only if none does, each die uniform on the other faces. Large d
-    almost always bust, so a turn costs one draw instead of d: 30x faster on (30, 1000) games.
+    almost always bust, so a turn costs one draw instead of d (the speed-up: docs/benchmarks.md, "Dice race").
     """
     if rng.random() >= ((FACES - 1) / FACES) ** d:
         return BUST_SCORE

@@ -1,7 +1,7 @@
 """The 151 report (``artifacts/reports/g151/``): the notebook's comparisons computed exactly, the optimal
 policies beside them, and a seeded simulation check of the exact numbers.
 
-The notebook (seed 002) estimated everything from simulated games with its own code, so its comparisons
+The seed's 151 notebook estimated everything from simulated games with its own code, so its comparisons
 are reproduced under the ``notebook`` variant (a 0 after the first roll banks the turn total; alone, only
 scoring turns count), with the stated rules beside them. Player 0 moves first, as in its ``desParties``.
 Every number written is exact (floats from exact linear fixed points) except the simulation check.

@@ -1,5 +1,5 @@
 """The numba engine behind ``lookup.poker.equity(..., engine=NumbaEngine())``: same method and result as
-the numpy engine, all numbers of opponents, ~50-100x faster (pipeline/poker/kernels.py)."""
+the numpy engine, all numbers of opponents, compiled and much faster (pipeline/poker/kernels.py)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from lookup.poker.tables import load_evaluator
 from pipeline.poker.kernels import exact_counts, fused_table, monte_carlo, preflop_known
 
 MC_TASKS = 64
-# Counts needing fewer evaluations than this (work_units: ~0.1 s of one core; a heads-up preflop matchup is
-# 5e6, ~12 ms) run on one thread: numba's OpenMP barrier costs more than a second thread saves there, and on
-# a shared machine it waits for a descheduled thread (measured at load 12: 0.6 ms alone, 110 ms on two).
+# Counts needing fewer evaluations than this (work_units; a heads-up preflop matchup is 5e6) run on one
+# thread: numba's OpenMP barrier costs more than a second thread saves there, and on a shared machine it
+# waits for a descheduled thread (measured: docs/benchmarks.md, "Poker").
 SERIAL_WORK = 3e7
 
 
@@ -56,7 +56,7 @@ def interleaved(n: int) -> np.ndarray:
 
 class NumbaEngine:
     """Exact counts and Monte Carlo with the numba kernels; ``rate`` = pair evaluations per second assumed
-    by the time budget (measured ~3e8 on 2 shared cores; deliberately pessimistic)."""
+    by the time budget (half the measured rate, docs/benchmarks.md "Poker": deliberately pessimistic)."""
 
     name = "numba"
     rate = 1.5e8

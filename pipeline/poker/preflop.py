@@ -4,7 +4,7 @@
   wins or ties (``kernels.preflop_heads_up``), and the number of disjoint hand pairs (``hu_combos``).
 * Against one random hand, exact: the heads-up counts summed over Y.
 * Against 2 random hands: exact when ``exact_opponents: 2`` (the default; ``kernels.preflop_two`` counts
-  the opponents' pairs of hands on every board, ~15 s of CPU), else Monte Carlo like the rest.
+  the opponents' pairs of hands on every board), else Monte Carlo like the rest.
 * Against more random hands: board-stratified Monte Carlo (``kernels.preflop_boards``): every board
   (one per suit orbit) is visited, so only the opponents are sampled, ``multiway_deals`` deals per board
   and row, every hand scored against the same deals; standard error stored beside each estimate.

@@ -15,7 +15,7 @@ from lookup.tictactoe.tables import TABLES_NAME, TABLES_SCHEMA, TABLES_VERSIONS
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.store import ArtifactSpec, StoredArray
 
-CODE = ("lookup/opponents.py", "lookup/tictactoe/rules.py", "pipeline/tictactoe/kernels.py",
+CODE = ("lookup/opponents.py", "lookup/tictactoe/rules.py", "pipeline/tictactoe/retrograde.py",
         "pipeline/tictactoe/stage.py")
 
 
@@ -36,7 +36,7 @@ def _specs(section: Mapping[str, Any], rules_name: str) -> list[ArtifactSpec]:
 
 
 def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
-    from pipeline.tictactoe.kernels import best_mask, reachable, solve_best_response, solve_minimax
+    from pipeline.tictactoe.retrograde import best_mask, reachable, solve_best_response, solve_minimax
 
     boards = reachable()
     minimax = solve_minimax(boards)

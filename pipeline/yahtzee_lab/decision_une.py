@@ -1,12 +1,12 @@
-"""Decision_Une: the seed's hand-made strategy (seed 000, section 3), compiled with numba.
+"""Decision_Une: the hand-made strategy of the seed's Yahtzee report (docs/yahtzee_lab.md), compiled with numba.
 
-Recognition (``Possib``, section 3.2). For each OPEN box the current dice either *reach* it (the
+Recognition (the report's ``Possib``). For each OPEN box the current dice either *reach* it (the
 combination is formed) or make it *reachable* (worth chasing), each with the dice to keep:
 
 ==================  ==========================================  ====================================
 box                 reached (keep)                              reachable (keep; dice missing)
 ==================  ==========================================  ====================================
-upper box of face v at least one v (the v's)                    never (no v: not reachable, 3.3.3)
+upper box of face v at least one v (the v's)                    never (no v: not reachable)
 three of a kind     3+ alike (the alike dice)                   a pair (the pair; 1)
 four of a kind      4+ alike (the alike dice)                   3 alike (them; 1)
 full house          3 + 2 (all dice)                            two pairs (both pairs; 1)
@@ -20,8 +20,8 @@ from consecutive faces ([1, 2, 3, 5, 5] is no large-straight draw) and the full 
 Chance is no combination (the report's example, [2, 2, 3, 3, 3] reaching (twos, threes, full house, three
 of a kind), does not list it): it takes part in the final choice only.
 
-Decision with rerolls left (3.3): every candidate (box, keep) gets ``poids1 + poids2`` (additive, as the
-report recommends in 3.3.3) and the best candidate's keep is played (ties: the first box in sheet order;
+Decision with rerolls left: every candidate (box, keep) gets ``poids1 + poids2`` (additive, as the
+report recommends) and the best candidate's keep is played (ties: the first box in sheet order;
 no candidate at all: reroll everything).
 
 * poids1 (points hoped for): the box's fixed score (full house 25, straights 30 / 40, Yahtzee 50); the
@@ -29,8 +29,8 @@ no candidate at all: reroll everything).
   says "weighted up, big faces favoured, plus the bonus while it seems reachable": we take
   ``2 * v * count + 15`` while the bonus is playable (``features.bonus_playable``), ``2 * v * count``
   otherwise.
-* poids2 (safety, 0..50): 50 for a reached box; for a reachable lower box, equations (1)-(4) of the
-  report: ``50 - missing * p_fail * 10`` with one reroll left and a third of that penalty with two, where
+* poids2 (safety, 0..50): 50 for a reached box; for a reachable lower box, the
+  report's formulas: ``50 - missing * p_fail * 10`` with one reroll left and a third of that penalty with two, where
   ``p_fail`` = 2/3 for full house and straights (two faces complete them) and 5/6 for the n-of-a-kinds
   and Yahtzee; for an upper box ``count * 10`` with one reroll left and ``count * 10 / 3`` with two (the
   report: more per die with one reroll left than with two).
@@ -95,7 +95,7 @@ def _candidate(c, dice, counts, rerolls_left, filled_mask, upper, threshold, fix
         return True, p1 + p2, keep_faces_mask(dice, 1 << c, False)
     if c == THREE_OF_A_KIND or c == FOUR_OF_A_KIND or c == YAHTZEE:
         need = 3 if c == THREE_OF_A_KIND else (4 if c == FOUR_OF_A_KIND else 5)
-        lowest = 3 if c == YAHTZEE else need - 1  # a Yahtzee is chased from three alike (3.2)
+        lowest = 3 if c == YAHTZEE else need - 1  # a Yahtzee is chased from three alike
         if n < lowest:
             return False, 0.0, 0
         p1 = float(fixed_points[3]) if c == YAHTZEE else float(total)

@@ -1,11 +1,11 @@
-"""Perturbation: the seed's third strategy (seed 000, section 6), compiled with numba.
+"""Perturbation: the third strategy of the seed's Yahtzee report (docs/yahtzee_lab.md), compiled with numba.
 
-E'(decision) = E(decision) + sum_i alpha_i f_i(decision)   (equation 10)
+E'(decision) = E(decision) + sum_i alpha_i f_i(decision)
 
 E is the ESPERANCE value of the decision: the expected remaining points from the ``seed`` value table
 (upper bonus ignored, as in the seed's tables), i.e. exactly what the ``esperance`` player maximises;
 with every alpha_i = 0 Perturbation plays exactly like ``esperance`` (same tie rule). The twelve f_i
-(section 6.1) steer it towards the upper bonus, which E ignores, and react to the score gap with the
+(the report's) steer it towards the upper bonus, which E ignores, and react to the score gap with the
 opponent. Where the report only describes them, we chose:
 
 Notation: ``B`` = the bonus is playable (``features.bonus_playable``: not yet reached and three dice of
@@ -50,7 +50,7 @@ FEATURES = (
     "behind_risky_box",
 )
 N_FEATURES = len(FEATURES)
-GAP = 50  # points: the gap functions act only when the players are at least this far apart (6.1)
+GAP = 50  # points: the gap functions act only when the players are at least this far apart (the report's threshold)
 TIE_EPS = kernels.TIE_EPS
 
 

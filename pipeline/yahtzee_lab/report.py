@@ -1,7 +1,7 @@
 """The tournament report: ``tournament.json``, ``tournament.md`` and PNG histograms in one directory, with
 the exact score distributions of the rule sets in ``yahtzee_lab.distributions`` (``score_laws``).
 
-The Markdown puts our numbers next to the seed's (seed 000, sections 5 and 6.3; the seed's esp = our
+The Markdown puts our numbers next to the seed's (its tournament tables; the seed's esp = our
 ``esperance``, hum = ``decision_une``, Perturb = ``perturbation``) and says in a sentence where and why
 they differ.
 """
@@ -165,7 +165,8 @@ def markdown(results: Mapping[str, Any], figures: Mapping[str, str]) -> str:
                      f"{_pct(p['draw']['rate'])} | {_pct(p['loss']['rate'])} | {p['difference_mean']:.2f} "
                      f"{_ci(p['difference_ci'])} | {p['variance_reduction']:.2f} | {set_points} |")
     lines += ["", "Set points (antithetic): a total win (both games of a set) counts 1, a partial win (one game, "
-              "higher set mean) 1/2; shown per set.", "", "## Against the seed (seed 000, sections 5 and 6.3)", "",
+              "higher set mean) 1/2; shown per set.", "",
+              "## Against the original student report (docs/yahtzee_lab.md)", "",
               "| section | measure | seed | ours |", "|---|---|---|---|"]
     for section, what, seed_value, how in SEED:
         lines.append(f"| {section} | {what} | {seed_value} | {_ours(results, how)} |")

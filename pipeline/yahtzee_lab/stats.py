@@ -12,7 +12,7 @@ All scores are real final scores in points. Intervals are two-sided 95%:
   of the difference had the games been independent (var A + var B) over the variance actually achieved
   (per game; 1 for independent games, above 1 when coupling or antithetic sets help).
 
-The seed's set wins (section 5.3, antithetic matches): a *total* win takes both games of a set, a
+The seed's set wins (antithetic matches): a *total* win takes both games of a set, a
 *partial* win exactly one of them with the higher mean over the set; points = total + partial / 2.
 """
 

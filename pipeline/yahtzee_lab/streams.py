@@ -1,6 +1,6 @@
 """Seeded dice streams, fixed per (game, stream, turn) and independent of every decision.
 
-Each turn of each player reads its dice from a *destiny list* (the seed's "liste-destin", section 5.2):
+Each turn of each player reads its dice from a *destiny list* (the seed's "liste-destin"):
 ``N_DESTINY`` faces drawn from a counter-based generator keyed by ``(seed, key, stream, turn)``. The first
 roll takes the first five faces; each reroll takes the next faces in order, one per rerolled die (die i
 of the sorted dice, i increasing). What a player decides therefore never changes the dice of any later
@@ -9,9 +9,9 @@ turn, nor the opponent's dice: two players given the same stream see exactly the
 How a match maps its game index ``g`` onto keys and streams (:func:`game_streams`):
 
 * ``independent``: key ``g``, player A reads stream 0, player B stream 1 (independent dice);
-* ``coupled``: key ``g``, both players read stream 0 (the same dice, section 5.2);
+* ``coupled``: key ``g``, both players read stream 0 (the same dice);
 * ``antithetic``: games ``2s`` and ``2s + 1`` form set ``s`` (key ``s``); A reads stream 0 then 1, B
-  reads stream 1 then 0: the second game replays the first with the dice swapped (section 5.3);
+  reads stream 1 then 0: the second game replays the first with the dice swapped;
 * ``solo``: one player, key ``g``, stream 0.
 
 Every value is a pure function of its inputs (splitmix64 hashing; no generator state carried between

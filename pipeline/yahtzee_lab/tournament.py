@@ -2,8 +2,8 @@
 
 Settings come from ``params.yaml`` (``yahtzee_lab.tournament``): the players, games per pair, the mode
 (``antithetic`` like the seed's final matches), the seed and the batch size. Esperance against
-Decision_Une is also played in the ``independent`` and ``coupled`` modes, as in the seed's sections 5.1
-and 5.2. Results are plain dicts (JSON-able); ``pipeline.yahtzee_lab.report`` writes them out.
+Decision_Une is also played in the ``independent`` and ``coupled`` modes, as in the seed's
+first two tournaments. Results are plain dicts (JSON-able); ``pipeline.yahtzee_lab.report`` writes them out.
 """
 
 from __future__ import annotations

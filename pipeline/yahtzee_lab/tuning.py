@@ -1,6 +1,6 @@
-"""Perturbation's weights: the seed's random walk (section 6.2), published as an artifact.
+"""Perturbation's weights: the seed's random walk (docs/yahtzee_lab.md), published as an artifact.
 
-The walk (seed 000, 6.2): start from ``initial``; propose alpha + r with r_i uniform in
+The walk, as the seed's Yahtzee report describes it: start from ``initial``; propose alpha + r with r_i uniform in
 [-step * SCALE_i, +step * SCALE_i]; keep the proposal when it improves the objective; "allow more
 variation after an improvement" (step x ``widen``) and refine otherwise (step x ``narrow``, not below
 ``min_step``); stop at the first accepted proposal reaching ``target`` or after ``iterations`` proposals.

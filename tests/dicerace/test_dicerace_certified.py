@@ -77,7 +77,7 @@ def _corners(shape: tuple[int, int], count: int, seed: int) -> list[np.ndarray]:
 
 
 def test_ill_conditioned_support_is_certified_like_the_exact_games():
-    # Issue 11: a 2x2 support whose entries differ by 1e-9 (kernel condition ~1e9, as at 917 against 562 with 30
+    # A 2x2 support whose entries differ by 1e-9 (kernel condition ~1e9, as at 917 against 562 with 30
     # dice, target 1000), margins of 2e-8 off the support, entry errors of 1e-16. The strategies' error bound
     # is ~1e-7, far above the margins: what the off-support strategies are compared with is their difference
     # with the mixture, whose error is 1e-7 times the (tiny) differences.

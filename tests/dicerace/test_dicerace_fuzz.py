@@ -1,4 +1,4 @@
-"""Every public function of lookup.dicerace lets only ValueError escape, whatever it is given (issue 9).
+"""Every public function of lookup.dicerace lets only ValueError escape, whatever it is given.
 
 One example calls every function with its own draws, so each function gets as many inputs as the
 profile's examples (10,000 in CI)."""

@@ -46,7 +46,7 @@ def test_lowest_bit():
 
 @pytest.mark.parametrize("dice, target", [(5, 100), (10, 100), (20, 50), (20, 100)])
 def test_optimal_sets_equal_exact_sets_on_every_state(dice, target):
-    """Every state of four full grids against exact integer arithmetic (issue 11: no false ties)."""
+    """Every state of four full grids against exact integer arithmetic (no false ties)."""
     exact_value, exact_optimal = sequential_optimal_sets(dice, target)
     sol = solve_sequential(dice, target)
     assert np.array_equal(sol.optimal, np.array(exact_optimal, dtype=np.uint32))

@@ -95,7 +95,7 @@ def _assert_matches_exact(sol, exact) -> None:
 
 @pytest.mark.parametrize("dice, target", [(3, 60), (4, 30), pytest.param(5, 40, marks=pytest.mark.slow)])
 def test_flags_and_supports_equal_exact_on_every_state(dice, target):
-    """Issue 11: every state's saddle-point flag, uniqueness flag and support equal the exact-rational game's."""
+    """Every state's saddle-point flag, uniqueness flag and support equal the exact-rational game's."""
     sol = solve_simultaneous(dice, target)
     _assert_matches_exact(sol, simultaneous_game(dice, target))
     assert sol.stats["uncertified_states"] == 0
@@ -121,7 +121,7 @@ def test_nearly_decided_state_is_not_a_false_tie():
 
 @pytest.mark.slow
 def test_every_state_of_the_largest_default_game_is_certified():
-    """Issue 11: at (30, 1000) no decision falls back to a tolerance (version 2 of the table left 32 states:
+    """At (30, 1000) no decision falls back to a tolerance (version 2 of the table left 32 states:
     chains of ill-conditioned mixed states, and saddle points 2e-15 apart whose bounds were mostly inherited
     slack), and no uniqueness needs an LP."""
     stats = solve_simultaneous(30, 1000).stats

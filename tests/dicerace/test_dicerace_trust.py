@@ -1,6 +1,6 @@
 """Dice race: every chunk an answer uses is checked the first time it is read, straight from the shard files
-(issues 11.1 and 21: no runtime copies); reading writes nothing; the CLI's match-up table, option bounds and
-chunk errors (issue 9).
+(no runtime copies); reading writes nothing; the CLI's match-up table, option bounds and
+chunk errors.
 
 Every test damages a private copy of the session's tables (``built`` is only read).
 """

@@ -34,7 +34,7 @@ def test_hand_value_by_text(poker_artifacts):
 
 
 def test_all_133784560_seven_card_hands_by_category(evaluator):
-    """Every C(52, 7) hand through the numba enumeration (~1 s): published category counts, 4824 values."""
+    """Every C(52, 7) hand through the numba enumeration: published category counts, 4824 values."""
     from pipeline.poker.kernels import fused_table, seven_card_census
 
     last, first6 = fused_table(evaluator.rank_next, evaluator.rank_value)

@@ -1,4 +1,4 @@
-"""Index before computing (issue 21): a question the preflop table holds is answered from the table, exactly
+"""Index before computing: a question the preflop table holds is answered from the table, exactly
 as the enumeration would answer it; any other question is enumerated (or sampled) as before."""
 
 import dataclasses
@@ -128,7 +128,7 @@ def test_exact_share_recovers_the_rational():
 
 @pytest.mark.slow
 def test_an_exact_row_answers_the_enumerations_rational(preflop_artifacts, engine):
-    """A table whose row against two random hands is exact (the default build; ~15 s more than the reduced
+    """A table whose row against two random hands is exact (the default build; slower than the reduced
     fixture) gives back the enumeration's rational: the exact count stored as float64, then recovered."""
     counted = equity(["AsAh"], opponents=2, engine=engine, use_table=False, budget=60)
     assert counted.exact and counted.source == "enumeration"

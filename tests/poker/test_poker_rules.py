@@ -1,4 +1,4 @@
-"""Cards, notation, starting-hand classes and the reference ranking (guide, section 3.5)."""
+"""Cards, notation, starting-hand classes and the reference ranking (docs/poker.md, "Rules")."""
 
 import numpy as np
 import pytest

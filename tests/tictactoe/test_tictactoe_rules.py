@@ -38,7 +38,7 @@ def _enumerate():
 def test_counts_against_independent_enumeration():
     positions, terminal, games, value = _enumerate()
     assert (len(positions), len(terminal), games, value) == (5478, 958, 255168, 0)
-    from pipeline.tictactoe.kernels import reachable
+    from pipeline.tictactoe.retrograde import reachable
 
     ours = reachable()
     as_bits = {(sum(1 << i for i, c in enumerate(b) if c == 1), sum(1 << i for i, c in enumerate(b) if c == 2))

@@ -8,7 +8,7 @@ import pytest
 from lookup.opponents import Player, match_outcome, models_for
 from lookup.tictactoe import load_tables
 from lookup.tictactoe.rules import GAME, START, board_code
-from pipeline.tictactoe.kernels import reachable
+from pipeline.tictactoe.retrograde import reachable
 
 
 def _mask(values):

@@ -22,7 +22,7 @@ def test_yahtzee_decide_explain_value_match_lookup(client, web_artifacts):
             (o.action, o.expected_final, o.regret) for o in yahtzee.explain(dice, rerolls, SHEET,
                                                                             artifacts_dir=web_artifacts)]
     got = client.post("/api/yahtzee/hasbro/value", json={"sheet": {}}).json()["value"]
-    assert round(got, 7) == 254.5877287  # the published optimum (guide 3.1)
+    assert round(got, 7) == 254.5877287  # the published optimum of hasbro (docs/yahtzee.md, "Rules")
     built = {r["name"] for r in client.get("/api/yahtzee/rules").json() if r["built"]}
     assert built == {"hasbro"}
 

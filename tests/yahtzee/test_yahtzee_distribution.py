@@ -1,4 +1,4 @@
-"""The exact law of the final score (issue 14, part 2) against independent computations.
+"""The exact law of the final score against independent computations.
 
 * its mean against the value table's start value, its sd and P(upper bonus) against the backward moment
   recursion of ``solver.exact_statistics`` (E[X], E[X^2] under the same policy, another state space);

@@ -1,4 +1,4 @@
-"""Scoring, Joker rules, rule sets and encodings of Yahtzee (GUIDE 3.1), checked by hand-written cases."""
+"""Scoring, Joker rules, rule sets and encodings of Yahtzee (docs/yahtzee.md, "Rules"), by hand-written cases."""
 
 import itertools
 import json

@@ -48,7 +48,7 @@ def test_box_definitions():
     sc = get_rules("scandinavian")
     assert sc.n_boxes == 15 and sc.categories[6:8] == ("one_pair", "two_pairs") and sc.yahtzee_index == 14
     assert get_rules("hasbro").boxes == AMERICAN_BOXES
-    # Hand-checked scores (GUIDE 3.4).
+    # Hand-checked scores (the Scandinavian boxes of docs/yahtzee.md, "Rules").
     idx = sc.categories.index
     assert score_roll(sc, (6, 6, 5, 5, 1), idx("one_pair")) == 12
     assert score_roll(sc, (6, 6, 5, 5, 1), idx("two_pairs")) == 22

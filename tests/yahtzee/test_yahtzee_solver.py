@@ -83,7 +83,7 @@ def test_seed_values_ignore_the_upper_bonus():
 
 # ------------------------------------------------------------------------------------------ brute force
 # An independent turn: all reroll outcomes by itertools.product over the rerolled dice, boxes and Joker
-# written from GUIDE 3.1 (only score_roll, the unit-tested score of one box, is shared).
+# written from the rules as stated in docs/yahtzee.md (only score_roll, the unit-tested score of one box, is shared).
 
 PIPS = range(1, 7)
 

@@ -1,5 +1,5 @@
 """Every chunk a Yahtzee answer uses is checked the first time it is read, straight from the artifact's
-shard files (issues 11.1 and 21: no runtime copies); the artifacts are held to MANIFEST.json; reading writes
+shard files (no runtime copies); the artifacts are held to MANIFEST.json; reading writes
 nothing; the issue-9 attack on derived paths touches nothing.
 
 Every test damages a private copy of the session's tables (``hasbro_tables`` is only read).

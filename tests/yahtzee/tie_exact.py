@@ -4,7 +4,7 @@ For a turn-start state it computes, with ``fractions.Fraction`` (no rounding, so
 the optimal mean V of the remaining points and the largest and smallest second moment of the remaining
 points over the options whose mean is exactly V, recursively over the states that follow. Nothing is
 shared with the numba pass but the allowed boxes and their points, taken from the test solver
-``towin_brute.Brute`` (which writes the Joker rules again from the guide and uses ``score_roll``); keeps are
+``towin_brute.Brute`` (which writes the Joker rules again from docs/yahtzee.md and uses ``score_roll``); keeps are
 enumerated as sub-multisets of each roll and their laws from every ordered outcome of the rerolled dice.
 """
 

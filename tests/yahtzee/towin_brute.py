@@ -2,9 +2,9 @@
 
 It shares nothing with ``pipeline.yahtzee.towin`` but the box scores (``score_roll``, tested against brute
 force in test_yahtzee_rules.py): the Joker, the upper bonus and the Yahtzee bonus are written here again
-from the guide's text (section 3.1), states are never merged, the keep probabilities come from enumerating
-every ordered outcome of the rerolled dice, and each turn is a maximum over every keep of every roll (all
-policies of one turn) for the whole vector of needed points at once.
+from the text of docs/yahtzee.md ("Rules"), states are never merged, the keep probabilities come from
+enumerating every ordered outcome of the rerolled dice, and each turn is a maximum over every keep of
+every roll (all policies of one turn) for the whole vector of needed points at once.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class Brute:
             np.maximum(out[reward:], nxt[:self.width - reward], out=out[reward:])
 
     def _options(self, mask: int, roll: tuple[int, ...]) -> list[tuple[int, bool]]:
-        """(box, Joker values?) for every box the roll may be scored in (guide 3.1)."""
+        """(box, Joker values?) for every box the roll may be scored in (the Joker rules of docs/yahtzee.md)."""
         rules = self.rules
         open_boxes = [c for c in range(self.n_boxes) if not (mask >> c) & 1]
         if rules.forced_order:
@@ -73,7 +73,7 @@ class Brute:
 
     def outcome(self, upper: int, ybox: int, roll: tuple[int, ...], c: int, joker: bool,
                 upper_bonus: int) -> tuple[int, int, int]:
-        """(points earned, next upper, next ybox) of scoring ``roll`` in box ``c`` (guide 3.1; the upper
+        """(points earned, next upper, next ybox) of scoring ``roll`` in box ``c`` (docs/yahtzee.md; the upper
         bonus pays ``upper_bonus``)."""
         rules = self.rules
         points = self.points[roll, c, joker]
