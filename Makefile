@@ -25,7 +25,7 @@ run: $(STAMP)
 
 # Two pytest workers (pytest-xdist): most tests run one core each, and the machine has two.
 test: $(STAMP)
-	$(BIN)/ruff check lookup pipeline tests benchmarks
+	$(BIN)/ruff check lookup pipeline webapp tests benchmarks
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)
@@ -34,7 +34,7 @@ bench: $(STAMP)
 	  echo "== $$script"; $(BIN)/python $$script; done
 
 lint: $(STAMP)
-	$(BIN)/ruff check lookup pipeline tests benchmarks
+	$(BIN)/ruff check lookup pipeline webapp tests benchmarks
 
 clean-venv:
 	rm -rf $(VENV)

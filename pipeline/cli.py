@@ -226,23 +226,64 @@ def summary(artifacts_dir: Path | None) -> None:
                    f"\n  -> {decision}")
 
 
-def _register_games() -> None:
-    """Each game's click group ``cli`` becomes ``dicetables GAME``; one line per game."""
-    from pipeline.dicerace.cli import cli as dicerace
-    from pipeline.dominoes.cli import cli as dominoes
-    from pipeline.g151.cli import cli as g151
-    from pipeline.poker.cli import cli as poker
-    from pipeline.tictactoe.cli import cli as tictactoe
-    from pipeline.web.cli import serve
-    from pipeline.yahtzee.cli import cli as yahtzee
-    from pipeline.yahtzee_lab.cli import cli as yahtzee_lab
+@main.command("dvc-yaml")
+@params_option
+@click.option("--write", is_flag=True, help="Write the project's dvc.yaml instead of printing it.")
+def dvc_yaml(params_path: Path | None, write: bool) -> None:
+    """Print dvc.yaml as the games' declarations (pipeline/<game>/game.py) and params.yaml make it."""
+    from pipeline.dvc_yaml import DVC_YAML, generate
+    from pipeline.family import DEFAULT_PARAMS
 
-    for group in (dicerace, dominoes, g151, poker, tictactoe, yahtzee):
-        main.add_command(group)
-    main.add_command(serve)
-    # The strategy lab plays Yahtzee: its commands stand in the game's group (`dicetables yahtzee match`).
-    for name, command in yahtzee_lab.commands.items():
-        yahtzee.add_command(command, name)
+    text = generate(params_path or DEFAULT_PARAMS)
+    if not write:
+        click.echo(text, nl=False)
+        return
+    DVC_YAML.write_text(text)
+    say(f"wrote {DVC_YAML}")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback by default).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes (each maps the tables; see docs/web.md \"Load\" for 1 vs 2).")
+@artifacts_option
+def serve(host: str, port: int, workers: int, artifacts_dir: Path | None) -> None:
+    """Serve the JSON API (OpenAPI at /docs) and the advisor page at http://HOST:PORT/ (the web app, webapp/)."""
+    import uvicorn
+
+    root = artifacts_root(artifacts_dir).resolve()
+    # Workers are separate processes: they find the artifacts through the environment.
+    os.environ["DICETABLES_ARTIFACTS"] = str(root)
+    click.echo(f"dicetables serving {root} on http://{host}:{port}/ (API docs at /docs)")
+    # httptools and uvloop are dependencies: named here so a missing one fails loudly instead of uvicorn
+    # falling back to its pure-Python parser (about half the requests per second, docs/web.md "Load").
+    uvicorn.run("webapp.app:create_app", factory=True, host=host, port=port, workers=workers,
+                http="httptools", loop="uvloop", log_level="warning", access_log=False)
+
+
+def _register_games() -> None:
+    """Each declared game's click group becomes ``dicetables GAME``, with its report commands; a package that
+    extends a game (the strategy lab) adds its commands and reports to that game's group."""
+    from pipeline.cli_options import report_command
+    from pipeline.declaration import declarations, resolve
+
+    for game in declarations():
+        group = resolve(game.cli)
+        if not isinstance(group, click.Group) or group.name != game.game_name:
+            raise TypeError(f"{game.cli}: expected a click group named {game.game_name!r}")
+        target = main.commands.get(game.game_name)
+        if target is None:
+            main.add_command(group)
+            target = group
+        elif target is not group:
+            for name, command in group.commands.items():
+                target.add_command(command, name)
+        for report in game.reports:
+            command = report_command(game.report_out(report), report.module, report.help,
+                                     section=game.report_section(report), options=report.options)
+            for name in (report.command, *report.aliases):
+                target.add_command(command, name)
 
 
 _register_games()

@@ -1,8 +1,8 @@
 """Options and helpers shared by every `dicetables` command group (one definition each).
 
 Every game's ``cli.py`` takes its ``--artifacts``, ``--params``, ``--out``, ``--rules``, ``--seed``,
-``--games`` and ``--json`` options from here, and its ``report`` command (the command of its DVC report
-stage) from ``report_command``.
+``--games`` and ``--json`` options from here; ``pipeline/cli.py`` makes each report command a game declares
+(``pipeline.declaration.Report``, also its DVC report stage) with ``report_command``.
 """
 
 from __future__ import annotations

@@ -2,10 +2,11 @@
 
 Each family is one DVC stage (``dvc.yaml``) and one ``dicetables build FAMILY``; both go through
 ``build_family``. A family names its params section and the source files that compute it; the same list
-makes the artifact's fingerprint and the stage's DVC deps (tests/test_dvc.py keeps them equal).
+makes the artifact's fingerprint and the stage's DVC deps (``dicetables dvc-yaml`` writes the stage from
+the family: ``pipeline/dvc_yaml.py``).
 
-Imports no game: every game's ``stage.py`` imports this module, and ``pipeline.registry`` (which lists
-the games' families) imports both.
+Imports no game: every game's ``stage.py`` imports this module, and ``pipeline.registry`` (which finds
+the games' families through their declarations, ``pipeline.declaration``) imports both.
 """
 
 from __future__ import annotations

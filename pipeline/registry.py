@@ -1,6 +1,7 @@
 """The registry of table families: which families the params define, and building them by name.
 
-The one module that imports every game's ``stage.families``; no game imports it (tests/test_imports.py).
+The families come from the games' declarations (``pipeline/<package>/game.py``, found by
+``pipeline.declaration.declarations``); no game imports this module (tests/test_imports.py).
 """
 
 from __future__ import annotations
@@ -9,32 +10,20 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.dicerace import stage as dicerace
-from pipeline.dominoes import stage as dominoes
+from pipeline.declaration import declarations
 from pipeline.family import DEFAULT_PARAMS, Family, build_family, load_params
-from pipeline.g151 import stage as g151
-from pipeline.poker import stage as poker
 from pipeline.store import PROJECT_ROOT, trusting_own_artifacts, write_manifest
-from pipeline.tictactoe import stage as tictactoe
-from pipeline.yahtzee import stage as yahtzee
-from pipeline.yahtzee_lab import stage as yahtzee_lab
 
-# params.yaml section -> the ``families(section)`` of the package that owns it. A new game adds one line.
-# Listed in build order: the lab's weights read Yahtzee's tables (it builds them if they are missing).
-SECTIONS: dict[str, Callable[[Mapping[str, Any]], list[Family]]] = {
-    "dicerace": dicerace.families,
-    "yahtzee": yahtzee.families,
-    "g151": g151.families,
-    "poker": poker.families,
-    "tictactoe": tictactoe.families,
-    "dominoes": dominoes.families,
-    "yahtzee_lab": yahtzee_lab.families,
-}
+
+def sections() -> dict[str, Callable[[Mapping[str, Any]], list[Family]]]:
+    """params.yaml section -> the ``families(section)`` of the package that owns it, in build order (the
+    games, then the labs: the lab's weights read Yahtzee's tables)."""
+    return {game.params_section: game.families_of() for game in declarations()}
 
 
 def families(params: Mapping[str, Any]) -> dict[str, Family]:
     """Every family the params define, by name (a game whose section is absent has none)."""
-    found = [f for section, of in SECTIONS.items() if section in params for f in of(params[section])]
+    found = [f for section, of in sections().items() if section in params for f in of(params[section])]
     return {f.name: f for f in found}
 
 

@@ -1,16 +1,21 @@
-"""The DVC pipeline: stage deps mirror the fingerprinted code; a fresh clone builds, then no-ops."""
+"""The DVC pipeline: dvc.yaml is what the games' declarations generate, its stage deps mirror the
+fingerprinted code; a fresh clone builds, then no-ops."""
 
 import json
 import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
-from pipeline import registry
+from pipeline import dvc_yaml, registry
+from pipeline.cli import main
+from pipeline.declaration import Stage, declarations
 from pipeline.family import load_params
 from pipeline.store import LAYOUT_CODE
 
@@ -22,8 +27,16 @@ def _stage_table() -> dict:
     return yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"]
 
 
+def test_the_committed_dvc_yaml_is_what_the_declarations_generate():
+    assert (ROOT / "dvc.yaml").read_text() == dvc_yaml.generate(), \
+        "dvc.yaml differs from the games' declarations: run `dicetables dvc-yaml --write` and commit it"
+    out = CliRunner().invoke(main, ["dvc-yaml"])
+    assert out.exit_code == 0, out.output
+    assert out.output == (ROOT / "dvc.yaml").read_text()
+
+
 def test_every_family_has_a_stage_whose_deps_are_its_fingerprinted_code():
-    table = _stage_table()
+    table, _ = dvc_yaml.stages(load_params())
     for name, family in registry.families(load_params()).items():
         stage = table[name]
         assert stage["cmd"].endswith(f"build --params params.yaml --artifacts artifacts --no-manifest {name}")
@@ -31,12 +44,26 @@ def test_every_family_has_a_stage_whose_deps_are_its_fingerprinted_code():
         upstream = {f"artifacts/{u}" for u in family.upstream}
         assert set(stage["deps"]) == set(family.code) | {LAYOUT_CODE} | upstream, name
         assert all(p.split(".")[0] == family.section for p in stage.get("params", [])), name
-
-
-def test_manifest_stage_depends_on_every_output():
-    table = _stage_table()
     outs = {o for name, s in table.items() if name != "manifest" for o in s["outs"]}
     assert set(table["manifest"]["deps"]) == outs
+
+
+def test_the_generator_refuses_what_dvc_would_run_wrongly(monkeypatch):
+    params = load_params()
+    games = declarations()
+    g151 = next(g for g in games if g.name == "g151")
+    undeclared = replace(g151, stages={"g151-stated": g151.stages["g151-stated"]})
+    monkeypatch.setattr(dvc_yaml, "declarations", lambda: (*(g for g in games if g is not g151), undeclared))
+    with pytest.raises(ValueError, match="'g151-straights' has no stage declared in pipeline/g151/game.py"):
+        dvc_yaml.stages(params)
+    reads_nothing = replace(g151, reports=(replace(g151.reports[0], artifacts=("g151-nothing.zarr",)),))
+    monkeypatch.setattr(dvc_yaml, "declarations", lambda: (*(g for g in games if g is not g151), reads_nothing))
+    with pytest.raises(ValueError, match="no stage writes"):
+        dvc_yaml.stages(params)
+    outside = replace(g151, stages={"g151-*": Stage(params=("dicerace.grid",))})
+    monkeypatch.setattr(dvc_yaml, "declarations", lambda: (*(g for g in games if g is not g151), outside))
+    with pytest.raises(ValueError, match="outside its params section 'g151'"):
+        dvc_yaml.stages(params)
 
 
 def _copy_worktree(dest: Path) -> None:

@@ -1,4 +1,4 @@
-"""Imports flow one way: no circles in ``lookup`` and ``pipeline``, and the layering holds.
+"""Imports flow one way: no circles in ``lookup``, ``pipeline`` and ``webapp``, and the layering holds.
 
 The import graph is read from the source (``ast``), not by importing it, so that every import counts,
 also those inside functions, and nothing runs. Why not grimp / import-linter: they do not tell an import
@@ -16,7 +16,9 @@ What is checked (docs/adding_a_game.md, "Layering"):
    (``players`` -> ``tuning`` in the lab, to load Perturbation's weights only when asked) is allowed.
 3. ``pipeline.family`` imports no game; no game module imports ``pipeline.registry`` or ``pipeline.cli``
    (they list the games); one game never imports another (a lab is part of its game); ``lookup`` never
-   imports ``pipeline`` (tests/test_layering.py checks its third-party imports at run time).
+   imports ``pipeline`` (tests/test_layering.py checks its third-party imports at run time);
+   ``pipeline.declaration`` imports no game (it finds them by name); ``webapp`` (the web app) imports
+   ``lookup`` only, never ``pipeline`` (``dicetables serve`` names it by a string).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("lookup", "pipeline")
+PACKAGES = ("lookup", "pipeline", "webapp")
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
@@ -164,13 +166,13 @@ def _game_packages() -> set[str]:
 
 
 # Packages that serve every game through its lookup API (the web app): shared, not a game.
-CALLERS_OF_EVERY_GAME = {"web"}
+CALLERS_OF_EVERY_GAME = {"webapp"}
 
 
 def _game(module: str) -> str | None:
     """The game a module belongs to (a lab belongs to its game), or None for shared modules."""
     parts = module.split(".")
-    if len(parts) < 2 or not (ROOT / parts[0] / parts[1]).is_dir() or parts[1] in CALLERS_OF_EVERY_GAME:
+    if len(parts) < 2 or not (ROOT / parts[0] / parts[1]).is_dir() or parts[0] in CALLERS_OF_EVERY_GAME:
         return None
     return parts[1].removesuffix("_lab")
 
@@ -178,15 +180,18 @@ def _game(module: str) -> str | None:
 def test_layering():
     games = _game_packages()
     assert {"pipeline.yahtzee", "pipeline.yahtzee_lab", "pipeline.dicerace", "pipeline.g151"} <= games
+    assert {"webapp.app", "webapp.routes.yahtzee"} <= set(modules())  # the web app is checked too
     wrong = []
     for a, b, _, line in imports():
         where = f"{a} (line {line}) imports {b}"
-        if a == "pipeline.family" and room(b) in games:
-            wrong.append(f"{where}: the family types import no game")
+        if a in ("pipeline.family", "pipeline.declaration") and room(b) in games:
+            wrong.append(f"{where}: {a} imports no game")
         if room(a) in games and b in ("pipeline.registry", "pipeline.cli"):
             wrong.append(f"{where}: games never import the registry or the top-level CLI")
-        if a.split(".")[0] == "lookup" and b.split(".")[0] == "pipeline":
-            wrong.append(f"{where}: lookup never imports pipeline")
+        if a.split(".")[0] == "lookup" and b.split(".")[0] != "lookup":
+            wrong.append(f"{where}: lookup never imports pipeline nor webapp")
+        if a.split(".")[0] == "webapp" and b.split(".")[0] not in ("webapp", "lookup"):
+            wrong.append(f"{where}: webapp imports lookup only")
         if _game(a) and _game(b) and _game(a) != _game(b):
             wrong.append(f"{where}: one game never imports another")
     assert wrong == []

@@ -1,7 +1,7 @@
 """Every game follows the template of docs/adding_a_game.md where something real is wired: its public API and
-rules, its artifacts' schemas, its families in the registry, its CLI group, its report stage, its docs and
-tests. A module is never required merely by its name (a game without kernels has no ``kernels.py``); how
-the game behaves is checked by tests/test_conformance.py."""
+rules, its artifacts' schemas, its declaration (``pipeline/<game>/game.py``, found by discovery: families,
+CLI group, report stages, web routes), its docs and tests. A module is never required merely by its name (a
+game without kernels has no ``kernels.py``); how the game behaves is checked by tests/test_conformance.py."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import yaml
 
 from pipeline import registry
 from pipeline.cli import main
+from pipeline.declaration import GameDeclaration, declarations, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.parent.name for p in (ROOT / "lookup").glob("*/__init__.py"))
@@ -54,15 +55,31 @@ def test_pipeline_modules_and_exports(game):
     for package in packages:
         doc = _docstring(ROOT / "pipeline" / package / "__init__.py")
         assert "May import" in doc, package
+        declared = importlib.import_module(f"pipeline.{package}.game").GAME
+        assert isinstance(declared, GameDeclaration) and declared.name == package and declared.game_name == game
         stage = importlib.import_module(f"pipeline.{package}.stage")
         assert list(inspect.signature(stage.families).parameters) == ["section"]
-        assert registry.SECTIONS[package] is stage.families
+        assert declared.families_of() is stage.families
+        assert registry.sections()[declared.params_section] is stage.families
         group = importlib.import_module(f"pipeline.{package}.cli").cli
+        assert resolve(declared.cli) is group
         assert isinstance(group, click.Group) and group.name == game
         assert all(main.commands[game].commands.get(name) is cmd for name, cmd in group.commands.items())
-    report = next(importlib.import_module(f"pipeline.{p}.report") for p in packages
-                  if (ROOT / "pipeline" / p / "report.py").is_file())
-    assert list(inspect.signature(report.write_report).parameters)[:3] == ["section", "artifacts_dir", "out_dir"]
+    reports = [r for p in packages for r in importlib.import_module(f"pipeline.{p}.game").GAME.reports]
+    assert any(r.command == "report" for r in reports)
+    for report in reports:
+        write_report = importlib.import_module(report.module).write_report
+        assert list(inspect.signature(write_report).parameters)[:3] == ["section", "artifacts_dir", "out_dir"]
+        assert main.commands[game].commands[report.command].callback.__doc__ == report.help
+
+
+def test_the_declarations_are_found_and_are_every_package_with_a_game_module():
+    found = {d.name for d in declarations()}
+    assert found == {p.parent.name for p in (ROOT / "pipeline").glob("*/game.py")}
+    assert {d.game_name for d in declarations()} == set(GAMES)
+    # A package that extends a game comes after it (its families may read the game's tables).
+    order = [d.name for d in declarations()]
+    assert all(order.index(d.game_name) < order.index(d.name) for d in declarations() if d.game_name != d.name)
 
 
 @pytest.mark.parametrize("game", GAMES)

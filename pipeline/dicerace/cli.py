@@ -164,8 +164,3 @@ def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games
             got, se = sim.outcome, sim.standard_errors()
             line += f"\n{'simulated':>12}: A wins {got.win:.6f} +- {se.win:.6f} over {games} games"
         click.echo(line)
-
-
-cli.add_command(opt.report_command(
-    "dicerace", "pipeline.dicerace.report",
-    "Write the heatmaps, the match-up tables (JSON + PNG) and their simulation check."))

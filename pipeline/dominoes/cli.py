@@ -101,8 +101,3 @@ def match(player: str, model: str, games: int, seed: int, depth: int, samples: i
                    f"[{lo_ci:.2%}, {hi_ci:.2%}]) draw {r['draw']} loss {r['loss']}")
     click.echo(f"{2 * games} games in {seconds:.1f} s ({2 * games / seconds:.0f} games/s, compilation included "
                "on a first run)")
-
-
-cli.add_command(opt.report_command("dominoes", "pipeline.dominoes.report",
-                                   "Write the report: the experiment with 95 % intervals beside the seed's tables 3 "
-                                   "and 4."))

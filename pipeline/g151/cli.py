@@ -125,8 +125,3 @@ def simulate(player: str, against: str | None, games: int, seed: int, target: in
     for row in simulation_checks(rules_name, target // UNIT, player, against, games, seed):
         click.echo(f"{row['quantity']}: exact {row['exact']:.6f}, simulated {row['simulated']:.6f} "
                    f"+- {row['se']:.6f} (z = {row['z']:+.2f})")
-
-
-cli.add_command(opt.report_command(
-    "g151", "pipeline.g151.report",
-    "Write the report: the notebook's comparisons computed exactly, and the optimal policies."))

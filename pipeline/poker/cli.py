@@ -135,7 +135,3 @@ def value(cards: tuple[str, ...], artifacts_dir: Path | None, as_json: bool) -> 
         opt.echo_json({"cards": " ".join(cards), "value": v, "category": category})
         return
     click.echo(f"{category} (value {v})")
-
-
-cli.add_command(opt.report_command(
-    "poker", "pipeline.poker.report", "Write the report (13x13 equity grids, JSON, Markdown) from the preflop tables."))

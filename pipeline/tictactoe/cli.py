@@ -56,7 +56,3 @@ def match(player: str, model: str, as_json: bool) -> None:
     for e in rows:
         click.echo(f"{player} vs {model}, moving {e['seat']}: win {e['win']} ({e['win_f']:.2%}) draw {e['draw']} "
                    f"({e['draw_f']:.2%}) loss {e['loss']} ({e['loss_f']:.2%})")
-
-
-cli.add_command(opt.report_command("tictactoe", "pipeline.tictactoe.report",
-                                   "Write the report: exact match-ups beside the seed's tables 1 and 2."))

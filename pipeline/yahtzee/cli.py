@@ -229,9 +229,3 @@ def towin_build(params_path: Path | None, artifacts_dir: Path | None, scheduler:
     params = {**params, "yahtzee": section}
     for family in families(section):
         build_family(family, params, opt.artifacts_root(artifacts_dir), force=force)
-
-
-cli.add_command(opt.report_command(
-    "yahtzee-towin", "pipeline.yahtzee.towin_report",
-    "Write the play-to-win report: P(final >= t) of the goal policy against the expected-score policy, exact.",
-    section="yahtzee"), "towin-report")

@@ -3,7 +3,7 @@ game engine and its seeded dice streams, matches, tournaments (local or Dask), s
 Perturbation's tuned weights (``stage.families``), the game's report (the tournament) and the lab's commands
 (``cli``, standing in ``dicetables yahtzee``).
 
-May import ``lookup``, the solver ``pipeline.yahtzee``, ``pipeline.family``, ``pipeline.progress``,
-``pipeline.store``, ``pipeline.reports`` and ``pipeline.cli_options``; the solver never imports the lab,
-and nothing here imports ``pipeline.registry``.
+May import ``lookup``, the solver ``pipeline.yahtzee``, ``pipeline.declaration`` (its ``game.py``),
+``pipeline.family``, ``pipeline.progress``, ``pipeline.store``, ``pipeline.reports`` and
+``pipeline.cli_options``; the solver never imports the lab, and nothing here imports ``pipeline.registry``.
 """

@@ -1,7 +1,8 @@
-"""The strategy lab's commands: ``simulate``, ``match`` and ``report`` (alias ``tournament``).
+"""The strategy lab's commands: ``simulate`` and ``match`` (its ``report``, alias ``tournament``, is declared in
+``pipeline/yahtzee_lab/game.py``).
 
-They stand in the ``dicetables yahtzee`` group (``pipeline/cli.py`` adds them there): ``dicetables yahtzee
-match esperance decision_une ...``. The group here, ``cli``, only holds them.
+They stand in the ``dicetables yahtzee`` group (``pipeline/cli.py`` adds them there, the lab's declaration
+naming that game): ``dicetables yahtzee match esperance decision_une ...``. The group here, ``cli``, only holds them.
 """
 
 from __future__ import annotations
@@ -118,15 +119,3 @@ def match(player_a: str, player_b: str, games: int, mode: str, seed: int, rules_
         click.echo(f"sets: {s['sets']:,}; {player_a} {s['a']['total']:,} total + {s['a']['partial']:,} partial wins "
                    f"= {s['a']['points']:,.1f} points; {player_b} {s['b']['total']:,} total + {s['b']['partial']:,} "
                    f"partial = {s['b']['points']:,.1f}")
-
-
-report = opt.report_command(
-    "yahtzee", "pipeline.yahtzee_lab.report",
-    "The tournament: every pair of players (params: yahtzee_lab.tournament); writes JSON, Markdown and PNG.",
-    section="yahtzee_lab", options=(
-        click.option("--scheduler", default=None, help="Address of a Dask scheduler to run the game batches on."),
-        click.option("--local-cluster", "local_cluster", type=int, default=None,
-                     help="Start a local Dask cluster of N worker processes for the game batches."),
-        click.option("--games", type=int, default=None, help="Override the games per match.")))
-cli.add_command(report)
-cli.add_command(report, "tournament")  # its name before every game's report stage ran `GAME report`

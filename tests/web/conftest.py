@@ -22,6 +22,6 @@ def web_artifacts(tmp_path_factory) -> Path:
 def client(web_artifacts):
     from fastapi.testclient import TestClient
 
-    from pipeline.web.app import create_app
+    from webapp.app import create_app
 
     return TestClient(create_app(web_artifacts))

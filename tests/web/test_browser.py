@@ -35,7 +35,7 @@ def _need_browser() -> None:
 def server(web_artifacts):
     import uvicorn
 
-    from pipeline.web.app import create_app
+    from webapp.app import create_app
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

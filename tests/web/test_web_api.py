@@ -142,3 +142,14 @@ def test_the_hot_decide_route_is_documented(client):
     assert set(body["required"]) == {"dice", "rerolls"} and body["additionalProperties"] is False
     answer = op["responses"]["200"]["content"]["application/json"]["schema"]
     assert answer == {"$ref": "#/components/schemas/DecideAnswer"}
+
+
+def test_every_router_is_a_declared_games_and_is_served(client):
+    """webapp.app finds its routers itself (webapp/routes/); each game's declaration names its module."""
+    from pipeline.declaration import declarations
+    from webapp.app import game_modules
+
+    assert game_modules() == sorted(d.web for d in declarations() if d.web)
+    paths = set(client.app.openapi()["paths"])
+    for module in game_modules():
+        assert any(p.startswith(f"/api/{module.rsplit('.', 1)[1]}/") for p in paths), module

@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from lookup.g151 import DEFAULT_RULES, UNIT, action_values, decide, value
-from pipeline.web.common import StrictModel, artifacts_dir
+from webapp.common import StrictModel, artifacts_dir
 
 router = APIRouter(prefix="/api/g151", tags=["g151"])
 Artifacts = Annotated[Path, Depends(artifacts_dir)]

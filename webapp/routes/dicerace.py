@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends
 
 from lookup.dicerace import decide, explain, strategy, value
-from pipeline.web.common import StrictModel, artifacts_dir
+from webapp.common import StrictModel, artifacts_dir
 
 router = APIRouter(prefix="/api/dicerace", tags=["dicerace"])
 Artifacts = Annotated[Path, Depends(artifacts_dir)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -10,9 +11,15 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-# One entry per game: a module holding an APIRouter called ``router`` (prefix /api/<game>).
-GAME_MODULES = ("pipeline.web.yahtzee", "pipeline.web.dicerace", "pipeline.web.g151")
 STATIC = Path(__file__).parent / "static"
+
+
+def game_modules() -> list[str]:
+    """Every game's routes: the modules of ``webapp.routes``, each holding an APIRouter called ``router``."""
+    from webapp import routes
+
+    return [f"webapp.routes.{m.name}" for m in sorted(pkgutil.iter_modules(routes.__path__), key=lambda m: m.name)
+            if not m.ispkg]
 
 
 async def _bad_input(request: Request, exc: Exception) -> JSONResponse:
@@ -27,7 +34,7 @@ class HotRoutes:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.decide = importlib.import_module("pipeline.web.yahtzee").decide_route
+        self.decide = importlib.import_module("webapp.routes.yahtzee").decide_route
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST":
@@ -53,7 +60,7 @@ def create_app(artifacts_dir: str | Path | None = None) -> FastAPI:
     app.state.artifacts_dir = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
     app.add_exception_handler(ValueError, _bad_input)
     app.add_middleware(HotRoutes)
-    for name in GAME_MODULES:
+    for name in game_modules():
         app.include_router(importlib.import_module(name).router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from lookup.yahtzee import CATEGORIES, RULE_SETS, Sheet, decide, explain, get_rules, value
 from lookup.yahtzee.coach import coach
 from lookup.yahtzee.tables import values_name
-from pipeline.web.common import StrictModel, artifacts_dir, body_schema, exact, json_fields, json_response
+from webapp.common import StrictModel, artifacts_dir, body_schema, exact, json_fields, json_response
 
 router = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"])
 Artifacts = Annotated[Path, Depends(artifacts_dir)]

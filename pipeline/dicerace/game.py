@@ -1,0 +1,27 @@
+"""The dice race as the rest of the project sees it: families, stages, commands, report, web routes."""
+
+from pipeline.declaration import GameDeclaration, Report, Stage
+
+GAME = GameDeclaration(
+    name="dicerace",
+    families="pipeline.dicerace.stage:families",
+    stages={
+        "dicerace-probabilities": Stage(params=("dicerace.max_dice",), seconds=1),
+        "dicerace-strategies": Stage(params=("dicerace.grid",), seconds=20,
+                                     note="The strategy tables of every game in dicerace.grid (four artifacts, "
+                                          "each holding all the games)."),
+    },
+    cli="pipeline.dicerace.cli:cli",
+    reports=(Report(
+        module="pipeline.dicerace.report",
+        help="Write the heatmaps, the match-up tables (JSON + PNG) and their simulation check.",
+        code=("lookup/dicerace/rules.py", "lookup/dicerace/tables.py", "pipeline/dicerace/certified.py",
+              "pipeline/dicerace/kernels.py", "pipeline/dicerace/matchups.py", "pipeline/dicerace/policies.py",
+              "pipeline/dicerace/report.py", "pipeline/dicerace/sequential.py", "pipeline/dicerace/simulate.py",
+              "pipeline/dicerace/simultaneous.py"),
+        artifacts=("dicerace-sequential.zarr", "dicerace-oneshot.zarr", "dicerace-simultaneous.zarr",
+                   "dicerace-matchups.zarr"),
+        params=("dicerace.report",), seconds=15,
+        note="Heatmaps and the match-up tables with their simulation check (not an artifact)."),),
+    web="webapp.routes.dicerace",
+)

@@ -1,0 +1,18 @@
+"""Dominoes as the rest of the project sees it: families, stages, commands, report."""
+
+from pipeline.declaration import GameDeclaration, Report, Stage
+
+GAME = GameDeclaration(
+    name="dominoes",
+    families="pipeline.dominoes.stage:families",
+    stages={"dominoes-*": Stage(params=("dominoes.rule_sets", "dominoes.experiment"), seconds=25,
+                                note="Dominoes (docs/dominoes.md): every player against every opponent model, both "
+                                     "seats, seeded games.")},
+    cli="pipeline.dominoes.cli:cli",
+    reports=(Report(
+        module="pipeline.dominoes.report",
+        help="Write the report: the experiment with 95 % intervals beside the seed's tables 3 and 4.",
+        code=("lookup/dominoes/tables.py", "pipeline/dominoes/experiment.py", "pipeline/dominoes/report.py"),
+        artifacts=("dominoes-matchups.zarr",), params=("dominoes.report",), seconds=3,
+        note="The experiment with 95 % intervals beside the seed's tables 3 and 4."),),
+)

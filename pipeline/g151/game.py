@@ -1,0 +1,23 @@
+"""151 as the rest of the project sees it: families, stages, commands, report, web routes."""
+
+from pipeline.declaration import GameDeclaration, Report, Stage
+
+GAME = GameDeclaration(
+    name="g151",
+    families="pipeline.g151.stage:families",
+    stages={
+        "g151-stated": Stage(params=("g151.targets",), seconds=5,
+                             note="One stage per variant in g151.variants."),
+        "g151-*": Stage(params=("g151.targets",), seconds=2),
+    },
+    cli="pipeline.g151.cli:cli",
+    reports=(Report(
+        module="pipeline.g151.report",
+        help="Write the report: the notebook's comparisons computed exactly, and the optimal policies.",
+        code=("lookup/g151/rules.py", "pipeline/g151/evaluate.py", "pipeline/g151/kernels.py", "pipeline/g151/plots.py",
+              "pipeline/g151/report.py", "pipeline/g151/simulate.py", "pipeline/g151/solve.py",
+              "pipeline/g151/stage.py", "pipeline/g151/strategies.py"),
+        params=("g151",), seconds=8,
+        note="The notebook's comparisons computed exactly, the optimal policies and their plots (not an artifact)."),),
+    web="webapp.routes.g151",
+)

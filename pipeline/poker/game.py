@@ -1,0 +1,23 @@
+"""Texas hold'em as the rest of the project sees it: families, stages, commands, report."""
+
+from pipeline.declaration import GameDeclaration, Report, Stage
+
+GAME = GameDeclaration(
+    name="poker",
+    families="pipeline.poker.stage:families",
+    stages={
+        "poker-evaluator": Stage(seconds=3, note="Texas hold'em (docs/poker.md): the evaluator tables, computed "
+                                                 "from the rules' ranking."),
+        "poker-preflop": Stage(params=("poker.preflop",), seconds=70,
+                               note="Preflop equities of the 169 classes: heads-up and vs 1 and 2 random hands exact, "
+                                    "vs 3..9 board-stratified Monte Carlo (~1.5 min of CPU; standard error <= 1e-4 "
+                                    "with poker.preflop.multiway_deals: 256, ~3 min)."),
+    },
+    cli="pipeline.poker.cli:cli",
+    reports=(Report(
+        module="pipeline.poker.report",
+        help="Write the report (13x13 equity grids, JSON, Markdown) from the preflop tables.",
+        code=("lookup/poker/cards.py", "lookup/poker/tables.py", "pipeline/poker/report.py"),
+        artifacts=("poker-preflop.zarr",), seconds=10,
+        note="The 13x13 equity grids and the published figures beside ours (not an artifact)."),),
+)

@@ -1,0 +1,35 @@
+"""Yahtzee's solver as the rest of the project sees it: families, stages, commands, the play-to-win report,
+web routes. The game's main report (the tournament) is declared by its strategy lab
+(``pipeline/yahtzee_lab/game.py``)."""
+
+from pipeline.declaration import GameDeclaration, Report, Stage
+
+_TOWIN_CODE = ("lookup/yahtzee/encoding.py", "lookup/yahtzee/rules.py", "lookup/yahtzee/states.py",
+               "pipeline/yahtzee/kernels.py", "pipeline/yahtzee/solver.py", "pipeline/yahtzee/towin.py",
+               "pipeline/yahtzee/towin_build.py", "pipeline/yahtzee/towin_kernels.py")
+
+GAME = GameDeclaration(
+    name="yahtzee",
+    families="pipeline.yahtzee.stage:families",
+    stages={
+        "yahtzee-towin-*": Stage(params=tuple(f"yahtzee.towin.{key}" for key in (
+            "rule_sets", "objectives", "max_points", "rows_per_task")), seconds=20,
+            note="Play to win: one stage per rule set in yahtzee.towin.rule_sets ('+' written '-' in the stage "
+                 "name); the tasks run on Dask (yahtzee.towin_cluster, not a dependency: where they run changes "
+                 "no byte)."),
+        # One stage per rule set in yahtzee.rule_sets, without params: adding a rule set rebuilds no other.
+        "yahtzee-hasbro": Stage(seconds=15, note="One stage per rule set in yahtzee.rule_sets."),
+        "yahtzee-seed": Stage(seconds=5),
+        "yahtzee-*": Stage(seconds=30),
+    },
+    cli="pipeline.yahtzee.cli:cli",
+    reports=(Report(
+        module="pipeline.yahtzee.towin_report", command="towin-report", out="yahtzee-towin",
+        help="Write the play-to-win report: P(final >= t) of the goal policy against the expected-score policy, "
+             "exact.",
+        code=(*_TOWIN_CODE, "pipeline/yahtzee/towin_report.py", "lookup/yahtzee/towin.py"),
+        artifacts=("yahtzee-scandinavian+forced-goal.zarr",),
+        params=("yahtzee.towin.rule_sets", "yahtzee.towin_report"), seconds=5,
+        note="The play-to-win report: both policies' P(final >= t), exact."),),
+    web="webapp.routes.yahtzee",
+)
