@@ -3,6 +3,7 @@ as the enumeration would answer it; any other question is enumerated (or sampled
 
 import dataclasses
 import json
+import shutil
 import time
 from fractions import Fraction
 
@@ -16,6 +17,7 @@ from lookup.poker.play import decide, preflop
 from lookup.poker.problem import make_problem
 from lookup.poker.tables import load_preflop
 from pipeline.cli import main
+from pipeline.store import write_manifest
 
 # AA against one random hand, exactly (the published 85.2 %): 1,787,209,574 half-pots of 2,097,572,400 deals.
 AA_VS_ONE = Fraction(893604787, 1048786200)
@@ -33,7 +35,9 @@ def no_preflop(poker_artifacts, tmp_path):
     """An artifacts directory with the evaluator but no preflop table."""
     root = tmp_path / "artifacts"
     root.mkdir()
-    (root / "poker-evaluator.zarr").symlink_to(poker_artifacts / "poker-evaluator.zarr")
+    # A copy: a symlinked artifact is refused (lookup.store.inside_dir).
+    shutil.copytree(poker_artifacts / "poker-evaluator.zarr", root / "poker-evaluator.zarr")
+    write_manifest(root)
     return root
 
 
