@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: run test bench lint venv clean-venv
+.PHONY: run test test-full bench lint venv clean-venv
 
 venv: $(STAMP)
 
@@ -23,10 +23,16 @@ run: $(STAMP)
 	$(BIN)/dicetables summary
 	@echo "Web advisor and JSON API: $(BIN)/dicetables serve  (then open http://127.0.0.1:8000/, API docs at /docs)"
 
-# Two pytest workers (pytest-xdist): most tests run one core each, and the machine has two.
+# Two pytest workers (pytest-xdist): most tests run one core each, and the machine has two. Tables are built once
+# per run and shared by both workers (tests/shared.py). Everything but the `full` tests: under 6 minutes.
 test: $(STAMP)
 	$(BIN)/ruff check lookup pipeline webapp tests benchmarks
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 -m "not full"
+
+# The full-size checks that cannot fit in `make test` (the whole default pipeline on a fresh clone, its dvc.lock).
+# CI (.ci/run) runs both targets.
+test-full: $(STAMP)
+	$(BIN)/python -m pytest -m full
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[build,serve,test,bench]"

@@ -7,6 +7,19 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The run's shared tables (tests/shared.py) are only read: fail the run if a test changed them."""
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if factory is None or os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # checked once, by the controller (or the only process), after every worker finished
+    from tests.shared import changed_shared_builds
+
+    changed = changed_shared_builds(factory)
+    if changed:
+        session.config.get_terminal_writer().line(f"shared tables changed by a test: {changed}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 @pytest.fixture
 def artifacts(tmp_path: Path) -> Path:
     """An empty artifacts directory."""

@@ -4,7 +4,8 @@ any package of the build or serve extras, and the `dicetables` command says whic
 
 One test, so that pytest-xdist never builds the environment twice: a fresh venv, a non-editable install of a
 copy of the sources (pip may use its cache), and meanwhile the tables of the small instances of every game
-(tests/core_install_queries.py) and of every Yahtzee rule set params.yaml builds.
+(tests/core_install_queries.py) and of every Yahtzee rule set params.yaml builds: the run's shared tables
+(tests/shared.py), built once for the whole run and reused here, not built again.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 import yaml
 
 from pipeline import registry
+from tests import shared
 
 ROOT = Path(__file__).resolve().parent.parent
 # Distributions of the build and serve extras: the core install must not bring any (PyYAML it does: zarr needs it).
@@ -73,11 +75,17 @@ def test_core_install_answers_every_game_alone(tmp_path_factory):
             rule_sets = default_rule_sets()
             params = root / "params.yaml"
             params.write_text(params_text(rule_sets))
-            artifacts = root / "artifacts"
+            # The run's shared tables (tests/shared.py: built once for every test of the run) are these params'
+            # tables: copied in, the registry reuses every one of them (their fingerprints match) and builds none.
+            f = tmp_path_factory
+            artifacts = shared.private_copy(f, "core_artifacts", shared.dicerace(f),
+                                            *(shared.yahtzee(f, r) for r in rule_sets), shared.g151(f),
+                                            shared.poker_preflop(f), shared.tictactoe(f), shared.dominoes(f))
             names = ["dicerace-probabilities", "dicerace-strategies", *(f"yahtzee-{r}" for r in rule_sets),
                      *(f"g151-{v}" for v in queries.G151_VARIANTS), "poker-evaluator", "poker-preflop",
                      "tictactoe-standard", "dominoes-standard"]
-            registry.build(names, params_path=params, artifacts_dir=artifacts)
+            built = registry.build(names, params_path=params, artifacts_dir=artifacts)
+            assert {status for _, status in built} == {"reused"}, [p.name for p, s in built if s != "reused"]
         finally:
             status = pip.wait()
     assert status == 0, f"pip install of the core failed:\n{log.read_text()[-4000:]}"

@@ -1,6 +1,7 @@
 """The DVC pipeline: dvc.yaml is what the games' declarations generate, its stage deps mirror the
 fingerprinted code; a fresh clone builds, then no-ops."""
 
+import hashlib
 import json
 import os
 import shutil
@@ -66,6 +67,35 @@ def test_the_generator_refuses_what_dvc_would_run_wrongly(monkeypatch):
         dvc_yaml.stages(params)
 
 
+def test_committed_lock_is_current_for_code_params_and_commands():
+    """The cheap half of test_dvc_repro_on_a_fresh_clone (which `make test-full` runs): every stage of dvc.lock
+    is a stage of dvc.yaml with the same command, each of its code deps has the md5 and size DVC recorded, and
+    each of its params has the value params.yaml gives. (That a fresh full build reproduces the recorded
+    outputs byte for byte needs the full build: test_dvc_repro_on_a_fresh_clone.)"""
+    lock = yaml.safe_load((ROOT / "dvc.lock").read_text())["stages"]
+    table = _stage_table()
+    params = yaml.safe_load((ROOT / "params.yaml").read_text())
+    assert set(lock) == set(table)
+    stale = []
+    for name, stage in lock.items():
+        assert stage["cmd"].split() == table[name]["cmd"].split(), name
+        for dep in stage.get("deps", []):
+            path = ROOT / dep["path"]
+            if dep["path"].startswith("artifacts/"):
+                continue  # an output of another stage: its hash is that stage's, checked by the full build
+            assert dep["hash"] == "md5", (name, dep)
+            data = path.read_bytes()
+            if (hashlib.md5(data).hexdigest(), len(data)) != (dep["md5"], dep["size"]):
+                stale.append(f"{name}: {dep['path']}")
+        for key, recorded in stage.get("params", {}).get("params.yaml", {}).items():
+            value = params
+            for part in key.split("."):
+                value = value[part]
+            if value != recorded:
+                stale.append(f"{name}: params {key}")
+    assert not stale, f"dvc.lock is stale (run `dicetables repro` and commit dvc.lock): {stale}"
+
+
 def _copy_worktree(dest: Path) -> None:
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
                            capture_output=True).stdout.decode().split("\0")
@@ -89,6 +119,7 @@ def _repro(cwd: Path) -> str:
     return done.stdout + done.stderr
 
 
+@pytest.mark.full  # the whole default pipeline (~465 CPU-s, 4-7 min alone): `make test-full`, run by CI
 @pytest.mark.slow
 def test_dvc_repro_on_a_fresh_clone(tmp_path):
     clone = tmp_path / "clone"

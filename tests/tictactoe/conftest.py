@@ -1,21 +1,13 @@
-"""Shared fixture: the tic-tac-toe tables built once per session into a temporary artifacts directory."""
+"""Shared fixture: the tic-tac-toe tables built once per run (tests/shared.py)."""
 
 from pathlib import Path
 
 import pytest
 
-from pipeline import registry
-
-PARAMS = ("tictactoe:\n  rule_sets: [standard]\n  models: [random, first, last, greedy, perfect]\n"
-          "  report:\n    players: [perfect, predictive]\n")
+from tests import shared
 
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
-    """An artifacts directory holding tictactoe-tables (all five models)."""
-    root = tmp_path_factory.mktemp("tictactoe")
-    params = root / "params.yaml"
-    params.write_text(PARAMS)
-    artifacts = root / "artifacts"
-    registry.build(["tictactoe-standard"], params_path=params, artifacts_dir=artifacts)
-    return artifacts
+    """An artifacts directory holding tictactoe-tables (all five models), shared: only read."""
+    return shared.tictactoe(tmp_path_factory)

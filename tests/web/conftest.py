@@ -1,21 +1,18 @@
-"""One small artifacts directory for the web app: hasbro Yahtzee, two dice-race games, 151 stated."""
+"""One small artifacts directory for the web app: hasbro Yahtzee, two dice-race games, 151 stated (shared: only
+read; the hasbro tables are the run's one hasbro build, tests/shared.py)."""
 
 from pathlib import Path
 
 import pytest
 
-from pipeline import registry
+from tests import shared
 
 
 @pytest.fixture(scope="session")
 def web_artifacts(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("web") / "artifacts"
-    params = root.parent / "params.yaml"
-    params.write_text("dicerace:\n  max_dice: 5\n  grid: [[3, 20]]\nyahtzee:\n  rule_sets: [hasbro]\n"
-                      "g151:\n  variants: [stated]\n  targets: [500]\n")
-    registry.build(["yahtzee-hasbro", "dicerace-probabilities", "dicerace-strategies", "g151-stated"],
-                   params_path=params, artifacts_dir=root)
-    return root
+    return shared.shared_build(tmp_path_factory, shared.WEB,
+                               ["yahtzee-hasbro", "dicerace-probabilities", "dicerace-strategies", "g151-stated"],
+                               reuse=[shared.yahtzee(tmp_path_factory, "hasbro")])
 
 
 @pytest.fixture(scope="session")

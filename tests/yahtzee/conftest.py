@@ -3,23 +3,15 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import registry
 from pipeline.store import write_manifest
-
-
-def _built_tables(tmp_path_factory, folder: str, rule_set: str) -> Path:
-    """A fresh artifacts directory holding the value and policy tables of one rule set."""
-    root = tmp_path_factory.mktemp(folder) / "artifacts"
-    params = root.parent / "params.yaml"
-    params.write_text(f"dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [{rule_set}]\n")
-    registry.build([f"yahtzee-{rule_set}"], params_path=params, artifacts_dir=root)
-    return root
+from tests import shared
 
 
 @pytest.fixture(scope="session")
 def hasbro_tables(tmp_path_factory) -> Path:
-    """An artifacts directory with the hasbro value and policy tables, built once per session."""
-    return _built_tables(tmp_path_factory, "yahtzee", "hasbro")
+    """An artifacts directory with the hasbro value, policy and distribution tables, built once per run (shared:
+    only read; tests that damage tables copy them first)."""
+    return shared.yahtzee(tmp_path_factory, "hasbro")
 
 
 @pytest.fixture(scope="session")
@@ -33,16 +25,12 @@ def hasbro_values_only(hasbro_tables, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def lab(hasbro_tables, tmp_path_factory):
-    """hasbro and seed tables plus small tuned Perturbation weights, in one artifacts directory."""
-    params = tmp_path_factory.mktemp("lab") / "params.yaml"
-    params.write_text("dicerace:\n  max_dice: 5\nyahtzee:\n  rule_sets: [hasbro, seed]\nyahtzee_lab:\n"
-                      "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
-    registry.build(["yahtzee-seed", "yahtzee-perturbation-weights"], params_path=params, artifacts_dir=hasbro_tables)
-    return hasbro_tables
+def lab(tmp_path_factory) -> Path:
+    """hasbro and seed tables plus small tuned Perturbation weights, in one artifacts directory (shared)."""
+    return shared.lab(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
 def forced_tables(tmp_path_factory) -> Path:
-    """Built tables of `scandinavian+forced` (the smallest Scandinavian game: 16 masks) in a temp dir."""
-    return _built_tables(tmp_path_factory, "scandinavian", "scandinavian+forced")
+    """Built tables of `scandinavian+forced` (the smallest Scandinavian game: 16 masks), shared."""
+    return shared.yahtzee(tmp_path_factory, "scandinavian+forced")

@@ -22,7 +22,6 @@ from lookup.store import ArtifactError
 from lookup.yahtzee import distribution, get_rules, value
 from lookup.yahtzee.states import state_space
 from lookup.yahtzee.tables import load_tables
-from pipeline import registry
 from pipeline.cli import main
 from pipeline.yahtzee.tie_range import TIE_RULES, tie_range
 from tests.yahtzee.tie_exact import ExactTies
@@ -68,16 +67,26 @@ def test_mean_sd_and_bonus_equal_the_backward_statistics(hasbro_law, hasbro_tabl
 
 
 @pytest.mark.parametrize("rules", ["seed", "scandinavian+forced", "scandinavian+fh5+tp4+forced"])
-def test_other_rule_sets_against_the_backward_statistics(rules):
-    """``seed`` scores the real upper bonus that its policy ignores: the law is of the real score."""
+def test_other_rule_sets_against_the_backward_statistics(rules, tmp_path_factory):
+    """``seed`` scores the real upper bonus that its policy ignores: the law is of the real score.
+
+    seed's solution, law and backward statistics are those of the run's one build of its tables (the build
+    runs solve(policy=True), score_distribution and exact_statistics, as below)."""
     from pipeline.yahtzee.distribution import score_distribution
     from pipeline.yahtzee.solver import exact_statistics, solve
+    from tests import shared
 
-    sol = solve(rules, policy=True)
-    law = score_distribution(rules, sol.state_index, sol.reroll, sol.category)
+    if rules == "seed":
+        root = shared.yahtzee(tmp_path_factory, rules)
+        sol = shared.solution(tmp_path_factory, rules, policy=True)
+        law = distribution(rules, artifacts_dir=root)
+        exact = load_tables(get_rules(rules), root).stats
+    else:
+        sol = solve(rules, policy=True)
+        law = score_distribution(rules, sol.state_index, sol.reroll, sol.category)
+        exact = exact_statistics(rules, sol)
     x = np.arange(len(law.pmf))
     mean = float(x @ law.pmf)
-    exact = exact_statistics(rules, sol)
     assert abs(law.pmf.sum() - 1) < 1e-12
     assert abs(mean - exact["mean"]) < 1e-9
     assert abs(np.sqrt(float((x - mean) ** 2 @ law.pmf)) - exact["std"]) < 1e-9
@@ -177,7 +186,7 @@ def test_a_million_simulated_games_agree(hasbro_law, hasbro_tables):
 
 
 @pytest.mark.slow
-def test_verhoeff_published_figures(tmp_path):
+def test_verhoeff_published_figures(tmp_path_factory):
     """Verhoeff's optimal solitaire Yahtzee: median 248, sd 59.6117, upper bonus in 68.1 % of games.
 
     The sd depends on how options of exactly equal expected value are broken. Ours (59.611436) equals the
@@ -186,13 +195,13 @@ def test_verhoeff_published_figures(tmp_path):
     policies, and the rule "reroll the most dice" gives it. Rows of the tie-range pass where ties matter
     are checked against exact rationals.
     """
-    params = tmp_path / "params.yaml"
-    params.write_text("yahtzee:\n  rule_sets: [verhoeff]\n")
-    registry.build(["yahtzee-verhoeff"], params_path=params, artifacts_dir=tmp_path / "a", manifest=True)
-    law = distribution("verhoeff", artifacts_dir=tmp_path / "a")
+    from tests import shared
+
+    root = shared.yahtzee(tmp_path_factory, "verhoeff")  # built once per run (the solver tests read it too)
+    law = distribution("verhoeff", artifacts_dir=root)
     assert law.median == 248 and law.mean == pytest.approx(254.5896095, abs=1e-7)
     assert round(100 * law.p_upper_bonus, 1) == 68.1
-    tables = load_tables(get_rules("verhoeff"), tmp_path / "a")
+    tables = load_tables(get_rules("verhoeff"), root)
     stats = tables.stats
     assert abs(law.std - stats["std"]) < 1e-9 and abs(law.p_upper_bonus - stats["p_upper_bonus"]) < 1e-12
 

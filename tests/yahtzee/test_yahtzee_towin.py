@@ -19,7 +19,6 @@ from lookup.store import ArtifactError
 from lookup.yahtzee import chance, decide, explain
 from lookup.yahtzee.rules import AMERICAN_BOXES, Box, Rules, get_rules
 from lookup.yahtzee.towin import load_towin
-from pipeline import registry
 from pipeline.yahtzee import towin
 from pipeline.yahtzee.solver import solve
 from pipeline.yahtzee.towin_build import build_store, dask_client
@@ -160,13 +159,13 @@ def test_dask_build_is_byte_identical_on_any_cluster(tmp_path, mini_goal):
 @pytest.fixture(scope="session")
 def towin_tables(tmp_path_factory) -> Path:
     """scandinavian+forced goal and win tables built through the registry (a LocalCluster)."""
-    root = tmp_path_factory.mktemp("towin") / "artifacts"
-    params = root.parent / "params.yaml"
-    params.write_text("yahtzee:\n  rule_sets: [hasbro]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
-                      "    objectives: [goal, win]\n    max_points: null\n    rows_per_task: 16\n"
-                      "  towin_cluster:\n    workers: 1\n")
-    registry.build(["yahtzee-towin-scandinavian-forced"], params_path=params, artifacts_dir=root, manifest=True)
-    return root
+    from tests import shared
+
+    # Built once per run, shared by both pytest workers (only read).
+    return shared.shared_build(tmp_path_factory, "yahtzee:\n  rule_sets: [hasbro]\n  towin:\n"
+                               "    rule_sets: [scandinavian+forced]\n    objectives: [goal, win]\n"
+                               "    max_points: null\n    rows_per_task: 16\n  towin_cluster:\n    workers: 1\n",
+                               ["yahtzee-towin-scandinavian-forced"])
 
 
 SHEETS = [{}, {"ones": 3}, {"ones": 3, "twos": 8, "threes": 9, "fours": 16, "fives": 20, "sixes": 24}]

@@ -1,0 +1,212 @@
+"""Tables built once per test run and shared by every pytest-xdist worker (and tests/test_core_install.py).
+
+A session fixture runs once per worker process; the tables of the fixtures here are built once per *run*: the
+first process to ask builds them under a file lock in a directory beside the workers' temporary directories
+(``<run basetemp>/shared``), the others wait for it and then read the same files. Nothing in such a directory is
+ever written again: a fixture that gives tests a directory they may write to hands them a private copy
+(:func:`private_copy`), and a build that needs other shared tables copies them in first, so that the registry
+reuses them (checked: a copied artifact that the registry built again fails the run).
+
+Each shared build is one ``registry.build(names)`` with one params text; the name of its directory is a hash of
+both, so two fixtures asking for the same tables with the same params get the same directory.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from pipeline import registry
+from pipeline.store import MANIFEST_NAME, artifact_paths, write_manifest
+
+# The small instances of every game (the sizes the per-game tests and the core-install test use).
+DICERACE = ("dicerace:\n  max_dice: 10\n  grid: [[3, 20], [5, 30]]\n  report:\n"
+            "    simulation_games: 2000\n    seed: 3\n")
+G151 = "g151:\n  variants: [stated, notebook]\n  targets: [300, 1000]\n"
+POKER_EVALUATOR = "poker:\n  preflop: {}\n"
+POKER_PREFLOP = ("poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
+                 "    seed: 5\n")
+TICTACTOE = ("tictactoe:\n  rule_sets: [standard]\n  models: [random, first, last, greedy, perfect]\n"
+             "  report:\n    players: [perfect, predictive]\n")
+DOMINOES = ("dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [predictive, realistic]\n"
+            "    models: [random, strong]\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
+            "    max_exact: 50\n    endgame: 0\n    budget: 300\n  report: {}\n")
+LAB = ("yahtzee:\n  rule_sets: [hasbro, seed]\nyahtzee_lab:\n"
+       "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
+# The web app's directory: hasbro Yahtzee, one dice-race game, 151 stated to 500.
+WEB = ("dicerace:\n  max_dice: 5\n  grid: [[3, 20]]\nyahtzee:\n  rule_sets: [hasbro]\n"
+       "g151:\n  variants: [stated]\n  targets: [500]\n")
+
+
+def yahtzee_params(rule_set: str) -> str:
+    return f"yahtzee:\n  rule_sets: [{rule_set}]\n"
+
+
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``<run basetemp>/shared``: the same directory for the controller and every xdist worker of one run
+    (a worker's basetemp is ``<run basetemp>/popen-gwN``), and a new one for every run."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    path = base / "shared"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _copy_artifacts(source: Path, target: Path) -> list[str]:
+    """Copy every artifact of ``source`` into ``target`` (not its manifest); returns the names copied."""
+    target.mkdir(parents=True, exist_ok=True)
+    names = []
+    for path in artifact_paths(source):
+        if path.is_dir():
+            shutil.copytree(path, target / path.name)
+        else:
+            shutil.copy2(path, target / path.name)
+        names.append(path.name)
+    return names
+
+
+def shared_build(tmp_path_factory: pytest.TempPathFactory, params: str, names: Sequence[str],
+                 reuse: Sequence[Path] = ()) -> Path:
+    """The artifacts directory (read only, by convention) of ``registry.build(names)`` with ``params``, built
+    once per run. The artifacts of the shared directories ``reuse`` are copied in first and must be reused."""
+    key = hashlib.sha256(repr((params, tuple(names))).encode()).hexdigest()[:16]
+    home = run_dir(tmp_path_factory) / f"{names[0]}-{key}"
+    artifacts = home / "artifacts"
+    done = home / "built"
+    with _locked(run_dir(tmp_path_factory) / f"{home.name}.lock"):
+        if not done.exists():
+            if home.exists():  # a build that failed in another process: start again
+                shutil.rmtree(home)
+            home.mkdir()
+            (home / "params.yaml").write_text(params)
+            copied = {n for source in reuse for n in _copy_artifacts(source, artifacts)}
+            built = registry.build(list(names), params_path=home / "params.yaml", artifacts_dir=artifacts)
+            again = sorted(p.name for p, status in built if status == "built" and p.name in copied)
+            assert not again, f"shared tables built twice (fingerprints differ): {again}"
+            (home / "tree.json").write_text(json.dumps(tree(artifacts), indent=0))
+            done.write_text("\n".join(f"{status} {p.name}" for p, status in built) + "\n")
+    return artifacts
+
+
+def tree(root: Path) -> dict[str, list[int]]:
+    """Every file under ``root``: [size, mtime_ns]."""
+    return {p.relative_to(root).as_posix(): [p.stat().st_size, p.stat().st_mtime_ns]
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def changed_shared_builds(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The shared directories of this run whose files changed after their build (checked when the run ends)."""
+    changed = []
+    for listing in sorted(run_dir(tmp_path_factory).glob("*/tree.json")):
+        if json.loads(listing.read_text()) != tree(listing.parent / "artifacts"):
+            changed.append(listing.parent.name)
+    return changed
+
+
+def private_copy(tmp_path_factory: pytest.TempPathFactory, folder: str, *sources: Path) -> Path:
+    """A new artifacts directory of this process holding copies of the artifacts of ``sources``, and its
+    manifest: tests may write there."""
+    root = tmp_path_factory.mktemp(folder) / "artifacts"
+    root.mkdir()
+    for source in sources:
+        _copy_artifacts(source, root)
+    write_manifest(root)
+    assert (root / MANIFEST_NAME).exists()
+    return root
+
+
+# --- the shared builds ------------------------------------------------------------------------------------
+
+def yahtzee(tmp_path_factory: pytest.TempPathFactory, rule_set: str) -> Path:
+    """Value, policy and distribution tables of one Yahtzee rule set (full size: the published figures)."""
+    return shared_build(tmp_path_factory, yahtzee_params(rule_set), [f"yahtzee-{rule_set}"])
+
+
+def dicerace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shared_build(tmp_path_factory, DICERACE, ["dicerace-probabilities", "dicerace-strategies"])
+
+
+def g151(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shared_build(tmp_path_factory, G151, ["g151-stated", "g151-notebook"])
+
+
+def poker_evaluator(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shared_build(tmp_path_factory, POKER_EVALUATOR, ["poker-evaluator"])
+
+
+def poker_preflop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The evaluator and the small preflop tables (heads-up exact, two opponents by Monte Carlo)."""
+    return shared_build(tmp_path_factory, POKER_PREFLOP, ["poker-evaluator", "poker-preflop"],
+                        reuse=[poker_evaluator(tmp_path_factory)])
+
+
+def tictactoe(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shared_build(tmp_path_factory, TICTACTOE, ["tictactoe-standard"])
+
+
+def dominoes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shared_build(tmp_path_factory, DOMINOES, ["dominoes-standard"])
+
+
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """hasbro and seed tables plus small tuned Perturbation weights."""
+    return shared_build(tmp_path_factory, LAB, ["yahtzee-hasbro", "yahtzee-seed", "yahtzee-perturbation-weights"],
+                        reuse=[yahtzee(tmp_path_factory, "hasbro"), yahtzee(tmp_path_factory, "seed")])
+
+
+# --- Yahtzee solutions --------------------------------------------------------------------------------------
+
+# Rule sets whose full tables some test builds anyway (published figures, the core install, the lab): their
+# solutions are read back from those tables instead of being solved again.
+TABLES = ("hasbro", "verhoeff", "seed", "scandinavian", "scandinavian+forced")
+
+
+def solution(tmp_path_factory: pytest.TempPathFactory, name: str, policy: bool = False):
+    """``pipeline.yahtzee.solver.solve(name, policy=policy)``, solved once per run.
+
+    For the rule sets of TABLES it is the solution of the run's shared build of ``yahtzee-NAME`` (one
+    ``solve(name, policy=True)``; values and policy read back from its verified artifacts). For the others, the
+    value table of one value-only solve, kept as a .npy file (no policy: ask the tables' rule sets for one).
+    """
+    import numpy as np
+
+    from lookup.yahtzee import get_rules
+    from lookup.yahtzee.tables import load_tables
+    from pipeline.yahtzee.solver import Solution, solve
+
+    rules = get_rules(name)
+    if rules.name in TABLES:
+        tables = load_tables(rules, yahtzee(tmp_path_factory, rules.name))
+        pol = tables.policy
+        return Solution(rules=rules, value=np.asarray(tables.value), state_index=np.asarray(pol["state_index"]),
+                        reroll=np.asarray(pol["reroll"]), category=np.asarray(pol["category"]))
+    assert not policy, f"no shared policy tables of {rules.name!r}: add it to tests/shared.py TABLES"
+    path = run_dir(tmp_path_factory) / f"values-{rules.name}.npy"
+    with _locked(path.with_suffix(".lock")):
+        if not path.exists():
+            sol = solve(rules)
+            np.save(path.with_suffix(".tmp.npy"), sol.value)
+            os.replace(path.with_suffix(".tmp.npy"), path)
+    value = np.load(path)
+    from lookup.yahtzee.states import state_space
+
+    return Solution(rules=rules, value=value, state_index=np.ascontiguousarray(state_space(rules).state_index))
