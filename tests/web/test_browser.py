@@ -83,6 +83,8 @@ def test_enter_dice_and_sheet_by_clicking_gives_lookups_advice(page, web_artifac
     rows = page.locator("#options tr").all_inner_texts()[1:]
     options = yahtzee.explain([2, 3, 3, 5, 2], 1, {"ones": 3}, artifacts_dir=web_artifacts)
     assert [r.split("\t")[0] for r in rows] == [o.action for o in options]
+    # The coach table comes from a second request, made after the advice is shown: wait for it.
+    page.wait_for_function("document.querySelectorAll('#coach tr').length > 2")
     assert page.locator("#coach tr").count() > 2
 
 
