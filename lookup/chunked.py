@@ -303,14 +303,14 @@ class ChunkedArray(NDArrayOperatorsMixin):
         CACHE.put((self._id, k), view, data.nbytes)
         return view
 
+    def _coords(self, k: int) -> list[int]:
+        """Grid coordinates of inner chunk ``k`` (C order of the chunk grid)."""
+        return [int(c) for c in np.unravel_index(k, self.grid)] if self.grid else []
+
     def _decode(self, k: int) -> np.ndarray:
         """Chunk ``k`` read from its shard and checked (crc32c, size, sha256), as a flat read-only array in
         native byte order."""
-        coords, rest = [], k
-        for n in reversed(self.grid):
-            coords.append(rest % n)
-            rest //= n
-        coords.reverse()
+        coords = self._coords(k)
         shard = tuple(c // p for c, p in zip(coords, self._per_shard, strict=True))
         inner = 0
         for c, p in zip(coords, self._per_shard, strict=True):
@@ -392,11 +392,7 @@ class ChunkedArray(NDArrayOperatorsMixin):
             if self.ndim == 0:
                 whole[()] = np.asarray(self.chunk(0)).reshape(())
             for k in range(self.n_chunks if self.ndim else 0):
-                coords, rest = [], k
-                for n in reversed(self.grid):
-                    coords.append(rest % n)
-                    rest //= n
-                coords.reverse()
+                coords = self._coords(k)
                 where = tuple(slice(i * c, min((i + 1) * c, n)) for i, c, n in
                               zip(coords, self.chunks, self.shape, strict=True))
                 block = self._decode(k).reshape(self.chunks)

@@ -297,12 +297,13 @@ def write_zarr_in_place(
             chunks, shards = tuple(arr.chunks), tuple(arr.shards or arr.chunks)
             entries[name] = array_entry(name, arr, chunks, shards, arr.attrs.get("description", ""), digests=True)
             digests = chunk_digests(arr, chunks)
-            companion = create_zarr_array(group, digest_name(name), digests.shape, digests.dtype,
-                                          *layout(digests.shape, digests.itemsize), int(np.iinfo(np.uint64).max),
+            digest_layout = layout(digests.shape, digests.itemsize)
+            companion = create_zarr_array(group, digest_name(name), digests.shape, digests.dtype, *digest_layout,
+                                          int(np.iinfo(np.uint64).max),
                                           {"description": f"sha256 of each inner chunk of {name!r}"})
             companion[...] = digests
-            entries[digest_name(name)] = array_entry(digest_name(name), digests, *layout(
-                digests.shape, digests.itemsize), companion.attrs["description"], digests=False)
+            entries[digest_name(name)] = array_entry(digest_name(name), digests, *digest_layout,
+                                                     companion.attrs["description"], digests=False)
         meta = artifact_meta(spec, entries, stats, fingerprint)
         group.attrs.update({META_KEY: meta, META_SHA_KEY: meta_sha256(meta)})
 
