@@ -77,11 +77,26 @@ def _copy_artifacts(source: Path, target: Path) -> list[str]:
     names = []
     for path in artifact_paths(source):
         if path.is_dir():
-            shutil.copytree(path, target / path.name)
+            shutil.copytree(path, target / path.name, dirs_exist_ok=True)
         else:
             shutil.copy2(path, target / path.name)
         names.append(path.name)
     return names
+
+
+# For working on the tests: DICETABLES_TEST_TABLES=<dir> keeps the shared builds in <dir> across runs. Each run
+# still calls ``registry.build`` once per shared build there, which rebuilds exactly the tables whose
+# fingerprints (code, params, layout) changed and reuses the others, so a kept table is never stale.
+KEEP_ENV = "DICETABLES_TEST_TABLES"
+
+
+def _builds_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    kept = os.environ.get(KEEP_ENV)
+    if not kept:
+        return run_dir(tmp_path_factory)
+    path = Path(kept)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def shared_build(tmp_path_factory: pytest.TempPathFactory, params: str, names: Sequence[str],
@@ -89,21 +104,25 @@ def shared_build(tmp_path_factory: pytest.TempPathFactory, params: str, names: S
     """The artifacts directory (read only, by convention) of ``registry.build(names)`` with ``params``, built
     once per run. The artifacts of the shared directories ``reuse`` are copied in first and must be reused."""
     key = hashlib.sha256(repr((params, tuple(names))).encode()).hexdigest()[:16]
-    home = run_dir(tmp_path_factory) / f"{names[0]}-{key}"
+    builds = _builds_dir(tmp_path_factory)
+    home = builds / f"{names[0]}-{key}"
     artifacts = home / "artifacts"
     done = home / "built"
-    with _locked(run_dir(tmp_path_factory) / f"{home.name}.lock"):
-        if not done.exists():
-            if home.exists():  # a build that failed in another process: start again
+    this_run = str(run_dir(tmp_path_factory))
+    with _locked(builds / f"{home.name}.lock"):
+        if not done.exists() or done.read_text().split("\n", 1)[0] != this_run:
+            if home.exists() and not (home / "tree.json").exists():  # a build that failed: start again
                 shutil.rmtree(home)
-            home.mkdir()
+            home.mkdir(exist_ok=True)
             (home / "params.yaml").write_text(params)
             copied = {n for source in reuse for n in _copy_artifacts(source, artifacts)}
             built = registry.build(list(names), params_path=home / "params.yaml", artifacts_dir=artifacts)
             again = sorted(p.name for p, status in built if status == "built" and p.name in copied)
             assert not again, f"shared tables built twice (fingerprints differ): {again}"
             (home / "tree.json").write_text(json.dumps(tree(artifacts), indent=0))
-            done.write_text("\n".join(f"{status} {p.name}" for p, status in built) + "\n")
+            done.write_text(this_run + "\n" + "".join(f"{status} {p.name}\n" for p, status in built))
+            if os.environ.get(KEEP_ENV):
+                (run_dir(tmp_path_factory) / f"{home.name}.tree").write_text(str(home))
     return artifacts
 
 
@@ -116,7 +135,9 @@ def tree(root: Path) -> dict[str, list[int]]:
 def changed_shared_builds(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The shared directories of this run whose files changed after their build (checked when the run ends)."""
     changed = []
-    for listing in sorted(run_dir(tmp_path_factory).glob("*/tree.json")):
+    homes = sorted(run_dir(tmp_path_factory).glob("*/tree.json"))
+    homes += [Path(p.read_text()) / "tree.json" for p in sorted(run_dir(tmp_path_factory).glob("*.tree"))]
+    for listing in homes:
         if json.loads(listing.read_text()) != tree(listing.parent / "artifacts"):
             changed.append(listing.parent.name)
     return changed
