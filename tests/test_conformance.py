@@ -3,8 +3,8 @@ get answers of the documented type and range, and bad input is a ValueError with
 
 The games are found by their ``lookup/<game>/__init__.py`` package, so a new game is checked too: it must
 have an entry in ``CONFORMANCE`` below (the smallest tables its checks read, a random legal play or input
-generator, its bad inputs), or the test fails. Tables are built small, once per session, into temporary
-directories through ``pipeline.registry.build``.
+generator, its bad inputs), or the test fails. The tables are the run's shared small instances
+(tests/shared.py), built once per run for every test that reads them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from pipeline import registry
+from tests import shared
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.parent.name for p in (ROOT / "lookup").glob("*/__init__.py"))
@@ -35,17 +35,18 @@ BadCall = Callable[[Artifacts], Any]
 class Conformance:
     """What the conformance test runs for one game.
 
-    build: (params.yaml text, families) of the smallest tables the checks read; None: the game reads none.
+    build: the run's shared build (tests/shared.py) of the smallest tables the checks read; None: the game reads
+      none.
     legal: plays random legal games to the end, or asks random legal questions, asserting every answer's
       type and range; returns how many answers it checked.
     bad: (label, call) pairs; each call must raise a ValueError with a message.
-    slow: optional (params.yaml text, families, legal) for answers that need costly tables (run as slow).
+    slow: optional (shared build, legal) for answers that need costlier tables.
     """
 
-    build: tuple[str, tuple[str, ...]] | None
+    build: Callable[[pytest.TempPathFactory], Path] | None
     legal: Callable[[Artifacts, random.Random], int]
     bad: list[tuple[str, BadCall]] = field(default_factory=list)
-    slow: tuple[str, tuple[str, ...], Callable[[Artifacts, random.Random], int]] | None = None
+    slow: tuple[Callable[[pytest.TempPathFactory], Path], Callable[[Artifacts, random.Random], int]] | None = None
 
 
 def _finite(x: Any) -> bool:
@@ -191,7 +192,7 @@ def _g151_bad() -> list[tuple[str, BadCall]]:
         for junk in (*JUNK_INTS, -50, 25):
             bad.append((f"{name} turn_total={junk!r}", lambda a, j=junk, f=fn: f(0, j, None, t, artifacts_dir=a)))
         bad.append((f"{name} banked + turn_total over target", lambda a, f=fn: f(250, 100, None, t, artifacts_dir=a)))
-        for junk in (*JUNK_INTS, 0, -300, 25, 1000):
+        for junk in (*JUNK_INTS, 0, -300, 25, 2000):  # 2000: a target the small tables do not hold
             bad.append((f"{name} target={junk!r}", lambda a, j=junk, f=fn: f(0, 0, None, j, artifacts_dir=a)))
         for junk in ("nosuch", "", None, 3, NAN):
             bad.append((f"{name} rules={junk!r}", lambda a, j=junk, f=fn: f(0, 0, None, t, j, artifacts_dir=a)))
@@ -402,21 +403,12 @@ def _dominoes_bad() -> list[tuple[str, BadCall]]:
 
 
 CONFORMANCE: dict[str, Callable[[], Conformance]] = {
-    "yahtzee": lambda: Conformance(
-        (f"yahtzee:\n  rule_sets: [{YAHTZEE_RULES}]\n", (f"yahtzee-{YAHTZEE_RULES}",)), _yahtzee_legal,
-        _yahtzee_bad()),
-    "dicerace": lambda: Conformance(
-        ("dicerace:\n  max_dice: 3\n  grid: [[3, 20]]\n", ("dicerace-probabilities", "dicerace-strategies")),
-        _dicerace_legal, _dicerace_bad()),
-    "g151": lambda: Conformance((f"g151:\n  variants: [stated]\n  targets: [{G151_TARGET}]\n", ("g151-stated",)),
-                                _g151_legal, _g151_bad()),
-    "poker": lambda: Conformance(
-        ("poker:\n  preflop: {}\n", ("poker-evaluator",)), _poker_legal, _poker_bad(),
-        slow=("poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n    seed: 5\n",
-              ("poker-preflop",), _poker_value_legal)),
-    "tictactoe": lambda: Conformance(
-        (f"tictactoe:\n  rule_sets: [standard]\n  models: [{', '.join(TICTACTOE_MODELS)}]\n",
-         ("tictactoe-standard",)), _tictactoe_legal, _tictactoe_bad()),
+    "yahtzee": lambda: Conformance(lambda f: shared.yahtzee(f, YAHTZEE_RULES), _yahtzee_legal, _yahtzee_bad()),
+    "dicerace": lambda: Conformance(shared.dicerace, _dicerace_legal, _dicerace_bad()),
+    "g151": lambda: Conformance(shared.g151, _g151_legal, _g151_bad()),
+    "poker": lambda: Conformance(shared.poker_evaluator, _poker_legal, _poker_bad(),
+                                 slow=(shared.poker_preflop, _poker_value_legal)),
+    "tictactoe": lambda: Conformance(shared.tictactoe, _tictactoe_legal, _tictactoe_bad()),
     "dominoes": lambda: Conformance(None, _dominoes_legal, _dominoes_bad()),  # decide reads no table
 }
 
@@ -428,12 +420,6 @@ def _spec(game: str) -> Conformance:
     return CONFORMANCE[game]()
 
 
-def _build(root: Path, params: str, names: tuple[str, ...]) -> Path:
-    (root / "params.yaml").write_text(params)
-    registry.build(list(names), params_path=root / "params.yaml", artifacts_dir=root / "artifacts")
-    return root / "artifacts"
-
-
 @pytest.fixture(scope="session")
 def small_tables(tmp_path_factory) -> Callable[[str], Artifacts]:
     """small_tables(game): the game's smallest tables, built on first use, once per session."""
@@ -442,8 +428,7 @@ def small_tables(tmp_path_factory) -> Callable[[str], Artifacts]:
     def get(game: str) -> Artifacts:
         if game not in built:
             spec = _spec(game)
-            built[game] = None if spec.build is None else _build(tmp_path_factory.mktemp(f"conformance-{game}"),
-                                                                 *spec.build)
+            built[game] = None if spec.build is None else spec.build(tmp_path_factory)
         return built[game]
 
     return get
@@ -485,10 +470,6 @@ def test_bad_inputs_are_value_errors(game, small_tables):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", [g for g in GAMES if g in CONFORMANCE and CONFORMANCE[g]().slow])
-def test_answers_that_need_costly_tables(game, small_tables, tmp_path_factory):
-    params, names, legal = _spec(game).slow
-    artifacts = small_tables(game)
-    root = tmp_path_factory.mktemp(f"conformance-{game}-slow")
-    (root / "params.yaml").write_text(params)
-    registry.build(list(names), params_path=root / "params.yaml", artifacts_dir=artifacts)
-    assert legal(artifacts, random.Random(f"conformance-{game}-slow")) >= 20
+def test_answers_that_need_costly_tables(game, tmp_path_factory):
+    build, legal = _spec(game).slow
+    assert legal(build(tmp_path_factory), random.Random(f"conformance-{game}-slow")) >= 20
