@@ -29,10 +29,9 @@ test: $(STAMP)
 	$(BIN)/ruff check lookup pipeline webapp tests benchmarks
 	$(BIN)/python -m pytest -n 2 -m "not full"
 
-# The full-size checks that cannot fit in `make test` (the whole default pipeline on a fresh clone, its dvc.lock).
-# CI (.ci/run) runs both targets.
+# The full-size checks that cannot fit in `make test` (README, "The two commands"). CI (.ci/run) runs both targets.
 test-full: $(STAMP)
-	$(BIN)/python -m pytest -m full
+	$(BIN)/python -m pytest -n 2 -m full
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[build,serve,test,bench]"

@@ -54,7 +54,8 @@ def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
 
 
-@pytest.mark.slow
+# A fresh venv, a pip install and the tables of every default rule set: ~4 CPU-minutes, in `make test-full`.
+@pytest.mark.full
 def test_core_install_answers_every_game_alone(tmp_path_factory):
     root = tmp_path_factory.mktemp("core_install")
     # The wheel is built from a copy: building in the checkout would write build/ and *.egg-info there.

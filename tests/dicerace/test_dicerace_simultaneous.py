@@ -93,7 +93,7 @@ def _assert_matches_exact(sol, exact) -> None:
         assert abs(sol.value[i, j] - float(state.value)) <= 1e-12, (i, j)
 
 
-@pytest.mark.parametrize("dice, target", [(3, 60), (4, 30), pytest.param(5, 40, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("dice, target", [(3, 60), (4, 30), pytest.param(5, 40, marks=pytest.mark.full)])
 def test_flags_and_supports_equal_exact_on_every_state(dice, target):
     """Every state's saddle-point flag, uniqueness flag and support equal the exact-rational game's."""
     sol = solve_simultaneous(dice, target)

@@ -79,7 +79,7 @@ def test_stratified_monte_carlo_against_one_random_hand_within_four_standard_err
     assert 0.7 < np.sqrt(np.mean(z ** 2)) < 1.3
 
 
-@pytest.mark.slow
+@pytest.mark.full  # every class against two random hands, enumerated: ~1 CPU-minute (make test-full)
 def test_exact_against_two_random_hands_equals_the_engine(poker_artifacts, engine):
     """The board-by-board count against two random hands equals the exact engine's enumeration of the
     opponents, as fractions, for a pair, an offsuit and a suited class."""

@@ -185,7 +185,7 @@ def test_a_million_simulated_games_agree(hasbro_law, hasbro_tables):
     assert _simulated_p(hasbro_tables, hasbro_law, 1_000_000, seed=12) > 1e-3
 
 
-@pytest.mark.slow
+@pytest.mark.full  # the verhoeff tables and the tie-range pass (make test-full)
 def test_verhoeff_published_figures(tmp_path_factory):
     """Verhoeff's optimal solitaire Yahtzee: median 248, sd 59.6117, upper bonus in 68.1 % of games.
 

@@ -90,8 +90,13 @@ def test_sheet_has_one_entry_per_box():
         forced.score("chance", [1, 1, 2, 3, 4])
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("peer", sorted(PEER))
+# make test compares one American rule set whose tables it builds anyway (hasbro), one it solves anyway (plain)
+# and the Scandinavian boxes (forced order: the smallest game); the other nine are full solves (make test-full).
+QUICK_PEERS = ("american+forced-joker", "american+no-bonus", "yatzy-scandinavian+forced")
+
+
+@pytest.mark.parametrize("peer", [p if p in QUICK_PEERS else pytest.param(p, marks=pytest.mark.full)
+                                  for p in sorted(PEER)])
 def test_every_turn_start_value_matches_the_peer(peer, tmp_path_factory):
     from tests import shared
 
