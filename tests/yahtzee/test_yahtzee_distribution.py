@@ -9,7 +9,6 @@
   of the sd over the ways to break ties, ``pipeline.yahtzee.tie_range``).
 """
 
-import itertools
 import json
 from collections import defaultdict
 
@@ -24,6 +23,7 @@ from lookup.yahtzee.states import state_space
 from lookup.yahtzee.tables import load_tables
 from pipeline.cli import main
 from pipeline.yahtzee.tie_range import TIE_RULES, tie_range
+from tests.yahtzee.occupancy import completion_law
 from tests.yahtzee.tie_exact import ExactTies
 
 HASBRO = get_rules("hasbro")
@@ -97,24 +97,13 @@ def test_other_rule_sets_against_the_backward_statistics(rules, tmp_path_factory
         assert mean > sol.start_value + 1
 
 
-def _completion_law(enc):
-    """T[k, r]: probability that keep k, its other dice rerolled, becomes roll r (brute force over faces)."""
-    index = {tuple(roll): r for r, roll in enumerate(enc.rolls.tolist())}
-    t = np.zeros((enc.n_keeps, enc.n_rolls))
-    for k, keep in enumerate(enc.keeps):
-        free = enc.n_dice - len(keep)
-        for faces in itertools.product(range(enc.n_faces), repeat=free):
-            t[k, index[tuple(sorted(keep + faces))]] += 1.0 / enc.n_faces ** free
-    return t
-
-
 def _forward_law(rules, state_index, reroll, category):
     """Forward pass over {(filled mask, upper): law of the points so far} for a forced-order sheet without
     Joker or Yahtzee bonus, from the rules' own scoring (independent of the kernels)."""
     from lookup.yahtzee.rules import score_roll
 
     enc = rules.encoding
-    t = _completion_law(enc)
+    t = completion_law(enc)
     thr, bonus = rules.upper_threshold, rules.upper_bonus
     size = 1 + rules.n_boxes * 60  # more points than any sheet of 15 boxes scores
     layer = {(0, 0): np.eye(1, size)[0]}
