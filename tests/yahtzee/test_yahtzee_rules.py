@@ -24,6 +24,7 @@ from lookup.yahtzee.rules import (
     scoring_options,
     scoring_tables,
 )
+from lookup.yahtzee.sheet import Sheet
 from lookup.yahtzee.states import state_space
 
 HASBRO = get_rules("hasbro")
@@ -94,19 +95,28 @@ def test_forced_joker(name):
     fours = (4, 4, 4, 4, 4)
     # Yahtzee box open: normal scoring, any open box.
     assert allowed_set(rules, bits(0, 1), fours) == (set(range(13)) - {0, 1}, False)
-    for ybox_filled_with in (50, 0):  # the Joker applies whether the box holds 50 or 0
-        assert ybox_filled_with in (50, 0)
-        # Yahtzee box filled, matching upper box (fours = 3) open: it must go there.
-        assert allowed_set(rules, bits(YAHTZEE), fours) == ({3}, False)
-        # Matching upper box filled: any open lower box, at Joker values.
-        filled = bits(YAHTZEE, 3, FULL_HOUSE)
-        assert allowed_set(rules, filled, fours) == (LOWER - {YAHTZEE, FULL_HOUSE}, True)
+    # The options as the kernels see them (filled boxes and the face; the Yahtzee box's points are not an input).
+    assert allowed_set(rules, bits(YAHTZEE), fours) == ({3}, False)
+    assert allowed_set(rules, bits(YAHTZEE, 3, FULL_HOUSE), fours) == (LOWER - {YAHTZEE, FULL_HOUSE}, True)
+    assert allowed_set(rules, ALL_FILLED & ~bits(0, 5), fours) == ({0, 5}, False)
+    lowest = {name: 5 if name == "chance" else 0 for name in CATEGORIES}  # chance holds at least 5
+    for ybox_filled_with in (50, 0):  # the Joker applies whether the box holds 50 or 0; only the +100 differs
+        bonus = rules.yahtzee_bonus if ybox_filled_with == 50 else 0
+        # Yahtzee box filled, matching upper box (fours) open: it must go there.
+        sheet = Sheet.parse({"yahtzee": ybox_filled_with}, rules)
+        assert sheet.allowed(fours) == {"fours": 20}
+        assert sheet.score("fours", fours) == 20 + bonus and sheet.yahtzee_bonus == bonus
+        # Matching upper box filled: any open lower box, at Joker values (25 / 30 / 40, else the sum).
+        sheet = Sheet.parse({"yahtzee": ybox_filled_with, "fours": 12, "full_house": 25}, rules)
+        assert sheet.allowed(fours) == {"three_of_a_kind": 20, "four_of_a_kind": 20, "small_straight": 30,
+                                        "large_straight": 40, "chance": 20}
+        assert sheet.score("large_straight", fours) == 40 + bonus and sheet.yahtzee_bonus == bonus
         # Every lower box filled: a zero in an open upper box.
-        filled = ALL_FILLED & ~bits(0, 5)
-        assert allowed_set(rules, filled, fours) == ({0, 5}, False)
-        st = scoring_tables(rules)
-        r = get_encoding(5, 6).roll_index([3] * 5)
-        assert st.score[r, 0] == st.score[r, 5] == 0
+        sheet = Sheet.parse({**lowest, "yahtzee": ybox_filled_with, "ones": None, "sixes": None}, rules)
+        assert sheet.allowed(fours) == {"ones": 0, "sixes": 0}
+        assert sheet.score("sixes", fours) == bonus and sheet.yahtzee_bonus == bonus
+        with pytest.raises(ValueError, match="box chance is filled"):
+            sheet.score("chance", fours)
     # Not five alike: never a Joker.
     assert allowed_set(rules, bits(YAHTZEE, 3), (4, 4, 4, 4, 5)) == (set(range(13)) - {3, YAHTZEE}, False)
 

@@ -2,10 +2,12 @@
 
 The peer (PyPI ``yatzy-solver``, a Rust solver, in the ``test`` extra) is an independent implementation:
 its box scores are compared on every roll, its turn-start values on every reachable state, for all 12 of
-its rule variants (4 American, 8 Scandinavian), to 1e-9 points.
+its rule variants (4 American, 8 Scandinavian), to 1e-9 points. Only the tests that compare with it ask for it
+(``tests/peers.py``): without it they skip, or fail under CI=true; the others run anyway.
 """
 
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -15,8 +17,9 @@ from lookup.yahtzee.rules import AMERICAN_BOXES, Box, Rules, score_roll
 from lookup.yahtzee.states import state_space
 from lookup.yahtzee.turn import analyse_turn
 from pipeline.yahtzee.solver import solve
+from tests.peers import require
 
-ys = pytest.importorskip("yatzy_solver")
+PEER_MODULE = "yatzy_solver"  # PyPI yatzy-solver, in the `test` extra (pyproject.toml) and constraints.txt
 
 # Every peer variant and the rule set that plays the same game here.
 PEER = {
@@ -30,13 +33,26 @@ PUBLISHED = {"scandinavian": 248.4399894, "scandinavian+tp4": 248.6440589}
 ROLLS = list(itertools.combinations_with_replacement(range(1, 7), 5))
 
 
+def test_a_missing_peer_skips_locally_and_fails_in_ci(monkeypatch):
+    """tests/peers.py: without the peer the tests that need it skip, except under CI=true where they fail."""
+    monkeypatch.setitem(sys.modules, PEER_MODULE, None)  # the next import of it raises ImportError
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=f"{PEER_MODULE!r} is missing"):
+        require(PEER_MODULE)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match=f"{PEER_MODULE!r} is missing"):
+        require(PEER_MODULE)
+
+
 def test_every_peer_variant_has_a_rule_set():
+    ys = require(PEER_MODULE)
     assert sorted(ys.builtin_variants()) == sorted(PEER)
     assert len({PEER[v] for v in PEER}) == 12
 
 
 @pytest.mark.parametrize("peer", sorted(PEER))
 def test_box_scores_match_the_peer(peer):
+    ys = require(PEER_MODULE)
     rules, variant = get_rules(PEER[peer]), ys.Variant(peer)
     assert len(variant.categories) == rules.n_boxes
     for roll in ROLLS:
@@ -99,6 +115,8 @@ QUICK_PEERS = ("american+forced-joker", "american+no-bonus", "yatzy-scandinavian
                                   for p in sorted(PEER)])
 def test_every_turn_start_value_matches_the_peer(peer, tmp_path_factory):
     from tests import shared
+
+    ys = require(PEER_MODULE)
 
     rules = get_rules(PEER[peer])
     sol = shared.solution(tmp_path_factory, rules.name)  # solve(rules), once per run

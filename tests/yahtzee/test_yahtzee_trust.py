@@ -153,10 +153,11 @@ def test_a_symlinked_artifact_is_refused_and_nothing_is_written(hasbro_tables, t
     shutil.rmtree(root / VALUES)
     (root / VALUES).symlink_to(elsewhere / VALUES, target_is_directory=True)
     before = tree(tmp_path)
+    refused = rf"^{re.escape(str(root.resolve() / VALUES))}: is a symlink \(to {re.escape(str(elsewhere / VALUES))}\)"
     with no_writes(tmp_path):
-        with pytest.raises(ArtifactError):
+        with pytest.raises(ArtifactError, match=refused):
             value(SHEET, artifacts_dir=root)
-        with pytest.raises(ArtifactError):
+        with pytest.raises(ArtifactError, match=refused):
             decide(DICE, 2, SHEET, artifacts_dir=root)
     assert tree(tmp_path) == before
 
@@ -185,7 +186,15 @@ def test_fingerprint_traversal_attack_of_issue_9(hasbro_tables, tmp_path):
         victim.mkdir(parents=True)
         (victim / "zarr.json").write_text("{}")
     doc_path = root / VALUES / "zarr.json"
-    _resign(root / VALUES, lambda m: m.update(fingerprint="/../../g151-xxxx" + "0" * 48))
+    attack = "/../../g151-xxxx" + "0" * 48
+    _resign(root / VALUES, lambda m: m.update(fingerprint=attack))
+    # The attack is validly signed (its checksum, recomputed here with hashlib over the canonical JSON, is the
+    # stored one), so what refuses it below is the fingerprint check, not the metadata checksum.
+    attrs = json.loads(doc_path.read_text())["attributes"]
+    assert attrs[META_KEY]["fingerprint"] == attack
+    canonical = json.dumps(attrs[META_KEY], sort_keys=True, separators=(",", ":")).encode()
+    assert attrs[META_SHA_KEY] == hashlib.sha256(canonical).hexdigest()
+    signed = hashlib.sha256(doc_path.read_bytes()).hexdigest()
     before = {str(p): p.read_bytes() if p.is_file() else None for p in tmp_path.rglob("*")}
     for trust in ("manifest", "artifact"):
         with pytest.MonkeyPatch.context() as mp:
@@ -194,4 +203,5 @@ def test_fingerprint_traversal_attack_of_issue_9(hasbro_tables, tmp_path):
                 value([None] * 13, artifacts_dir=root)
     after = {str(p): p.read_bytes() if p.is_file() else None for p in tmp_path.rglob("*")}
     assert after == before
-    assert hashlib.sha256(doc_path.read_bytes()).hexdigest()  # the artifact itself is left for inspection
+    # The artifact itself is left for inspection, byte for byte as the attack signed it.
+    assert hashlib.sha256(doc_path.read_bytes()).hexdigest() == signed
