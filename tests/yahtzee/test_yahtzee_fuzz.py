@@ -36,6 +36,8 @@ CHECK_FINAL, CHECK_KEEP, CHECK_TOWIN = Sample(every=5), Sample(every=60), Sample
 def played_sheet(draw, rules: str, most: int = 12) -> yz.Sheet:
     sheet = yz.Sheet.empty(rules)
     for _ in range(draw(st.integers(0, most))):
+        if sheet.finished:
+            break
         dice = draw(st.lists(st.integers(1, 6), min_size=5, max_size=5))
         sheet.score(draw(st.sampled_from(sorted(sheet.allowed(dice)))), dice)
     return sheet
@@ -92,7 +94,7 @@ def test_turn_queries(hasbro_tables, data):
     args, wrong = one_wrong(draw, valid, bad)
     fn = draw(st.sampled_from([yz.decide, yz.explain]))
     call = (args["dice"], args["rerolls"], args["sheet"], args["rules"])
-    names = {"dice": ("dice", "die"), "rerolls": ("rerolls",), "sheet": ("sheet", "box", "yahtzee_bonus"),
+    names = {"dice": ("dice", "die"), "rerolls": ("rerolls",), "sheet": ("sheet", "box", "categor", "yahtzee_bonus"),
              "rules": ("rule set",)}
     if wrong is not None:
         refused(fn, *call, names=names[wrong], artifacts_dir=hasbro_tables)
@@ -124,9 +126,9 @@ def test_play_to_win(tmp_path_factory, data):
     valid = {"dice": draw(DICE), "rerolls": draw(integers(0, 2)), "sheet": sheet_form(draw, sheet), "rules": rules,
              objective: draw(integers(0, 400))}
     bad = {"dice": BAD_DICE, "rerolls": bad_integer(0, 2), "sheet": BAD_SHEET, "rules": bad_choice(yz.RULE_SETS),
-           objective: bad_integer(None, None, extra=[100.0, "300", True])}
+           objective: bad_integer(None, None, extra=[100.0, "300"]).filter(lambda v: v is not None)}
     args, wrong = one_wrong(draw, valid, bad)
-    names = {"dice": ("dice", "die"), "rerolls": ("rerolls",), "sheet": ("sheet", "box", "yahtzee_bonus"),
+    names = {"dice": ("dice", "die"), "rerolls": ("rerolls",), "sheet": ("sheet", "box", "categor", "yahtzee_bonus"),
              "rules": ("rule set",), objective: (objective,)}
     fn = draw(st.sampled_from([yz.decide, yz.explain, yz.chance]))
     kw = {objective: args[objective], "artifacts_dir": root}
