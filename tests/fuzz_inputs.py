@@ -67,10 +67,13 @@ def integers(low: int, high: int) -> st.SearchStrategy:
 
 
 def bad_integer(low: int | None, high: int | None, extra: Iterable[Any] = ()) -> st.SearchStrategy:
-    """Values that are not an integer in low..high: junk, and integers just outside the range."""
+    """Values that are not an integer in low..high: half the time an integer just outside the range (the edge a
+    validator gets wrong), else junk or one of ``extra``."""
     outside = [v for v in (None if low is None else low - 1, None if high is None else high + 1) if v is not None]
-    pool = [v for v in JUNK_POOL if not is_int(v, low, high)] + outside + list(extra)
-    return st.sampled_from(pool)
+    junk = st.sampled_from([v for v in JUNK_POOL if not is_int(v, low, high)] + list(extra))
+    if not outside:
+        return junk
+    return st.one_of(st.sampled_from(outside).flatmap(lambda v: st.sampled_from([v, np.int64(v)])), junk)
 
 
 def bad_choice(allowed: Iterable[Any]) -> st.SearchStrategy:
