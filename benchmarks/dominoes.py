@@ -87,7 +87,7 @@ def main() -> None:
 def _first_choice(E, seed: int):  # noqa: ANN001, ANN202
     """The arguments of ``move_values`` (up to the player's settings) at the second player's first decision
     with a choice in the deal of ``seed`` (the opponent opening with its first tile)."""
-    from lookup.dominoes.rules import GAME, deal
+    from lookup.dominoes.game import GAME, deal
 
     state = deal(seed)
     ev = np.zeros((64, 6), np.int64)

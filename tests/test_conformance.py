@@ -272,6 +272,55 @@ def _poker_bad() -> list[tuple[str, BadCall]]:
 TICTACTOE_MODELS = ("random", "first", "last", "greedy", "perfect")
 
 
+# --- games with moves: random legal play through the one game API (lookup.opponents.Game) --------------
+
+def _protocol_games(game: Any, start: Callable[[int], Any], rng: random.Random, games: int,
+                    players: tuple[str, ...] = ()) -> int:
+    """``games`` games from ``start(g)`` through the game API alone: every model of ``models_for(game)``
+    gives a distribution over legal moves summing to 1, observations are hashable, every move played is
+    legal, the game ends with returns (1, -1), (0, 0) or (-1, 1). With ``players``, game g has the exact
+    player ``players[g % len]`` of lookup.opponents in seat g % 2 (against every model), its beliefs
+    updated on every move; the other seat plays a random model. Returns the answers checked."""
+    from fractions import Fraction
+
+    from lookup.opponents import Player, models_for
+
+    models, n = models_for(game), 0
+    for g in range(games):
+        state, seat = start(g), g % 2
+        player = None
+        if players:
+            kind = players[g % len(players)]
+            assumed = () if kind == "perfect" else models[:1] if kind == "predictive" else models
+            player = Player(kind, game, seat, assumed)
+            belief = player.initial_belief(state) if player.hidden else player.initial_belief()
+        opponent = rng.choice(models)
+        for _ in range(1000):
+            if game.is_terminal(state):
+                break
+            legal = game.legal_moves(state)
+            assert legal and len(set(legal)) == len(legal)
+            hash(game.observation(state, 0)), hash(game.observation(state, 1))
+            for model in models:
+                dist = model.distribution(game, state)
+                assert set(dist) <= set(legal) and sum(dist.values()) == 1 and min(dist.values()) > Fraction(0)
+                n += 1
+            if player is not None and game.to_move(state) == seat:
+                move = player.choose(state, belief)
+                n += 1
+            else:
+                move = _sample(rng, opponent.distribution(game, state) if player else {m: 1 for m in legal})
+            assert move in legal
+            if player is not None:
+                belief = player.observe(belief, state, move)
+            state = game.apply(state, move)
+        else:
+            raise AssertionError(f"{game.name}: a game did not end in 1000 moves")
+        assert game.returns(state) in ((1, -1), (0, 0), (-1, 1))
+        n += 1
+    return n
+
+
 def _sample(rng: random.Random, dist: dict) -> Any:
     moves = list(dist)
     return rng.choices(moves, [float(p) for p in dist.values()])[0]
@@ -283,7 +332,7 @@ def _tictactoe_legal(a: Artifacts, rng: random.Random) -> int:
     from lookup.tictactoe.rules import START
 
     assert {m.name for m in models_for(GAME)} == set(TICTACTOE_MODELS)  # a new model must be built and played
-    n = 0
+    n = _protocol_games(GAME, lambda _: START, rng, 8, ("perfect", "predictive", "realistic", "bayesian"))
     for assumed in (None, *TICTACTOE_MODELS):  # the player's model (None: perfect play)
         for opponent in TICTACTOE_MODELS:
             for seat in (0, 1):
@@ -335,9 +384,13 @@ DOMINOES_OPTIONS = {"depth": 2, "samples": 3, "max_exact": 50, "endgame": 0}
 def _dominoes_legal(a: Artifacts, rng: random.Random) -> int:
     from lookup.dominoes import GAME, MODEL_NAMES, PLAYERS, deal, decide, move_name, tile_name, value
     from lookup.dominoes import engine as E
+    from lookup.dominoes.game import Dominoes
     from lookup.opponents import MODELS
 
-    n = 0
+    # the game API: the standard game at random, and the exact players on the smallest reduced instance
+    n = _protocol_games(GAME, lambda g: deal(2000 + g), rng, 6)
+    small = Dominoes(max_pip=2, hand=2)
+    n += _protocol_games(small, lambda g: small.deal(g), rng, 8, ("perfect", "predictive", "realistic", "bayesian"))
     for game, (opponent, player) in enumerate((m, p) for m in MODEL_NAMES for p in PLAYERS):
         seat = game % 2
         state = deal(1000 + game)

@@ -1,13 +1,16 @@
 """Each compiled engine and its plain reference reproduce the committed golden file tests/golden/<game>.json
-exactly (every output is an integer: results, move logs, scores, enumeration counts). The files hold the
-plain reference's outputs, written once by tests/golden/make_golden.py."""
+exactly (results, move logs, scores, enumeration counts, exact fractions; the compiled dominoes engine's
+floating-point values within 1e-9). The files hold the plain reference's outputs, written once by
+tests/golden/make_golden.py. (The web client holds no game logic, so no JavaScript test reads them.)"""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -36,14 +39,70 @@ def test_every_golden_file_has_its_check():
     assert {p.stem for p in GOLDEN.glob("*.json")} == {"dominoes", "poker", "yahtzee_lab"}
 
 
-@pytest.mark.parametrize("compiled", [False, True], ids=["plain", "numba"])
-def test_dominoes_engine(compiled):
+def _dominoes(kind: str) -> list[dict]:
+    return [c for c in _cases("dominoes") if c["kind"] == kind]
+
+
+def _dominoes_engine(compiled: bool):
     if compiled:
         from pipeline.dominoes.kernels import engine
     else:
         from lookup.dominoes import engine
-    for case in _cases("dominoes"):
+    return engine
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["plain", "numba"])
+def test_dominoes_engine_games(compiled):
+    engine = _dominoes_engine(compiled)
+    for case in _dominoes("game"):
         assert G.dominoes_game(engine, case["input"]) == case["output"], case["input"]
+
+
+def test_dominoes_plain_reference():
+    """The game API and the models and exact players of lookup.opponents (which wrote the file) still
+    give every position's and decision's output."""
+    positions, decisions = _dominoes("position"), _dominoes("decision")
+    assert len(positions) >= 10 and {c["input"]["player"] for c in decisions} == {"predictive", "realistic",
+                                                                                   "bayesian"}
+    for case in positions:
+        assert G.dominoes_position(case["input"]) == case["output"], case["input"]
+    for case in decisions:
+        assert G.dominoes_decision(case["input"], case["output"]["history"]) == case["output"], case["input"]
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["plain", "numba"])
+def test_dominoes_engine_positions_and_decisions(compiled):
+    """The engine's rules (legal moves, placing and passing, results), its models (``model_probs``) and its
+    players (``move_values``, searching to the end with every hand listed) give the golden outputs."""
+    E = _dominoes_engine(compiled)
+    moves, probs = np.empty(E.MAX_MOVES, np.int64), np.empty(E.MAX_MOVES)
+    for case in _dominoes("position"):
+        out = case["output"]
+        h0, h1, bone, left, right, to_move, passes, drawn = out["position"]
+        hand, unseen = (h0, h1)[to_move], (h1, h0)[to_move] | sum(1 << t for t in bone)
+        n = E.legal_into(hand, left, right, drawn, len(bone), moves)
+        assert [int(m) for m in moves[:n]] == out["legal"], case["input"]
+        for name, dist in out["models"].items():
+            E.model_probs(E.MODEL_CODES[name], moves, n, hand, unseen, left, right, probs)
+            want = [float(Fraction(dist.get(str(m), "0"))) for m in out["legal"]]
+            assert list(probs[:n]) == pytest.approx(want, rel=0, abs=1e-12), (case["input"], name)
+        for move, after in zip(out["legal"], out["after"], strict=True):
+            if move == E.DRAW:  # the engine draws inside play_game (the "game" cases): only the tile moves
+                assert after[:2] == [h0 | (1 << bone[0]) if to_move == 0 else h0,
+                                     h1 | (1 << bone[0]) if to_move == 1 else h1] and after[6] == bone[0]
+                continue
+            got = [int(x) for x in E.step(h0, h1, left, right, to_move, passes, move)]
+            r = E.result(0, got[0], got[1], got[5])
+            assert [*got, -1, len(bone), None if r == 2.0 else int(r)] == after, (case["input"], move)
+    for case in _dominoes("decision"):
+        out = case["output"]
+        got_moves, got_values = G.dominoes_engine_decision(E, case["input"], out["history"])
+        exact = [Fraction(v) for v in out["values"]]
+        assert got_moves == out["moves"], case["input"]
+        assert got_values == pytest.approx([float(v) for v in exact], rel=0, abs=1e-9), case["input"]
+        top = sorted(exact, reverse=True)
+        if len(top) < 2 or top[0] - top[1] > 1e-9:  # (an exact tie may round either way)
+            assert got_moves[int(np.argmax(got_values))] == out["choice"], case["input"]
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "numba"])

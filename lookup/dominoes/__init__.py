@@ -5,19 +5,9 @@ the game API of ``lookup.opponents``, and a player's decision from what it has s
     decide(["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"], "6-6", seat=1, player="realistic")
 """
 
+from lookup.dominoes.game import GAME, Dominoes, Observation, State, deal
 from lookup.dominoes.play import MODEL_NAMES, PLAYERS, View, decide, move_values, replay, value
-from lookup.dominoes.rules import (
-                                   GAME,
-                                   Dominoes,
-                                   Observation,
-                                   Rules,
-                                   State,
-                                   deal,
-                                   move_name,
-                                   parse_move,
-                                   parse_tile,
-                                   tile_name,
-)
+from lookup.dominoes.rules import Rules, move_name, parse_move, parse_tile, tile_name
 from lookup.dominoes.tables import Matchups, load_matchups
 
 __all__ = ["GAME", "MODEL_NAMES", "PLAYERS", "Dominoes", "Matchups", "Observation", "Rules", "State", "View",

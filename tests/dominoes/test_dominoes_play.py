@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from lookup import opponents
 from lookup.dominoes import decide, move_values, value
 from lookup.dominoes import engine as E
-from lookup.dominoes.rules import GAME, State
+from lookup.dominoes.game import GAME, State
 from pipeline.cli import main
 
 

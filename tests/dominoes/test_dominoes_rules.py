@@ -9,7 +9,8 @@ import pytest
 
 from lookup import opponents
 from lookup.dominoes import engine as E
-from lookup.dominoes.rules import GAME, State, deal, get_rules, move_name, parse_move, parse_tile, tiles_of
+from lookup.dominoes.game import GAME, State, deal
+from lookup.dominoes.rules import get_rules, move_name, parse_move, parse_tile, tiles_of
 
 ALL = set(range(28))
 
