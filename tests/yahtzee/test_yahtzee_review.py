@@ -13,10 +13,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from lookup.yahtzee import Sheet, decide, explain, judge, load_record, parse_record, review
+from lookup.yahtzee import CATEGORIES, Sheet, decide, explain, judge, load_record, parse_record, review
 from pipeline.cli import main
 from tests import shared
+from tests.fuzz_inputs import JUNK, arg, integers, only_value_errors
 
 FORCED = "scandinavian+forced"
 
@@ -302,12 +305,17 @@ def test_play_says_what_a_deviation_cost_and_records_the_game(hasbro_tables, tmp
     assert bad.exit_code == 1 and "not a file in an existing directory" in bad.output
 
 
-def test_web_review_route(hasbro_tables):
+@pytest.fixture(scope="module")
+def client(hasbro_tables):
+    """The web app over the hasbro tables (the review route needs no other game's)."""
     from fastapi.testclient import TestClient
 
     from webapp.app import create_app
 
-    client = TestClient(create_app(hasbro_tables))
+    return TestClient(create_app(hasbro_tables))
+
+
+def test_web_review_route(hasbro_tables, client):
     record = play_record("hasbro", 9, hasbro_tables, worst(hasbro_tables, 6))
     got = client.post("/api/yahtzee/review?top=3", json=record)
     assert got.status_code == 200, got.text
@@ -319,3 +327,34 @@ def test_web_review_route(hasbro_tables):
     assert client.post("/api/yahtzee/review?top=1000", json=record).status_code == 422
     documented = client.get("/openapi.json").json()["paths"]["/api/yahtzee/review"]["post"]["requestBody"]
     assert "turns" in json.dumps(documented) and "$ref" not in json.dumps(documented)  # nested model inlined
+
+
+# Records of the right shape with junk anywhere (tests/fuzz_inputs.py): only ValueErrors may come out.
+_DICE = st.one_of(st.lists(arg(integers(1, 6)), min_size=4, max_size=6), JUNK)
+_TURN = st.one_of(st.fixed_dictionaries({}, optional={
+    "rolls": st.one_of(st.lists(_DICE, max_size=4), JUNK),
+    "keeps": st.one_of(st.lists(st.one_of(st.lists(arg(integers(1, 6)), max_size=5), JUNK), max_size=3), JUNK),
+    "box": arg(st.sampled_from(CATEGORIES)), "other": JUNK}), JUNK)
+_RECORDS = st.fixed_dictionaries({"turns": st.one_of(st.lists(_TURN, max_size=3), JUNK)}, optional={
+    "rules": arg(st.sampled_from(["hasbro", "seed"])), "goal": arg(integers(0, 400)), "beat": arg(integers(0, 400)),
+    "sheet": arg(st.just({"ones": 3})), "version": arg(st.just(1)), "seed": arg(integers(0, 9))})
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_RECORDS)
+def test_fuzz_review_raises_only_value_errors(hasbro_tables, record):
+    only_value_errors(review, record, artifacts_dir=hasbro_tables)
+
+
+_JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(),
+                               st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=5)),
+                     lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                             st.dictionaries(st.text(max_size=5), inner, max_size=4)), max_leaves=20)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(_JSON, st.fixed_dictionaries({"turns": st.lists(st.fixed_dictionaries(
+    {"rolls": st.lists(st.lists(st.integers(0, 7), max_size=6), max_size=4), "box": st.sampled_from(CATEGORIES)},
+    optional={"keeps": _JSON}), max_size=3)}, optional={"rules": _JSON, "goal": _JSON, "sheet": _JSON})))
+def test_fuzz_web_review_never_5xx(client, body):
+    assert client.post("/api/yahtzee/review", json=body).status_code in (200, 422)
