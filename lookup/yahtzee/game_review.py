@@ -237,7 +237,7 @@ class _Reviewer:
                 self.table = towin.load_towin(rules, objective, artifacts_dir)
             except ArtifactError:
                 # Points are still reviewed: the play-to-win tables are optional (yahtzee.towin in params.yaml).
-                self.note = f"the {rules.name!r} play-to-win table ({objective}) is not built"
+                self.note = f"the {rules.name!r} play-to-win table ({objective}) is not built or cannot be read"
             else:
                 needed = target - start.total
                 if self.table.max_points is not None and needed > self.table.max_points:
