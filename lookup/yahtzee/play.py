@@ -52,7 +52,7 @@ class Decision:
     @cached_property
     def expected_final(self) -> float:
         tables, state, total, rerolls, index = self._where
-        analysis = _analysis(tables, state)
+        analysis = turn_analysis(tables, state)
         return total + float(analysis.keep[rerolls][index] if rerolls else analysis.final[index])
 
     def __str__(self) -> str:
@@ -106,9 +106,16 @@ def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str |
 
 
 @lru_cache(maxsize=256)
-def _analysis(tables: YahtzeeTables, state: tuple[int, int, int]) -> TurnAnalysis:
+def turn_analysis(tables: YahtzeeTables, state: tuple[int, int, int]) -> TurnAnalysis:
+    """The value of every option of the turn starting at ``state`` (expected remaining points,
+    ``lookup.yahtzee.turn``), cached: what ``explain``, ``expected_final`` and ``review`` read."""
     # Element reads of the successor states (a few chunks), not the whole table.
     return analyse_turn(tables.rules, tables.value, state)
+
+
+def keep_label(keep: Sequence[int], n_dice: int) -> str:
+    """A keep in words, as ``explain`` lists it: "keep all (stop)" or "keep [3, 3]"."""
+    return "keep all (stop)" if len(keep) == n_dice else f"keep {list(keep)}"
 
 
 def decide(
@@ -147,7 +154,7 @@ def decide(
         action = (policy["reroll"].flat((row * 2 + rerolls - 1) * plan.n_rolls + roll) if rerolls
                   else policy["category"].flat(row * plan.n_rolls + roll))
     else:
-        analysis = _analysis(tables, state)
+        analysis = turn_analysis(tables, state)
         action = analysis.best_reroll(rerolls, roll) if rerolls else analysis.best_category(roll)
     if rerolls == 0:
         return _decision(plan.name, pips, 0, None, None, plan.categories[action],
@@ -187,7 +194,7 @@ def explain(
     rules, pips, rerolls, sh, tables = _situation(dice, rerolls, sheet, rules, artifacts_dir)
     enc = rules.encoding
     roll = enc.roll_index([p - 1 for p in pips])
-    analysis = _analysis(tables, sh.state)
+    analysis = turn_analysis(tables, sh.state)
     options = []
     if rerolls == 0:
         for c, v in enumerate(analysis.final[roll]):
@@ -202,8 +209,7 @@ def explain(
                 continue
             seen.add(k)
             keep = tuple(int(f) + 1 for f in enc.keeps[k])
-            label = "keep all (stop)" if len(keep) == rules.n_dice else f"keep {list(keep)}"
-            options.append((label, keep, None, sh.total + float(analysis.keep[rerolls][k])))
+            options.append((keep_label(keep, rules.n_dice), keep, None, sh.total + float(analysis.keep[rerolls][k])))
     best = max(o[3] for o in options)
     ranked = sorted(options, key=lambda o: -o[3])  # stable: ties stay in tie order
     return [Option(a, k, c, v, max(0.0, best - v)) for a, k, c, v in ranked]

@@ -4,18 +4,25 @@ The rules live in ``lookup.yahtzee``: the advice is ``decide`` / ``explain``, th
 (allowed boxes, Joker, upper bonus, Yahtzee bonus, forced order) is ``Sheet``; this module only asks,
 rolls and prints. Dice are rolled by ``random.Random(seed)``: each roll draws the new faces in die order
 with ``randint(1, 6)``, so a seeded game is reproducible.
+
+The game is recorded as it is played (``lookup.yahtzee.record``, docs/yahtzee.md "Game records"): after each
+move that differs from optimal play the cost is said at once (``lookup.yahtzee.judge``), the game ends with its
+review (``lookup.yahtzee.review``), and ``record`` (a path) receives the record after every turn.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import click
 
-from lookup.yahtzee import Sheet, decide, explain, get_rules, value
+from lookup.yahtzee import Sheet, decide, explain, get_rules, judge, parse_record, review, value
+from lookup.yahtzee.game_review import ReviewedDecision, points_text
 
 
 class BadMove(ValueError):
@@ -28,12 +35,18 @@ class TerminalGame:
     the game (a pipe gives no second chance: the next line was written for another prompt)."""
 
     def __init__(self, rules: str, sheet: Any, *, seed: int | None, enter_dice: bool, auto: bool, top: int,
-                 artifacts_dir: Path, interactive: bool) -> None:
+                 artifacts_dir: Path, interactive: bool, record: Path | None = None) -> None:
         self.rules = get_rules(rules)
         self.sheet = Sheet.parse(sheet, self.rules)
         self.rng = random.Random(seed)
         self.enter_dice, self.auto, self.top = enter_dice, auto, top
         self.root, self.interactive = artifacts_dir, interactive
+        if record is not None and (record.is_dir() or not record.parent.is_dir()):
+            # Said now, not after a whole game whose record could then not be written.
+            raise ValueError(f"--record {record}: not a file in an existing directory")
+        self.record_path = record
+        start = {k: v for k, v in self.sheet.to_dict().items() if v is not None}
+        self.record: dict[str, Any] = {"rules": self.rules.name, "sheet": start, "seed": seed, "turns": []}
 
     # --- input ---
     def _ask(self, prompt: str, parse: Any, *, always: bool = False) -> Any:
@@ -89,11 +102,38 @@ class TerminalGame:
             click.echo(f"\nturn {turn}/{self.rules.n_boxes}, total {self.sheet.total}")
             self._turn()
             self._sheet_lines()
+            self._save()
         click.echo(f"\ngame over: final score {self.sheet.total} (expected {start:.4f} at the start under "
                    f"optimal play)")
+        for line in review(self.record, artifacts_dir=self.root).summary():
+            click.echo(line)
+        if self.record_path is not None:
+            click.echo(f"game record: {self.record_path} (review it with `dicetables yahtzee review "
+                       f"{self.record_path}`)")
+
+    def _save(self) -> None:
+        """The record so far, written to ``record_path`` through a temporary sibling renamed over it: an
+        interrupted game leaves the last whole turn's record, never half a file."""
+        if self.record_path is None:
+            return
+        text = parse_record(self.record).to_json()
+        tmp = self.record_path.with_name(f".tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}-{self.record_path.name}")
+        try:
+            tmp.write_text(text)
+            os.replace(tmp, self.record_path)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    @staticmethod
+    def _said(decision: ReviewedDecision) -> None:
+        """After a move: what it cost against optimal play, when it cost anything."""
+        if decision.points.cost > 0:
+            click.echo(f"  that cost {points_text(decision.points.cost)} expected points: best was "
+                       f"{decision.points.best_action}")
 
     def _turn(self) -> None:
         dice = self._roll(self.rules.n_dice)
+        rolls, keeps = [list(dice)], []
         for rerolls in (2, 1):
             click.echo(f"  roll: {' '.join(map(str, dice))}   ({rerolls} reroll{'s' if rerolls > 1 else ''} left)")
             advice = decide(dice, rerolls, self.sheet, self.rules, artifacts_dir=self.root)
@@ -101,9 +141,12 @@ class TerminalGame:
             self._options(dice, rerolls)
             keep = self._ask("  keep (faces; Enter = hint, all = stop, none = reroll all)",
                              lambda answer, d=dice, a=advice: self._keep(answer, d, a))
+            self._said(judge(dice, rerolls, self.sheet, self.rules, keep=keep, artifacts_dir=self.root))
             if len(keep) == len(dice):
                 break
             dice = sorted(keep) + self._roll(len(dice) - len(keep))
+            keeps.append(sorted(keep))
+            rolls.append(list(dice))
         click.echo(f"  final dice: {' '.join(map(str, dice))}")
         advice = decide(dice, 0, self.sheet, self.rules, artifacts_dir=self.root)
         click.echo(f"  hint: {advice}")
@@ -119,6 +162,8 @@ class TerminalGame:
             return box
 
         box = self._ask("  box (name; Enter = hint)", parse)
+        self._said(judge(dice, 0, self.sheet, self.rules, box=box, artifacts_dir=self.root))
+        self.record["turns"].append({"rolls": rolls, "keeps": keeps, "box": box})
         earned = self.sheet.score(box, dice)  # box points plus any upper or Yahtzee bonus this move earned
         points = allowed[box]
         extra = f" (+{earned - points} bonus)" if earned > points else ""

@@ -34,3 +34,13 @@ def lab(tmp_path_factory) -> Path:
 def forced_tables(tmp_path_factory) -> Path:
     """Built tables of `scandinavian+forced` (the smallest Scandinavian game: 16 masks), shared."""
     return shared.yahtzee(tmp_path_factory, "scandinavian+forced")
+
+
+@pytest.fixture(scope="session")
+def towin_tables(tmp_path_factory) -> Path:
+    """scandinavian+forced goal and win tables built through the registry (a LocalCluster)."""
+    # Built once per run, shared by both pytest workers (only read).
+    return shared.shared_build(tmp_path_factory, "yahtzee:\n  rule_sets: [hasbro]\n  towin:\n"
+                               "    rule_sets: [scandinavian+forced]\n    objectives: [goal, win]\n"
+                               "    max_points: null\n    rows_per_task: 16\n  towin_cluster:\n    workers: 1\n",
+                               ["yahtzee-towin-scandinavian-forced"])

@@ -156,18 +156,6 @@ def test_dask_build_is_byte_identical_on_any_cluster(tmp_path, mini_goal):
         assert np.array_equal(group[f"layer_{n:02d}"][...], layer)
 
 
-@pytest.fixture(scope="session")
-def towin_tables(tmp_path_factory) -> Path:
-    """scandinavian+forced goal and win tables built through the registry (a LocalCluster)."""
-    from tests import shared
-
-    # Built once per run, shared by both pytest workers (only read).
-    return shared.shared_build(tmp_path_factory, "yahtzee:\n  rule_sets: [hasbro]\n  towin:\n"
-                               "    rule_sets: [scandinavian+forced]\n    objectives: [goal, win]\n"
-                               "    max_points: null\n    rows_per_task: 16\n  towin_cluster:\n    workers: 1\n",
-                               ["yahtzee-towin-scandinavian-forced"])
-
-
 SHEETS = [{}, {"ones": 3}, {"ones": 3, "twos": 8, "threes": 9, "fours": 16, "fives": 20, "sixes": 24}]
 
 

@@ -1,16 +1,19 @@
-"""Yahtzee routes: decide / explain / value / coach for every built rule set, and the sheet's bookkeeping
-(scoring a roll, totals, bonuses, Joker) through ``lookup.yahtzee.Sheet`` so the rules live once."""
+"""Yahtzee routes: decide / explain / value / coach for every built rule set, the sheet's bookkeeping
+(scoring a roll, totals, bonuses, Joker) through ``lookup.yahtzee.Sheet`` so the rules live once, and the review
+of a whole game record (``lookup.yahtzee.review``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
-from lookup.yahtzee import CATEGORIES, RULE_SETS, Sheet, decide, explain, get_rules, value
+from lookup.yahtzee import CATEGORIES, RULE_SETS, Sheet, decide, explain, get_rules, review, value
 from lookup.yahtzee.coach import coach
+from lookup.yahtzee.record import RECORD_LIMIT, parse_record_text
 from lookup.yahtzee.tables import values_name
 from webapp.common import StrictModel, artifacts_dir, body_schema, exact, json_fields, json_response
 
@@ -124,3 +127,71 @@ async def score_route(rules: str, q: ScoreQuery) -> dict[str, object]:
     sh = Sheet.parse(q.sheet, get_rules(rules))
     points = sh.score(q.category, q.dice)
     return {"points": points, **_sheet_view(sh)}
+
+
+class TurnRecord(StrictModel):
+    """One turn: the dice after each roll (1 to 3 rolls, all the dice), the faces kept before each reroll, the box."""
+
+    rolls: list[list[int]]
+    keeps: list[list[int]] = []
+    box: str
+
+
+class GameRecordBody(StrictModel):
+    """A game record (docs/yahtzee.md, "Game records"); only documents the body: ``lookup.yahtzee.record``
+    checks it, naming the turn and step of anything wrong."""
+
+    version: int = 1
+    rules: str = "hasbro"
+    sheet: SheetBody = {}
+    goal: int | None = None
+    beat: int | None = None
+    seed: int | None = None
+    turns: list[TurnRecord]
+
+
+async def _bounded_body(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 as soon as it exceeds ``limit`` bytes (declared or sent): never read
+    whole when it is larger than any game record."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdecimal() and int(declared) > limit:
+        raise HTTPException(413, f"a game record takes at most {limit} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HTTPException(413, f"a game record takes at most {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with its ``$defs`` written in place: pydantic refers to a nested model as ``#/$defs/NAME``,
+    which inside the OpenAPI document points nowhere."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return walk(defs[ref.removeprefix("#/$defs/")])
+            return {k: walk(v) for k, v in node.items()}
+        return [walk(v) for v in node] if isinstance(node, list) else node
+
+    return walk(schema)
+
+
+_RECORD_SCHEMA = body_schema(GameRecordBody)
+_RECORD_SCHEMA["requestBody"]["content"]["application/json"]["schema"] = _inline_defs(
+    GameRecordBody.model_json_schema())
+
+
+@router.post("/review", openapi_extra=_RECORD_SCHEMA)
+async def review_route(request: Request, top: Annotated[int, Query(ge=0, le=100)] = 5) -> Response:
+    """The review of a game record (the body, at most 64 KiB): every decision's cost against optimal play in
+    expected final points (and in probability when the record plays to a goal or against an opponent's score
+    and that table is built), the total, luck, and the ``top`` costliest decisions (``Review.as_dict``)."""
+    record = parse_record_text(await _bounded_body(request, RECORD_LIMIT), what="the request body")
+    # A review reads a dozen turns from the tables (a few hundred ms at worst): off the event loop.
+    result = await run_in_threadpool(review, record, artifacts_dir=request.app.state.artifacts_dir)
+    return json_response(result.as_dict(top))
