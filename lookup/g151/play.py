@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from lookup.errors import ArtifactError
 from lookup.g151.rules import DEFAULT_RULES, UNIT, Rules, get_rules, target_units, to_units
 from lookup.g151.tables import load_tables
 
@@ -43,8 +44,9 @@ def _tables(banked: Any, turn_total: Any, other_banked: Any, target: Any, rules:
         index, kind = (a, b, t), "duel"
     tables = load_tables(rules, artifacts_dir)
     if target not in tables.targets:
-        raise ValueError(f"no 151 table for target {target} (variant {rules.name!r}); built: "
-                         f"{list(tables.targets)}. Add it to g151.targets in params.yaml and rebuild")
+        # A table that was not built is a missing artifact, as in every other game (not a refused input).
+        raise ArtifactError(f"the 151 table for target {target} (variant {rules.name!r}) is not built; built: "
+                            f"{list(tables.targets)}. Add it to g151.targets in params.yaml and rebuild")
     return tables.tables[(kind, int(target))], index
 
 
