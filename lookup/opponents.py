@@ -34,7 +34,6 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from lookup.naming import by_name
-from lookup.validate import shown
 
 State = Hashable
 Move = Hashable
@@ -161,7 +160,7 @@ def check_move(game: Game, state: State, move: Move) -> None:
     if game.is_terminal(state):
         raise ValueError(f"{game.name}: the game is over, no move is legal")
     if move not in game.legal_moves(state):
-        raise ValueError(f"{game.name}: move {shown(move)} is not legal here (legal: {list(game.legal_moves(state))})")
+        raise ValueError(f"{game.name}: move {move!r} is not legal here (legal: {list(game.legal_moves(state))})")
 
 
 def likelihood(model: Model, game: Game, history: Iterable[tuple[State, Move]]) -> Fraction:
@@ -206,7 +205,7 @@ class Player:
 
     def __init__(self, kind: str, game: Game, me: int, models: Sequence[Model] = ()) -> None:
         if kind not in PLAYER_KINDS:
-            raise ValueError(f"unknown player {shown(kind)}; known: {', '.join(PLAYER_KINDS)}")
+            raise ValueError(f"unknown player {kind!r}; known: {', '.join(PLAYER_KINDS)}")
         if kind != "perfect" and not models:
             raise ValueError(f"a {kind} player needs at least one opponent model")
         if kind == "predictive" and len(models) != 1:
@@ -233,12 +232,12 @@ class Player:
         if self.kind == "realistic":
             kept = frozenset(i for i in belief if probs[i] > 0)
             if not kept:
-                raise ValueError(f"no credible opponent model plays {shown(move)} here")
+                raise ValueError(f"no credible opponent model plays {move!r} here")
             return kept
         weights = [w * p for w, p in zip(belief, probs, strict=True)]
         total = sum(weights)
         if total == 0:
-            raise ValueError(f"no opponent model with positive posterior plays {shown(move)} here")
+            raise ValueError(f"no opponent model with positive posterior plays {move!r} here")
         return tuple(w / total for w in weights)
 
     def move_values(self, state: State, belief: Any) -> list[tuple[Move, Fraction]]:

@@ -120,7 +120,7 @@ def number(value: Any, name: str, low: float, high: float) -> float:
     if out != out or out in (float("inf"), float("-inf")):
         raise ValueError(f"{name} must be a finite number, got {out}")
     if not low <= out <= high:
-        raise ValueError(f"{name}={out:g} outside {low:g}..{high:g}")
+        raise ValueError(f"{name} must be a number within {low:g}..{high:g}, got {out:g}")
     return out
 
 

@@ -19,7 +19,6 @@ import numpy as np
 
 from lookup.dominoes import engine as E
 from lookup.naming import by_name
-from lookup.validate import shown
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,7 @@ def parse_tile(text: str) -> int:
     """The tile index of ``"a-b"`` (pips 0..6, either order); ValueError naming a bad tile."""
     parts = str(text).strip().split("-")
     if len(parts) != 2 or not all(p.isdigit() and len(p) == 1 and int(p) <= 6 for p in parts):
-        raise ValueError(f"tile {shown(text)}: expected 'a-b' with pips 0..6 (e.g. '3-5')")
+        raise ValueError(f"tile {text!r}: expected 'a-b' with pips 0..6 (e.g. '3-5')")
     a, b = sorted(int(p) for p in parts)
     return next(t for t in range(E.N_TILES) if E.TILE_A[t] == a and E.TILE_B[t] == b)
 
@@ -76,7 +75,7 @@ def parse_move(text: str, opening: bool = False) -> int:
         side = 1 if s[-1].upper() == "R" else 0
         s = s[:-1]
     elif not opening:
-        raise ValueError(f"move {shown(text)}: say which end the tile goes to ('{s}L' or '{s}R')")
+        raise ValueError(f"move {text!r}: say which end the tile goes to ('{s}L' or '{s}R')")
     return 2 * parse_tile(s) + side
 
 

@@ -15,8 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from lookup.validate import shown
-
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
@@ -27,7 +25,7 @@ _CARD = re.compile(r"([2-9TJQKA])([cdhs])", re.IGNORECASE)
 def card_index(text: str) -> int:
     """The card index of one card such as ``"As"`` or ``"td"``; ValueError naming a card that does not exist."""
     if not isinstance(text, str) or len(text) != 2 or not _CARD.fullmatch(text):
-        raise ValueError(f"{shown(text)} is not a card (expected a rank of {RANKS} and a suit of {SUITS}, e.g. 'As')")
+        raise ValueError(f"{text!r} is not a card (expected a rank of {RANKS} and a suit of {SUITS}, e.g. 'As')")
     return 4 * RANKS.index(text[0].upper()) + SUITS.index(text[1].lower())
 
 
@@ -47,13 +45,13 @@ def parse_cards(cards: Any, what: str = "cards") -> tuple[int, ...]:
     if isinstance(cards, str):
         text = re.sub(r"[\s,]+", "", cards)
         if len(text) % 2:
-            raise ValueError(f"{what} {shown(cards)}: not a list of two-character cards such as 'As Kd'")
+            raise ValueError(f"{what} {cards!r}: not a list of two-character cards such as 'As Kd'")
         out = tuple(card_index(text[i:i + 2]) for i in range(0, len(text), 2))
     else:
         try:
             items = list(cards)
         except TypeError:
-            raise ValueError(f"{what} {shown(cards)}: expected cards such as 'AsKd' or a list of cards") from None
+            raise ValueError(f"{what} {cards!r}: expected cards such as 'AsKd' or a list of cards") from None
         out = tuple(_one_card(c, what) for c in items)
     seen = set()
     for c in out:
@@ -67,7 +65,7 @@ def _one_card(card: Any, what: str) -> int:
     if isinstance(card, str):
         return card_index(card.strip())
     if isinstance(card, bool | np.bool_) or not isinstance(card, int | np.integer):
-        raise ValueError(f"{what}: {shown(card)} is not a card (a string such as 'As' or an integer 0..51)")
+        raise ValueError(f"{what}: {card!r} is not a card (a string such as 'As' or an integer 0..51)")
     if not 0 <= int(card) < DECK_SIZE:
         raise ValueError(f"{what}: card index {int(card)} does not exist (cards are 0..51)")
     return int(card)
@@ -84,7 +82,7 @@ def class_index(hi: int, lo: int, suited: bool) -> int:
 def class_name(index: int) -> str:
     """``"AKs"``, ``"T9o"`` or ``"QQ"`` for a grid cell."""
     if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= index < N_CLASSES:
-        raise ValueError(f"{shown(index)} is not a starting-hand class index (0..168)")
+        raise ValueError(f"{index!r} is not a starting-hand class index (0..168)")
     i, j = divmod(int(index), 13)
     if i == j:
         return RANKS[12 - i] * 2
@@ -103,21 +101,21 @@ def hand_class(cards: Iterable[int]) -> int:
 def parse_class(text: Any) -> int:
     """Grid cell of ``"AKs"``, ``"T9o"``, ``"QQ"`` (or a specific hand such as ``"AsKs"``)."""
     if not isinstance(text, str):
-        raise ValueError(f"{shown(text)} is not a starting hand (expected e.g. 'AKs', 'T9o', 'QQ' or 'AsKs')")
+        raise ValueError(f"{text!r} is not a starting hand (expected e.g. 'AKs', 'T9o', 'QQ' or 'AsKs')")
     t = text.strip()
     if len(t) == 4:
         return hand_class(parse_cards(t, "hand"))
     m = re.fullmatch(r"([2-9TJQKA])([2-9TJQKA])([so]?)", t, re.IGNORECASE)
     if not m:
-        raise ValueError(f"{shown(text)} is not a starting hand (expected e.g. 'AKs', 'T9o', 'QQ' or 'AsKs')")
+        raise ValueError(f"{text!r} is not a starting hand (expected e.g. 'AKs', 'T9o', 'QQ' or 'AsKs')")
     a, b = RANKS.index(m[1].upper()), RANKS.index(m[2].upper())
     kind = m[3].lower()
     if a == b:
         if kind:
-            raise ValueError(f"{shown(text)}: a pair is neither suited nor offsuit (write e.g. 'QQ')")
+            raise ValueError(f"{text!r}: a pair is neither suited nor offsuit (write e.g. 'QQ')")
         return class_index(a, a, False)
     if not kind:
-        raise ValueError(f"{shown(text)}: say 's' (suited) or 'o' (offsuit), e.g. '{m[1].upper()}{m[2].upper()}s'")
+        raise ValueError(f"{text!r}: say 's' (suited) or 'o' (offsuit), e.g. '{m[1].upper()}{m[2].upper()}s'")
     return class_index(max(a, b), min(a, b), kind == "s")
 
 

@@ -16,7 +16,6 @@ import numpy as np
 
 from lookup.poker.cards import DECK_SIZE, card_text, parse_cards
 from lookup.poker.rules import BOARD_SIZES, HOLE_CARDS, MAX_PLAYERS
-from lookup.validate import shown
 
 
 @dataclass(frozen=True)
@@ -84,11 +83,10 @@ def ordered_matchings(pool: int, n: int) -> int:
 
 
 def count_arg(value: Any, what: str) -> int:
-    """``value`` as an int when it is a Python or numpy integer (never bool); else ValueError naming ``what``
-    (``lookup.validate.integer``: the one rule of every game)."""
-    from lookup.validate import integer
-
-    return integer(value, what)
+    """``value`` as an int when it is a Python or numpy integer (never bool); else ValueError naming ``what``."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{what} must be an integer, got {value!r}")
+    return int(value)
 
 
 def make_problem(hands: Any, board: Any = (), opponents: Any = 0, dead: Any = ()) -> Problem:
@@ -99,15 +97,12 @@ def make_problem(hands: Any, board: Any = (), opponents: Any = 0, dead: Any = ()
     try:
         hand_list = list(hands)
     except TypeError:
-        raise ValueError(f"hands {shown(hands)}: expected a list of two-card hands such as ['AsAh', 'KdKc']") from None
-    if len(hand_list) > MAX_PLAYERS:  # before parsing any: a list of a million hands is refused at once
-        raise ValueError(f"{len(hand_list)} hands: at most {MAX_PLAYERS} players sit at a hold'em table")
+        raise ValueError(f"hands {hands!r}: expected a list of two-card hands such as ['AsAh', 'KdKc']") from None
     parsed = []
     for i, hand in enumerate(hand_list):
         cards = parse_cards(hand, f"hand {i + 1}")
         if len(cards) != HOLE_CARDS:
-            raise ValueError(f"hand {i + 1} {shown(hand)} has {len(cards)} card(s); a hold'em hand is exactly "
-                             "two cards")
+            raise ValueError(f"hand {i + 1} {hand!r} has {len(cards)} card(s); a hold'em hand is exactly two cards")
         parsed.append(tuple(cards))
     board_cards = parse_cards(board, "board")
     if len(board_cards) not in BOARD_SIZES:

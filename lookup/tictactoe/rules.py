@@ -13,7 +13,6 @@ from functools import cache
 from typing import Any
 
 from lookup.naming import by_name
-from lookup.validate import shown
 
 EMPTY, X, O = 0, 1, 2  # noqa: E741 (the game names its marks X and O)
 SYMBOLS = ".XO"
@@ -60,23 +59,23 @@ def parse_board(text: str | Board) -> Board:
     that cannot have been completed with those counts."""
     if isinstance(text, str):
         if len(text) != 9 or any(ch not in "XO." for ch in text.upper()):
-            raise ValueError(f"board {shown(text)}: expected 9 characters from X, O and '.' (row by row)")
+            raise ValueError(f"board {text!r}: expected 9 characters from X, O and '.' (row by row)")
         board = tuple(SYMBOLS.index(ch) for ch in text.upper())
     elif isinstance(text, tuple) and len(text) == 9 and all(type(c) is int and c in (0, 1, 2) for c in text):
         board = text
     else:
-        raise ValueError(f"board {shown(text)}: expected a 9-character string or a 9-tuple of 0, 1, 2")
+        raise ValueError(f"board {text!r}: expected a 9-character string or a 9-tuple of 0, 1, 2")
     xs, os = board.count(X), board.count(O)
-    drawn = format_board(board)
+    shown = format_board(board)
     if xs not in (os, os + 1):
-        raise ValueError(f"impossible board {drawn}: {xs} X and {os} O (X moves first: #X must be #O or #O + 1)")
+        raise ValueError(f"impossible board {shown}: {xs} X and {os} O (X moves first: #X must be #O or #O + 1)")
     wins = {board[a] for a, b, c in LINES if board[a] != EMPTY and board[a] == board[b] == board[c]}
     if len(wins) == 2:
-        raise ValueError(f"impossible board {drawn}: both X and O have three in a row")
+        raise ValueError(f"impossible board {shown}: both X and O have three in a row")
     if X in wins and xs != os + 1:
-        raise ValueError(f"impossible board {drawn}: X has a line but O moved after it")
+        raise ValueError(f"impossible board {shown}: X has a line but O moved after it")
     if O in wins and xs != os:
-        raise ValueError(f"impossible board {drawn}: O has a line but X moved after it")
+        raise ValueError(f"impossible board {shown}: O has a line but X moved after it")
     return board
 
 
@@ -104,9 +103,9 @@ class TicTacToe:
 
     def apply(self, state: Board, move: int) -> Board:
         if type(move) is not int and not (hasattr(move, "dtype") and move.dtype.kind in "iu"):
-            raise ValueError(f"move {shown(move)}: expected a cell number 0..8")
+            raise ValueError(f"move {move!r}: expected a cell number 0..8")
         if not 0 <= move <= 8 or state[move] != EMPTY or self.is_terminal(state):
-            raise ValueError(f"move {shown(move)} is not legal on {format_board(state)}")
+            raise ValueError(f"move {move!r} is not legal on {format_board(state)}")
         return state[:move] + (X if self.to_move(state) == 0 else O,) + state[move + 1:]
 
     def is_terminal(self, state: Board) -> bool:

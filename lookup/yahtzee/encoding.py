@@ -21,8 +21,6 @@ from functools import cache
 
 import numpy as np
 
-from lookup.validate import shown
-
 __all__ = ["DiceEncoding", "get_encoding"]
 
 
@@ -83,7 +81,7 @@ class DiceEncoding:
         """Index of a roll given as any sequence of 0-based faces (order does not matter)."""
         key = tuple(sorted(int(d) for d in dice))
         if len(key) != self.n_dice or not all(0 <= d < self.n_faces for d in key):
-            raise ValueError(f"not a roll of {self.n_dice} dice with faces 0..{self.n_faces - 1}: {shown(dice)}")
+            raise ValueError(f"not a roll of {self.n_dice} dice with faces 0..{self.n_faces - 1}: {dice!r}")
         return _keep_lookup(self.n_dice, self.n_faces)[key] - self.roll_offset
 
     def keep_index(self, dice) -> int:

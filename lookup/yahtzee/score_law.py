@@ -22,9 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from lookup.errors import NotBuiltError
 from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
-from lookup.validate import integer, shown
+from lookup.validate import integer
 from lookup.yahtzee.rules import DEFAULT_RULES, Rules, get_rules
 from lookup.yahtzee.tables import DISTRIBUTION_SCHEMA, DISTRIBUTION_VERSIONS, distribution_name
 
@@ -105,13 +104,13 @@ class ScoreDistribution:
     def quantile(self, q: float) -> int:
         """The smallest score x with P(score <= x) >= q, for q in (0, 1] (q = 1: the highest possible score)."""
         if isinstance(q, bool) or not isinstance(q, int | float | np.floating | np.integer) or not 0 < q <= 1:
-            raise ValueError(f"q must be a number in (0, 1], got {shown(q)}")
+            raise ValueError(f"q must be a number in (0, 1], got {q!r}")
         return _quantile(self.pmf, np.cumsum(self.pmf), float(q))
 
     def percentile(self, p: float) -> int:
         """``quantile(p / 100)``."""
         if isinstance(p, bool) or not isinstance(p, int | float | np.floating | np.integer) or not 0 < p <= 100:
-            raise ValueError(f"p must be a number in (0, 100], got {shown(p)}")
+            raise ValueError(f"p must be a number in (0, 100], got {p!r}")
         return self.quantile(p / 100)
 
     def p_at_least(self, t: int) -> float:
@@ -135,10 +134,9 @@ class ScoreDistribution:
 def _load(rules: Rules, path: Path, stamp: int) -> ScoreDistribution:
     # ``stamp`` makes a republished artifact a new cache entry.
     if not stamp:
-        raise NotBuiltError(
+        raise ArtifactError(
             f"{path}: the score distribution of {rules.name!r} is not built; add {rules.name!r} to "
-            f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`)",
-            f"the score distribution of rule set {rules.name!r} is not built on this server")
+            f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`)")
     with open_artifact(path, schema=DISTRIBUTION_SCHEMA, versions=DISTRIBUTION_VERSIONS,
                        rules=rules.to_dict()) as art:
         pmf = art.read("pmf")
