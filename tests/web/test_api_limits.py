@@ -317,5 +317,8 @@ def test_fuzz_every_route_never_5xx(client, web_artifacts):
                 check(post(client, url, junk))
             for raw in RAW_BODIES:
                 check(client.post(url, content=raw, headers={"content-type": "application/json"}))
+            check(client.post(url, content=b'{"sheet": "' + b"s" * limits.MAX_BODY + b'"}',
+                              headers={"content-type": "application/json"}))  # 413
+            check(client.post(url, content=json.dumps(base).encode(), headers={"content-type": "text/plain"}))  # 415
     print(f"\nAPI fuzz: {requests} requests, statuses {dict(sorted(statuses.items()))}")
-    assert requests > 1000 and statuses[200] > 0 and statuses[422] > 0
+    assert requests > 1000 and all(statuses[code] > 0 for code in (200, 413, 415, 422))
