@@ -150,4 +150,5 @@ class RequestLimits:
             self._watchdog = loop.call_later(self._tick, self._watch)
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """413, and the connection closed: the rest of the body is never read."""
         await problem(413, f"the request body is larger than {self.max_body} bytes", CLOSE)(scope, receive, send)

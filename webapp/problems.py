@@ -10,6 +10,7 @@ route that failed, the request body and server paths are never echoed whole.
 
 from __future__ import annotations
 
+import json
 import logging
 from http import HTTPStatus
 from typing import Any
@@ -43,8 +44,6 @@ def problem(status: int, detail: str, headers: dict[str, str] | None = None) -> 
     status's reason phrase; ``detail`` is cut to ``DETAIL_LIMIT`` characters. Encoded with the standard
     library's json (ASCII only: no surrogate a client sent can break the encoding).
     """
-    import json
-
     body = {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status, "detail": cut(str(detail))}
     return Response(json.dumps(body), status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
@@ -67,6 +66,7 @@ async def bad_input(request: Request, exc: Exception) -> Response:
 
 
 def _loc(loc: tuple[Any, ...]) -> str:
+    """A pydantic error location as ``body.sheet.ones``, each part cut short (dict keys are user input)."""
     return ".".join(cut(str(part), LOC_LIMIT) for part in loc)
 
 
