@@ -20,6 +20,7 @@ $(STAMP): pyproject.toml constraints.txt
 # `dicetables repro` is `dvc repro` with independent stages on both cores (pipeline/repro.py).
 run: $(STAMP)
 	$(BIN)/dicetables repro
+	$(BIN)/dicetables poker compile   # numba kernels into the cache: no user call compiles (docs/poker.md)
 	$(BIN)/dicetables summary
 	@echo "Web advisor and JSON API: $(BIN)/dicetables serve  (then open http://127.0.0.1:8000/, API docs at /docs)"
 

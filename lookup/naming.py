@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
+from lookup.validate import shown
+
 T = TypeVar("T")
 
 
@@ -13,4 +15,4 @@ def by_name(table: Mapping[str, T], name: object, kind: str) -> T:
     try:
         return table[name]  # type: ignore[index]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown {kind} {name!r}; known: {', '.join(table)}") from None
+        raise ValueError(f"unknown {kind} {shown(name)}; known: {', '.join(table)}") from None

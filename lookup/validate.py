@@ -1,6 +1,7 @@
 """Checks of caller input shared by every game: integers are Python ``int`` or numpy integers, never
-``bool``, float or str; integer arrays have an integer dtype. Each failure is a ``ValueError`` that names
-the argument.
+``bool``, float or str; integer arrays have an integer dtype; real numbers are finite and bounded; seeds fit
+the 64-bit generators of the kernels. Each failure is a ``ValueError`` that names the argument, and shows at
+most ``SHOWN_LIMIT`` characters of the value it got (``shown``): a message never echoes a large input back.
 
 One definition of the rule, so that ``lookup.yahtzee``, ``lookup.dicerace`` and ``lookup.g151`` accept
 and refuse exactly the same things.
@@ -11,6 +12,22 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
+SHOWN_LIMIT = 80  # characters of a refused value that a message repeats
+SEED_MAX = 2**63 - 1  # seeds reach numba kernels as int64 (a larger int is a typing error there, not a ValueError)
+
+
+def shown(value: Any, limit: int = SHOWN_LIMIT) -> str:
+    """``repr(value)`` cut to about ``limit`` characters: what an error message may repeat of an input (a
+    10 MB string or list must not come back whole in the message, on the command line or over HTTP)."""
+    cut = isinstance(value, str | bytes | list | tuple) and len(value) > limit
+    if cut:
+        value = value[:limit]  # the repr of a huge string or list costs its whole length: cut first
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 (a hostile __repr__ must not replace the ValueError being worded)
+        text = f"<{type(value).__name__}>"
+    return f"{text[:limit]}... (cut)" if cut or len(text) > limit else text
 
 
 def is_integer(value: Any) -> bool:
@@ -26,15 +43,24 @@ def integer(value: Any, name: str, low: int | None = None, high: int | None = No
     either bound optional)."""
     if not is_integer(value):
         raise ValueError(f"{name} must be an integer (int or numpy integer, not bool, float or str), "
-                         f"got {value!r} ({type(value).__name__})")
+                         f"got {shown(value)} ({type(value).__name__})")
     out = int(value)
     if (low is not None and out < low) or (high is not None and out > high):
+        got = _int_text(out)
         if high is None:
-            raise ValueError(f"{name} must be an integer >= {low}, got {out}")
+            raise ValueError(f"{name} must be an integer >= {low}, got {got}")
         if low is None:
-            raise ValueError(f"{name} must be an integer <= {high}, got {out}")
-        raise ValueError(f"{name}={out} outside {low}..{high}")
+            raise ValueError(f"{name} must be an integer <= {high}, got {got}")
+        raise ValueError(f"{name}={got} outside {low}..{high}")
     return out
+
+
+def _int_text(value: int) -> str:
+    """An int as a message shows it: its digits up to 30 of them, else its sign and number of digits (the
+    decimal text of a huge int is long, and beyond 4,300 digits ``str`` itself refuses it)."""
+    if -10**30 < value < 10**30:
+        return str(value)
+    return f"{'-' if value < 0 else ''}<an integer of about {int(abs(value).bit_length() * 0.30103) + 1} digits>"
 
 
 def integer_sequence(values: Any, name: str, length: int, low: int, high: int,
@@ -46,11 +72,11 @@ def integer_sequence(values: Any, name: str, length: int, low: int, high: int,
     elif not isinstance(values, list | tuple):
         raise ValueError(f"{name} must be a list or tuple of {length} integers, got {type(values).__name__}")
     if len(values) != length:
-        raise ValueError(f"expected {length} {name}, got {len(values)}: {list(values)!r}")
+        raise ValueError(f"expected {length} {name}, got {len(values)}: {shown(list(values))}")
     out = tuple(integer(v, f"{name}[{i}]") for i, v in enumerate(values))
     bad = [v for v in out if not low <= v <= high]
     if bad:
-        raise ValueError(f"{item} {bad[0]} outside {low}..{high} in {name} {list(out)}")
+        raise ValueError(f"{item} {_int_text(bad[0])} outside {low}..{high} in {name} {shown(list(out))}")
     return out
 
 
@@ -76,5 +102,29 @@ def integer_array(values: Any, name: str, shape: tuple[int | None, ...] | None =
 def choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
     """``value`` when it is one of the strings ``allowed``; ValueError naming ``name`` otherwise."""
     if type(value) is not str or value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {shown(value)}")
     return value
+
+
+def number(value: Any, name: str, low: float, high: float) -> float:
+    """``value`` as a float; ValueError naming ``name`` unless it is a real number (int, float or numpy
+    scalar; not bool, str or complex) that is finite and within ``low..high`` (inclusive). NaN and infinities
+    are refused by name: ``nan >= 0`` is False, so a range check alone lets NaN through some comparisons
+    and ``inf`` overflows the first ``int()`` made of it."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ValueError(f"{name} must be a number, got {shown(value)} ({type(value).__name__})")
+    try:
+        out = float(value)
+    except OverflowError:  # an int beyond the float range
+        raise ValueError(f"{name} must be a finite number within {low:g}..{high:g}, got {shown(value)}") from None
+    if out != out or out in (float("inf"), float("-inf")):
+        raise ValueError(f"{name} must be a finite number, got {out}")
+    if not low <= out <= high:
+        raise ValueError(f"{name} must be a number within {low:g}..{high:g}, got {out:g}")
+    return out
+
+
+def seed(value: Any, name: str = "seed") -> int:
+    """A seed of the random numbers: an integer in ``0..SEED_MAX`` (the kernels keep it in 64 bits);
+    ValueError naming ``name`` otherwise."""
+    return integer(value, name, 0, SEED_MAX)

@@ -257,9 +257,12 @@ def serve(host: str, port: int, workers: int, artifacts_dir: Path | None) -> Non
     os.environ["DICETABLES_ARTIFACTS"] = str(root)
     click.echo(f"dicetables serving {root} on http://{host}:{port}/ (API docs at /docs)")
     # httptools and uvloop are dependencies: named here so a missing one fails loudly instead of uvicorn
-    # falling back to its pure-Python parser (about half the requests per second, docs/web.md "Load").
+    # falling back to its pure-Python parser (about half the requests per second, docs/web.md "Load"). The
+    # protocol is uvicorn's httptools one with a deadline on request headers (webapp/server.py); an idle
+    # keep-alive connection is closed after 5 s, a body must arrive within 10 s (docs/web.md, "Limits").
     uvicorn.run("webapp.app:create_app", factory=True, host=host, port=port, workers=workers,
-                http="httptools", loop="uvloop", log_level="warning", access_log=False)
+                http="webapp.server:TimedHttpToolsProtocol", loop="uvloop", timeout_keep_alive=5,
+                log_level="warning", access_log=False)
 
 
 def _register_games() -> None:

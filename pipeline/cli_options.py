@@ -23,6 +23,7 @@ params_option = click.option(
 out_option = click.option(
     "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
     help="Output directory (default: ARTIFACTS/reports/GAME).")
+MAX_GAMES = 10**9  # games a simulation may be asked for: far beyond any run's use, within int64 counts
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print the result as JSON (shapes: docs/cli.md) instead of text.")
 
@@ -41,13 +42,18 @@ def rules_option(rule_sets: Iterable[str], default: str, help: str = "Rule set."
 
 
 def seed_option(default: int | None = 0, help: str = "Seed of the random numbers.") -> Callable[[Any], Any]:
-    """``--seed`` (an int; ``None`` as default means unseeded)."""
-    return click.option("--seed", type=int, default=default, show_default=default is not None, help=help)
+    """``--seed`` (an int in 0..2**63 - 1, the range of the kernels' seeds: ``lookup.validate.SEED_MAX``;
+    ``None`` as default means unseeded)."""
+    from lookup.validate import SEED_MAX
+
+    return click.option("--seed", type=click.IntRange(0, SEED_MAX), default=default,
+                        show_default=default is not None, help=help)
 
 
 def games_option(default: int = 100_000, help: str = "Games to play.") -> Callable[[Any], Any]:
-    """``--games``: how many games a simulation plays."""
-    return click.option("--games", type=int, default=default, show_default=True, help=help)
+    """``--games``: how many games a simulation plays (1..MAX_GAMES)."""
+    return click.option("--games", type=click.IntRange(1, MAX_GAMES), default=default, show_default=True,
+                        help=help)
 
 
 def artifacts_root(artifacts_dir: Path | None) -> Path:

@@ -1,4 +1,5 @@
-"""The ASGI app: the game routers under /api, the page under /, and bad input as HTTP 422."""
+"""The ASGI app: the game routers under /api, the page under /, every error as ``application/problem+json``
+(``webapp.problems``), every request within ``webapp.limits``."""
 
 from __future__ import annotations
 
@@ -7,11 +8,15 @@ import pkgutil
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from webapp.limits import RequestLimits
+from webapp.problems import HANDLERS, bad_input
+
 STATIC = Path(__file__).parent / "static"
+SWITCH_INTERVAL = 0.001  # seconds a thread keeps the GIL when another wants it (Python's default: 0.005)
 
 
 def game_modules() -> list[str]:
@@ -20,11 +25,6 @@ def game_modules() -> list[str]:
 
     return [f"webapp.routes.{m.name}" for m in sorted(pkgutil.iter_modules(routes.__path__), key=lambda m: m.name)
             if not m.ispkg]
-
-
-async def _bad_input(request: Request, exc: Exception) -> JSONResponse:
-    """The library's ValueError (bad input, missing or damaged table) -> 422 with its very message."""
-    return JSONResponse(status_code=422, content={"detail": str(exc)})
 
 
 class HotRoutes:
@@ -44,7 +44,7 @@ class HotRoutes:
                 try:
                     response = await self.decide(parts[3], request)
                 except ValueError as exc:
-                    response = await _bad_input(request, exc)
+                    response = await bad_input(request, exc)
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -52,14 +52,24 @@ class HotRoutes:
 
 def create_app(artifacts_dir: str | Path | None = None) -> FastAPI:
     """The app over ``artifacts_dir`` (default: $DICETABLES_ARTIFACTS or the project's artifacts/)."""
+    import sys
+
     from lookup.store import default_artifacts_dir
 
+    # A CPU-bound route in the threadpool (coach ~60 ms) holds the GIL for the whole switch interval (5 ms by
+    # default) each time the event loop asks for it; 1 ms keeps a decide beside it within a few ms.
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
     app = FastAPI(title="dicetables", version="1", description="Exact strategy tables for dice games: "
-                  "what to do now, and what each option is worth. Bad input gives HTTP 422 with the "
-                  "library's message.")
+                  "what to do now, and what each option is worth. Every error is application/problem+json "
+                  "(type, title, status, detail: one string); bad input is HTTP 422 with the library's "
+                  "message; bodies are JSON of at most 64 KiB (docs/web.md).")
     app.state.artifacts_dir = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    app.add_exception_handler(ValueError, _bad_input)
+    for exc_class, handler in HANDLERS.items():
+        app.add_exception_handler(exc_class, handler)
+    # The last added is the outermost: the limits apply before anything, the hot route included.
     app.add_middleware(HotRoutes)
+    app.add_middleware(RequestLimits)
     for name in game_modules():
         app.include_router(importlib.import_module(name).router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -27,7 +27,7 @@ from lookup.dicerace.tables import (
     sequential_table,
     simultaneous_table,
 )
-from lookup.validate import choice, integer
+from lookup.validate import choice, integer, seed
 
 DEFAULT_DICE, DEFAULT_TARGET = 10, 100
 # The generator ``decide`` samples mixed strategies with when the caller passes none: seeded once, so
@@ -84,7 +84,7 @@ def decide(my_score: int, other_score: int, *, dice: int = DEFAULT_DICE, target:
     """
     mine, other, dice, target = _check(my_score, other_score, dice, target, mode)
     if rng is not None and not isinstance(rng, np.random.Generator):
-        rng = integer(rng, "rng", low=0)  # refused even when the answer needs no draw
+        rng = seed(rng, "rng")  # refused even when the answer needs no draw
     if mode == "sequential":
         return _sequential_ties(sequential_table(dice, target, artifacts_dir=artifacts_dir), mine, other)[0]
     table = simultaneous_table(dice, target, artifacts_dir=artifacts_dir)

@@ -11,6 +11,7 @@ import numpy as np
 
 from lookup.chunked import ChunkedArray
 from lookup.dicerace.rules import rules_dict
+from lookup.errors import NotBuiltError
 from lookup.store import (
     ArtifactError,
     artifact_path,
@@ -62,10 +63,10 @@ def probabilities(d: int, *, artifacts_dir: str | Path | None = None) -> RollDis
     path = artifact_path(root, PROBABILITIES_NAME)
     p, q, max_dice = _load_probabilities(path, artifact_stamp(path))
     if d > max_dice:
-        raise ValueError(
+        raise NotBuiltError(
             f"{root / PROBABILITIES_NAME}.zarr holds d up to max_dice={max_dice}, asked for d={d}; "
-            "raise dicerace.max_dice in params.yaml and rebuild"
-        )
+            "raise dicerace.max_dice in params.yaml and rebuild",
+            f"rolls of up to {max_dice} dice are built on this server, asked for d={d}")
     width = 6 * d + 1
     return RollDistribution(dice=int(d), p=p[d, :width], q=q[d, :width])
 
@@ -158,19 +159,20 @@ def _load_strategy(path: Path, stamp: int, schema: str, arrays: tuple[str, ...],
                    target: int) -> dict[str, ChunkedArray]:
     # ``stamp`` makes a rebuilt artifact (or manifest) a new cache entry.
     if not stamp:
-        raise ArtifactError(f"{path}: the dice-race strategy tables are not built; run `make run` "
-                            "(or `dicetables build dicerace-strategies`)")
+        raise NotBuiltError(f"{path}: the dice-race strategy tables are not built; run `make run` "
+                            "(or `dicetables build dicerace-strategies`)",
+                            "the dice-race strategy tables are not built on this server")
     meta = trusted_meta(path)
     try:
         grid = built_grid(meta)
     except (KeyError, TypeError, ValueError) as exc:
         raise ArtifactError(f"{path}: malformed params.grid in its metadata") from exc
     if (dice, target) not in grid:
-        raise ArtifactError(
-            f"{path}: (dice={dice}, target={target}) is not built (built: "
-            f"{', '.join(f'({d}, {n})' for d, n in built_grid(meta))}); add it to dicerace.grid in "
-            "params.yaml and rebuild"
-        )
+        built = ', '.join(f'({d}, {n})' for d, n in built_grid(meta))
+        raise NotBuiltError(
+            f"{path}: (dice={dice}, target={target}) is not built (built: {built}); add it to dicerace.grid in "
+            "params.yaml and rebuild",
+            f"the dice race with dice={dice}, target={target} is not built on this server (built: {built})")
     key = grid_key(dice, target)
     versions = {SEQUENTIAL_SCHEMA: SEQUENTIAL_VERSIONS, SIMULTANEOUS_SCHEMA: SIMULTANEOUS_VERSIONS}.get(
         schema, STRATEGY_VERSIONS)

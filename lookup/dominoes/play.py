@@ -18,7 +18,7 @@ import numpy as np
 from lookup.dominoes import engine as E
 from lookup.dominoes.rules import hand_mask, move_name, parse_move, parse_tile, tile_name
 from lookup.naming import by_name
-from lookup.validate import integer
+from lookup.validate import integer, shown
 
 MODEL_NAMES = tuple(E.MODEL_CODES)  # random, first, last, strong, greedy
 PLAYERS = tuple(E.PLAYER_CODES)  # predictive, realistic, bayesian
@@ -83,8 +83,13 @@ def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *
     turn, a pass before drawing, a move after the end) or a history no opponent hand can explain."""
     seat = integer(seat, "seat", 0, 1)
     _settings(player, model, models)  # refuses an unknown player or model before the history is read
-    if not isinstance(hand, Iterable):
-        raise ValueError(f"hand must be a list of tiles ('a-b' or tile indices), got {type(hand).__name__}")
+    # A list, not any iterable: a string or a dict would be read one character or key at a time, and the
+    # length is checked before a tile is read (a million-item list is refused at once).
+    if isinstance(hand, np.ndarray) and hand.ndim == 1:
+        hand = hand.tolist()
+    if not isinstance(hand, list | tuple) or len(hand) != E.HAND_SIZE:
+        got = f"{len(hand)} tiles" if isinstance(hand, list | tuple) else type(hand).__name__
+        raise ValueError(f"hand must be a list of the {E.HAND_SIZE} dealt tiles ('a-b' or tile indices), got {got}")
     my_hand = hand_mask(hand)
     if E.popcount(my_hand) != E.HAND_SIZE:
         raise ValueError(f"hand: expected {E.HAND_SIZE} dealt tiles, got {E.popcount(my_hand)}")
@@ -92,7 +97,7 @@ def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *
              np.zeros((E.HISTORY_ROWS, 6), np.int64), 0, False)
     moves = np.empty(E.MAX_MOVES, np.int64)
     for i, token in enumerate(_tokens(history)):
-        where = f"history move {i + 1} ({token!r})"
+        where = f"history move {i + 1} ({shown(token)})"
         if v.over:
             raise ValueError(f"{where}: the game is already over")
         if v.to_move == seat:

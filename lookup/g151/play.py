@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from lookup.errors import ArtifactError
+from lookup.errors import NotBuiltError
 from lookup.g151.rules import DEFAULT_RULES, UNIT, Rules, get_rules, target_units, to_units
 from lookup.g151.tables import load_tables
 
@@ -45,8 +45,10 @@ def _tables(banked: Any, turn_total: Any, other_banked: Any, target: Any, rules:
     tables = load_tables(rules, artifacts_dir)
     if target not in tables.targets:
         # A table that was not built is a missing artifact, as in every other game (not a refused input).
-        raise ArtifactError(f"the 151 table for target {target} (variant {rules.name!r}) is not built; built: "
-                            f"{list(tables.targets)}. Add it to g151.targets in params.yaml and rebuild")
+        raise NotBuiltError(f"the 151 table for target {target} (variant {rules.name!r}) is not built; built: "
+                            f"{list(tables.targets)}. Add it to g151.targets in params.yaml and rebuild",
+                            f"the 151 target {target} (variant {rules.name!r}) is not built on this server; built: "
+                            f"{list(tables.targets)}")
     return tables.tables[(kind, int(target))], index
 
 

@@ -33,9 +33,15 @@ from lookup.poker.evaluate import values
 from lookup.poker.problem import Problem, make_problem, unordered_matchings
 from lookup.poker.tables import EvaluatorTables, PreflopTables, built_preflop, load_evaluator
 from lookup.store import ArtifactError
+from lookup.validate import integer, number
+from lookup.validate import seed as validate_seed
 
 DEFAULT_BUDGET = 5.0
 DEFAULT_SAMPLES = 2_000_000
+# Bounds of the arguments: an hour of counting and a billion deals (about a minute and a half of the numba
+# Monte Carlo) are beyond any use of one answer, and keep every derived count inside int64.
+MAX_BUDGET = 3600.0
+MAX_SAMPLES = 10**9
 SOURCE_TABLE = "preflop table"
 SOURCE_ENUMERATION = "enumeration"
 SOURCE_MONTE_CARLO = "monte carlo"
@@ -210,12 +216,9 @@ def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, b
     """
     start = time.perf_counter()
     problem = make_problem(hands, board, opponents, dead)
-    if isinstance(budget, bool) or not isinstance(budget, int | float) or not budget >= 0:
-        raise ValueError(f"budget must be a number of seconds >= 0, got {budget!r}")
-    if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 2:
-        raise ValueError(f"samples must be an integer >= 2, got {samples!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    budget = number(budget, "budget", 0, MAX_BUDGET)
+    samples = integer(samples, "samples", 2, MAX_SAMPLES)
+    seed = validate_seed(seed)
     notes = []
     if use_table and preflop_question(problem):
         try:

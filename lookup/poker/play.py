@@ -10,6 +10,9 @@ from pathlib import Path
 from lookup.poker.cards import class_name, parse_class
 from lookup.poker.problem import count_arg
 from lookup.poker.tables import load_preflop
+from lookup.validate import number
+
+MAX_CHIPS = 1e15  # pot and to_call: any real stake, and far inside the exact range of a float
 
 
 @dataclass(frozen=True)
@@ -91,8 +94,8 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
     from lookup.poker.equity import equity
 
     for name, amount in (("pot", pot), ("to_call", to_call)):
-        if isinstance(amount, bool) or not isinstance(amount, int | float) or not amount > 0 or amount == float("inf"):
-            raise ValueError(f"{name} must be a positive number of chips, got {amount!r}")
+        if number(amount, name, 0, MAX_CHIPS) == 0:
+            raise ValueError(f"{name} must be a positive number of chips, got 0")
     if count_arg(opponents, "opponents") < 1:
         raise ValueError(f"opponents must be at least 1 (the all-in players to call against), got {opponents}")
     result = equity([hand], board, opponents, dead, budget=budget, artifacts_dir=artifacts_dir)

@@ -8,6 +8,7 @@ from pathlib import Path
 from lookup.opponents import MODELS
 from lookup.tictactoe.rules import GAME, Board, board_code, format_board, parse_board
 from lookup.tictactoe.tables import Tables, load_tables
+from lookup.validate import shown
 
 PERFECT = None  # model=None: perfect play (minimax), the opponent assumed perfect too
 
@@ -16,7 +17,7 @@ def _lookup(board: str | Board, model: str | None, artifacts_dir: str | Path | N
     state = parse_board(board)
     tables = load_tables(artifacts_dir=artifacts_dir)
     if model is not None and (type(model) is not str or model not in MODELS):
-        raise ValueError(f"unknown opponent model {model!r}; known: {', '.join(tables.models)}")
+        raise ValueError(f"unknown opponent model {shown(model)}; known: {', '.join(tables.models)}")
     k = -1 if model is None else tables.model_index(model)
     return tables, state, tables.row(board_code(state)), k
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lookup.validate import is_integer
+from lookup.validate import is_integer, shown
 from lookup.yahtzee.encoding import DiceEncoding
 from lookup.yahtzee.rules import Rules, get_rules, scoring_tables
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
@@ -81,7 +81,7 @@ def coach(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rule
     rules = get_rules(rules)
     pips = parse_dice(dice, rules)
     if not is_integer(rerolls) or rerolls not in (1, 2):
-        raise ValueError(f"the coach view needs rerolls left 1 or 2, got {rerolls!r}")
+        raise ValueError(f"the coach view needs rerolls left 1 or 2, got {shown(rerolls)}")
     sh = Sheet.parse(sheet, rules)
     if sh.finished:
         raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")

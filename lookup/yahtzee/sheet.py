@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from lookup.validate import integer, integer_sequence, is_integer
+from lookup.validate import integer, integer_sequence, is_integer, shown
 from lookup.yahtzee.rules import (
     UPPER,
     Rules,
@@ -54,7 +54,7 @@ def category_index(name: str | int, rules: Rules | str = "hasbro") -> int:
         key = name.strip().lower().replace(" ", "_").replace("-", "_")
         if key in categories:
             return categories.index(key)
-    raise ValueError(f"unknown category {name!r}; categories: {', '.join(categories)}")
+    raise ValueError(f"unknown category {shown(name)}; categories: {', '.join(categories)}")
 
 
 @dataclass
@@ -106,7 +106,7 @@ class Sheet:
 
     def _check_bonus(self, bonus: Any) -> int:
         if not is_integer(bonus):
-            raise ValueError(f"{BONUS_KEY} must be whole points, got {bonus!r}")
+            raise ValueError(f"{BONUS_KEY} must be whole points, got {shown(bonus)}")
         step = self.rules.yahtzee_bonus
         if bonus < 0 or (bonus and (not step or bonus % step)):
             raise ValueError(f"{BONUS_KEY} {bonus} is not a multiple of {step} under {self.rules.name!r}")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lookup.chunked import ChunkedArray
+from lookup.errors import NotBuiltError
 from lookup.store import (
     ArtifactError,
     artifact_path,
@@ -88,10 +89,10 @@ def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> Yahtze
 def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_stamp: int) -> YahtzeeTables:
     # The stamps make a republished artifact (or manifest) a new cache entry.
     if not values_stamp:
-        raise ArtifactError(
+        raise NotBuiltError(
             f"{values}: the {rules.name!r} Yahtzee tables are not built; add {rules.name!r} to "
-            f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`)"
-        )
+            f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`)",
+            f"rule set {rules.name!r} is not built on this server")
     identity = dict(versions=SCHEMA_VERSIONS, rules=rules.to_dict())
     meta, arrays = play_arrays(values, ["value"], schema=VALUES_SCHEMA, **identity)
     pol = None

@@ -26,8 +26,9 @@ from typing import Any
 import numpy as np
 
 from lookup.chunked import ChunkedArray
-from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
-from lookup.validate import integer
+from lookup.errors import NotBuiltError
+from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
+from lookup.validate import integer, shown
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.turn import TurnAnalysis, analyse_final, final_outcomes
@@ -90,7 +91,7 @@ def load_towin(rules: Rules | str, objective: str, artifacts_dir: str | Path | N
     """The verified ``objective`` table of ``rules``; ValueError naming the file when it is not built."""
     rules = get_rules(rules)
     if objective not in OBJECTIVE_SCHEMAS:
-        raise ValueError(f"objective must be one of {sorted(OBJECTIVE_SCHEMAS)}, not {objective!r}")
+        raise ValueError(f"objective must be one of {sorted(OBJECTIVE_SCHEMAS)}, not {shown(objective)}")
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
     path = artifact_path(root, towin_name(rules, objective))
     return _load(rules, objective, path, artifact_stamp(path))
@@ -99,9 +100,11 @@ def load_towin(rules: Rules | str, objective: str, artifacts_dir: str | Path | N
 @lru_cache(maxsize=8)
 def _load(rules: Rules, objective: str, path: Path, stamp: int) -> TowinTable:
     if not stamp:
-        raise ArtifactError(f"{path}: the {rules.name!r} play-to-win table ({objective}) is not built; add "
+        raise NotBuiltError(f"{path}: the {rules.name!r} play-to-win table ({objective}) is not built; add "
                             f"{rules.name!r} to yahtzee.towin.rule_sets in params.yaml and run `dicetables build "
-                            f"yahtzee-towin-{rules.name.replace('+', '-')}`")
+                            f"yahtzee-towin-{rules.name.replace('+', '-')}`",
+                            f"the play-to-win table ({objective}) of rule set {rules.name!r} is not built on this "
+                            "server")
     names = ["state_index", "bound", "layer_ptr"] + [layer_name(n) for n in range(rules.n_boxes + 1)]
     meta, arrays = play_arrays(path, names, schema=OBJECTIVE_SCHEMAS[objective], versions=SCHEMA_VERSIONS,
                                   rules=rules.to_dict(), params={"objective": objective})

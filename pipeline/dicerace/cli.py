@@ -14,6 +14,7 @@ target_option = click.option("--target", type=int, default=100, show_default=Tru
 mode_option = click.option("--mode", type=click.Choice(["sequential", "simultaneous"]), default="sequential",
                            show_default=True, help="Game variant.")
 POLICY_NAMES = ("optimal", "blind", "random", "oneshot")
+POLICY_FILE_LIMIT = 64 << 20  # bytes of a .npy policy: (N, N, D) float64 for N = 1000, D = 8 fits
 
 
 @click.group(name="dicerace")
@@ -132,10 +133,21 @@ def _policy(spec: str, dice: int, target: int, mode: str, root: Path):
         if spec not in found:
             raise click.BadParameter(f"policy {spec!r} is not defined for the {mode} game")
         return found[spec]
+    import io
+
+    from lookup.files import read_regular
+
     path = Path(spec)
-    if path.suffix != ".npy" or not path.is_file():
+    if path.suffix != ".npy":
         raise click.BadParameter(f"{spec!r}: expected one of {', '.join(POLICY_NAMES)} or a .npy table")
-    return policies.from_table(np.load(path), dice, target, name=path.stem)
+    try:  # a regular file of bounded size (a FIFO or /dev/zero is refused without blocking), no pickles
+        data = read_regular(path, POLICY_FILE_LIMIT, follow_symlinks=True)
+        table = np.load(io.BytesIO(data), allow_pickle=False)
+    except FileNotFoundError:
+        raise click.BadParameter(f"{spec!r}: no such file") from None
+    except OSError as exc:
+        raise click.BadParameter(f"{spec!r}: cannot be read ({exc.strerror or exc})") from None
+    return policies.from_table(table, dice, target, name=path.stem)
 
 
 @cli.command()
@@ -144,7 +156,8 @@ def _policy(spec: str, dice: int, target: int, mode: str, root: Path):
 @dice_option
 @target_option
 @mode_option
-@click.option("--simulate", "games", type=int, default=0, help="Also simulate this many games (seeded).")
+@click.option("--simulate", "games", type=click.IntRange(0, opt.MAX_GAMES), default=0,
+              help="Also simulate this many games (seeded).")
 @opt.seed_option(1, "Seed of the simulation.")
 @opt.artifacts_option
 def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games: int, seed: int,

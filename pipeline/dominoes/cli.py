@@ -40,8 +40,9 @@ def _with_search_options(f):  # noqa: ANN001, ANN202 (a click decorator)
 @click.option("--model", default=None, help="The model a predictive player assumes.")
 @_with_search_options
 @opt.seed_option(0)
+@opt.json_option
 def decide(history: tuple[str, ...], hand: str, seat: int, player: str, model: str | None, depth: int, samples: int,
-           max_exact: int, endgame: int, budget: int, seed: int) -> None:
+           max_exact: int, endgame: int, budget: int, seed: int, as_json: bool) -> None:
     """The move to play after HISTORY (moves in turn order: 6-6 6-3R draw pass ...; your own draws as
     draw:2-4), with every legal move's value."""
     from lookup.dominoes import move_values
@@ -51,6 +52,10 @@ def decide(history: tuple[str, ...], hand: str, seat: int, player: str, model: s
                          seed=seed)
     best = max(v for _, v in values)
     move = next(m for m, v in values if v == best)
+    if as_json:
+        opt.echo_json({"hand": hand.split(","), "history": list(history), "seat": seat, "player": player,
+                       "model": model, "move": move, "move_values": [{"move": m, "value": v} for m, v in values]})
+        return
     click.echo(f"play {move}; " + ", ".join(f"{m} {v:+.4f}" for m, v in values)
                + " (expected result for you: +1 win, -1 loss)")
 

@@ -36,12 +36,21 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
     it holds the question."""
     from lookup.poker.equity import equity as equity_
     from pipeline.poker.engine import NumbaEngine
+    from pipeline.poker.warm import kernels_cached
     from pipeline.progress import console, say
 
+    if not hands:
+        raise ValueError("no hand: give at least one two-card hand, e.g. `dicetables poker equity AsAh KdKc` "
+                         "(or AsAh --opponents 2 for random opponents)")
     start = time.perf_counter()
     root = artifacts_root(artifacts_dir)
-    engine = NumbaEngine(root)
-    with console.status("counting (compiling the kernels on first use)...") if not _quiet() else _null():
+    # Compiling the kernels takes 25-75 s: never on a user's call, whose --budget it would blow. Without
+    # the compiled cache (`dicetables poker compile`, which `make run` runs) the numpy engine answers.
+    engine = NumbaEngine(root) if kernels_cached() else None
+    if engine is None:
+        say("[yellow]note[/]: the compiled poker kernels are not cached yet (run `dicetables poker compile`; "
+            "`make run` does): counting with the slower numpy engine, within the budget")
+    with console.status("counting...") if not _quiet() else _null():
         result = equity_(list(hands), board, opponents, dead, budget=budget, samples=samples, seed=seed,
                          engine=engine, artifacts_dir=root, use_table=not no_table)
     for note in result.notes:
@@ -76,6 +85,20 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
             click.echo(f"  {label}: {split}equity {100 * result.equity[i]:8.4f} % +- {100 * half:.4f} %  "
                        f"(se {result.se[i]:.2e})")
     click.echo(f"time {time.perf_counter() - start:.3f} s")
+
+
+@cli.command("compile")
+@artifacts_option
+def compile_(artifacts_dir: Path | None) -> None:
+    """Compile the equity kernels into numba's cache (NUMBA_CACHE_DIR), so that no `poker equity` call
+    compiles; `make run` runs it after the build. Needs the evaluator tables (poker-evaluator)."""
+    from pipeline.poker.warm import compile_kernels, kernels_cached
+    from pipeline.progress import say
+
+    if kernels_cached():
+        say("the poker kernels are already compiled and cached")
+        return
+    say(f"compiled and cached the poker kernels in {compile_kernels(artifacts_root(artifacts_dir)):.1f} s")
 
 
 def _fraction(p: Fraction | None) -> str | None:

@@ -21,18 +21,31 @@ def cli() -> None:
 @opt.artifacts_option
 @opt.json_option
 def decide(board: str, model: str | None, artifacts_dir: Path | None, as_json: bool) -> None:
-    """The cell (0..8, row by row) to play on BOARD (9 characters from X, O, '.', e.g. X.O......)."""
-    from lookup.tictactoe import best_moves, value
+    """The square to play on BOARD: 9 characters from X, O and '.', row by row from the top left
+    (e.g. X.O......). Squares are named as a player names them: 1..9 row by row from the top left, or
+    row and column 1..3; the board is drawn with the numbers of the empty squares."""
+    from lookup.tictactoe import GAME, best_moves, parse_board, value
 
     root = opt.artifacts_root(artifacts_dir)
+    state = parse_board(board)
     moves = best_moves(board, model, artifacts_dir=root)
     v = value(board, model, artifacts_dir=root)
+    side = "XO"[GAME.to_move(state)]
     if as_json:
-        opt.echo_json({"board": board, "model": model, "move": moves[0], "best_moves": list(moves), "value": v})
+        opt.echo_json({"board": board, "model": model, "to_move": side, "move": moves[0], "best_moves": list(moves),
+                       "square": moves[0] + 1, "row": moves[0] // 3 + 1, "column": moves[0] % 3 + 1,
+                       "best_squares": [m + 1 for m in moves], "value": v})
         return
-    click.echo(f"play {moves[0]} (row {moves[0] // 3}, column {moves[0] % 3}); best moves {moves}; "
-               f"value {v:+.6f} for the player to move "
-               f"({'perfect play' if model is None else 'best response to ' + model})")
+    for r in range(3):
+        click.echo(" " + " | ".join(".XO"[state[3 * r + c]] if state[3 * r + c] else str(3 * r + c + 1)
+                                    for c in range(3)))
+        if r < 2:
+            click.echo("---+---+---")
+    m = moves[0]
+    others = f"; equally good: {', '.join(str(x + 1) for x in moves[1:])}" if len(moves) > 1 else ""
+    click.echo(f"{side} to move: play square {m + 1} (row {m // 3 + 1}, column {m % 3 + 1}){others}")
+    click.echo(f"value {v:+.6f} for {side} (+1 win, -1 loss; "
+               f"{'perfect play' if model is None else 'best response to ' + model})")
 
 
 @cli.command()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -10,31 +9,38 @@ from typing import Any
 
 import click
 
+from lookup.validate import SEED_MAX
 from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS
 from pipeline import cli_options as opt
+
+SHEET_LIMIT = 1 << 20  # bytes of a --sheet file or of standard input (a sheet is a few hundred bytes)
 
 
 def read_sheet(source: str | None, boxes: tuple[str, ...], rules: str) -> Any:
     """The score sheet of ``--sheet SOURCE`` (a JSON file, or ``-``: standard input) with the ``--box
     NAME=POINTS`` entries on top (a box given twice is refused). Empty when neither is given.
 
-    The sheet is checked by the library when used (``Sheet.parse``); this only reads it. ValueError naming
-    the source or the ``--box`` entry that cannot be read.
+    The sheet is checked by the library when used (``Sheet.parse``); this only reads it, as a regular file
+    (a FIFO or a device is refused without blocking) or standard input, of at most ``SHEET_LIMIT`` bytes and
+    ``lookup.files.JSON_DEPTH_LIMIT`` levels of nesting. ValueError naming the source or the ``--box`` entry
+    that cannot be read.
     """
+    from lookup.files import parse_json_bounded
     from lookup.store import read_json
     from lookup.yahtzee import Sheet
 
     if source is None:
         sheet: Any = {}
     elif source == "-":
-        text = sys.stdin.read()
-        try:
-            sheet = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"--sheet -: standard input is not valid JSON ({exc})") from exc
+        # At most SHEET_LIMIT bytes are read: `yes | dicetables yahtzee value --sheet -` ends at once.
+        data = sys.stdin.buffer.read(SHEET_LIMIT + 1)
+        if len(data) > SHEET_LIMIT:
+            raise ValueError(f"--sheet -: standard input holds more than {SHEET_LIMIT} bytes; refused "
+                             "(a sheet is a few hundred bytes)")
+        sheet = parse_json_bounded(data, "--sheet -: standard input")
     else:
         try:
-            sheet = read_json(Path(source), "sheet file not found")
+            sheet = read_json(Path(source), "sheet file not found", limit=SHEET_LIMIT)
         except OSError as exc:  # no permission: named, not a traceback
             raise ValueError(f"--sheet {source}: cannot be read ({exc.strerror})") from exc
         except ValueError as exc:  # missing, a directory or a FIFO (never read), too large, not JSON
@@ -173,7 +179,7 @@ def distribution(rules_name: str, artifacts_dir: Path | None, thresholds: tuple[
 
 @cli.command()
 @opt.rules_option(RULE_SETS, DEFAULT_RULES)
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=click.IntRange(0, SEED_MAX), default=None,
               help="Roll the dice with this seed (reproducible game); without --seed and --enter, unseeded.")
 @click.option("--enter", "enter_dice", is_flag=True,
               help="Enter every roll yourself (real dice) instead of letting the program roll.")

@@ -50,7 +50,8 @@ def test_missing_and_corrupted_tables(built, tmp_path):
 def test_cli(built):
     run = CliRunner().invoke
     out = run(main, ["tictactoe", "decide", "X.O.X....", "--model", "random", "--artifacts", str(built)])
-    assert out.exit_code == 0 and out.output.startswith("play 8"), out.output
+    # squares as a player names them: 1..9 row by row (cell 8 of the library), after the board
+    assert out.exit_code == 0 and "O to move: play square 9 (row 3, column 3)" in out.output, out.output
     out = run(main, ["tictactoe", "decide", "XXXOOO...", "--artifacts", str(built)])
     assert out.exit_code == 1 and "both X and O" in out.output
     out = run(main, ["tictactoe", "decide", "X.O......", "--model", "clever", "--artifacts", str(built)])
@@ -66,6 +67,7 @@ def test_cli_decide_json(built):
 
     out = CliRunner().invoke(main, ["tictactoe", "decide", "XX..O.O..", "--json", "--artifacts", str(built)])
     assert out.exit_code == 0, out.output
-    assert json.loads(out.output) == {"board": "XX..O.O..", "model": None, "move": 2, "best_moves": [2], "value": 1.0}
+    assert json.loads(out.output) == {"board": "XX..O.O..", "model": None, "to_move": "X", "move": 2, "best_moves": [2],
+                                      "square": 3, "row": 1, "column": 3, "best_squares": [3], "value": 1.0}
     out = CliRunner().invoke(main, ["tictactoe", "decide", "XXXOOO...", "--json", "--artifacts", str(built)])
     assert out.exit_code == 1 and "both X and O" in out.output

@@ -4,13 +4,11 @@ Skipped with a reason only where no browser can be had; under CI=true a missing 
 
 import os
 import shutil
-import socket
-import threading
-import time
 
 import pytest
 
 from lookup import yahtzee
+from tests.web.live import running_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -33,23 +31,10 @@ def _need_browser() -> None:
 
 @pytest.fixture(scope="module")
 def server(web_artifacts):
-    import uvicorn
-
     from webapp.app import create_app
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(web_artifacts), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with running_server(create_app(web_artifacts)) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")

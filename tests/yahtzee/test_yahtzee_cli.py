@@ -63,7 +63,7 @@ def test_decide_json_is_lookups_decision_and_every_option(hasbro_tables):
     (["value", "--box", "ones=x"], None, "points must be a whole number"),
     (["value", "--box", "ones=3", "--box", "ones=4"], None, "--box ones is given twice"),
     (["value", "--box", "nonsense=3"], None, "nonsense"),
-    (["value", "--sheet", "-"], "{not json", "standard input is not valid JSON"),
+    (["value", "--sheet", "-"], "{not json", "standard input: not valid JSON"),
     (["value", "--sheet", "no/such/sheet.json"], None, "sheet file not found"),
     (["value", "--sheet", "."], None, "--sheet .: cannot be read"),
     (["decide", "1", "2", "3", "4", "7"], None, "1..6"),

@@ -36,19 +36,19 @@ def _kw(q: State, root: Path) -> dict[str, object]:
 
 
 @router.post("/decide")
-async def decide_route(q: DecideQuery, root: Artifacts) -> dict[str, int]:
+def decide_route(q: DecideQuery, root: Artifacts) -> dict[str, int]:
     """The number of dice to roll (sequential: smallest optimal; simultaneous: a draw of the optimal mix)."""
     return {"dice_to_roll": decide(q.my_score, q.other_score, rng=q.seed, **_kw(q, root))}
 
 
 @router.post("/strategy")
-async def strategy_route(q: State, root: Artifacts) -> dict[str, float]:
+def strategy_route(q: State, root: Artifacts) -> dict[str, float]:
     """{d: probability} of an optimal strategy (keys are numbers of dice, as text)."""
     return {str(d): p for d, p in strategy(q.my_score, q.other_score, **_kw(q, root)).items()}
 
 
 @router.post("/value")
-async def value_route(q: State, root: Artifacts) -> dict[str, float]:
+def value_route(q: State, root: Artifacts) -> dict[str, float]:
     """Expected gain P(win) - P(loss) of the asking player under optimal play."""
     return {"value": value(q.my_score, q.other_score, **_kw(q, root))}
 

@@ -31,14 +31,14 @@ def _args(q: State, root: Path) -> tuple[tuple[object, ...], dict[str, object]]:
 
 
 @router.post("/decide")
-async def decide_route(q: State, root: Artifacts) -> dict[str, object]:
+def decide_route(q: State, root: Artifacts) -> dict[str, object]:
     """"roll" or "bank", with the value of both actions (win probability, or expected turns alone)."""
     args, kw = _args(q, root)
     return {"action": decide(*args, **kw), "action_values": action_values(*args, **kw)}
 
 
 @router.post("/value")
-async def value_route(q: State, root: Artifacts) -> dict[str, float]:
+def value_route(q: State, root: Artifacts) -> dict[str, float]:
     """Win probability of the player to move (duel) or expected turns still counted (alone)."""
     args, kw = _args(q, root)
     return {"value": value(*args, **kw)}
