@@ -2,6 +2,7 @@
 intervals against scipy's Wilson interval, reproducibility, the files of the report."""
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -103,3 +104,18 @@ def test_cli_match():
     assert sum(rows[2][k] for k in ("win", "draw", "loss")) == 12
     bad = CliRunner().invoke(main, ["dominoes", "match", "realistic", "perfect", "--games", "2"])
     assert bad.exit_code != 0 and "perfect" in bad.output
+
+
+@pytest.mark.parametrize("how", ["flip", "rewrite"])
+def test_a_damaged_experiment_is_refused_naming_the_problem(built, tmp_path, how):
+    """A flipped bit (crc32c) or a changed count re-encoded with a valid crc32c (sha256 digest), in a private copy:
+    load_matchups (which the report and the lookups read through) refuses it."""
+    from test_chunked import damage_chunk
+
+    from lookup.store import ArtifactError
+
+    root = tmp_path / "artifacts"
+    shutil.copytree(built, root)
+    message = damage_chunk(root / "dominoes-matchups.zarr", "counts", how)
+    with pytest.raises(ArtifactError, match=message):
+        load_matchups(artifacts_dir=root)

@@ -1,6 +1,7 @@
 """lookup.g151 play API over built artifacts: decide / value / action_values, bad input, the CLI."""
 
 import json
+import shutil
 from fractions import Fraction
 from itertools import product
 
@@ -171,3 +172,18 @@ def test_cli(g151_tables):
     assert out.exit_code == 0 and f"expected turns {turns:.9f}" in out.output
     out = runner.invoke(main, ["g151", "simulate", "auMoins200", "--games", "2000", "--target", "500"])
     assert out.exit_code == 0 and "z =" in out.output
+
+
+@pytest.mark.parametrize("how", ["flip", "rewrite"])
+def test_a_damaged_table_is_refused_naming_the_problem(g151_tables, tmp_path, how):
+    """A flipped bit (crc32c) or a changed policy entry re-encoded with a valid crc32c (sha256 digest), in a
+    private copy: the stated tables are refused, the notebook's still answer."""
+    from test_chunked import damage_chunk
+
+    root = tmp_path / "artifacts"
+    shutil.copytree(g151_tables, root)
+    message = damage_chunk(root / "g151-stated.zarr", "duel_policy_1000", how)
+    with pytest.raises(ArtifactError, match=message):
+        decide(0, 0, 0, artifacts_dir=root)
+    assert value(0, 0, 0, rules="notebook", artifacts_dir=root) == value(0, 0, 0, rules="notebook",
+                                                                         artifacts_dir=g151_tables)
