@@ -27,7 +27,7 @@ def test_notebook_strategies_as_tables():
     assert np.all(bernoulli(0.25).solitaire(n, "stated")[:, 1:] == 0.75)  # banks with probability p
     assert strategy("auMoins50").name == "auMoins50" and strategy("bernoulli_0.5").name == "bernoulli_0.5"
     assert np.array_equal(au_moins(50).solitaire(n, "stated"), un_coup().solitaire(n, "stated"))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown strategy 'sometimes'; known: unCoup, jusquauBout"):
         strategy("sometimes")
 
 
