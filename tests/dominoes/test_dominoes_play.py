@@ -285,10 +285,11 @@ def _random_game(seed: int):
     return states, histories
 
 
-def _mask(tiles) -> int:
+def _line_mask(line) -> int:
+    """The tiles of a line of (left pip, right pip) pairs, as a mask."""
     from lookup.dominoes import parse_tile
 
-    return sum(1 << parse_tile(f"{a}-{b}") for a, b in tiles)
+    return sum(1 << parse_tile(f"{a}-{b}") for a, b in line)
 
 
 def test_replay_keeps_the_books_of_the_game():
@@ -304,10 +305,10 @@ def test_replay_keeps_the_books_of_the_game():
                 v = replay(hand, histories[seat][:k], seat, player="predictive", model="random")
                 assert isinstance(v, View)
                 assert (v.hand, v.board, v.left, v.right, v.to_move, v.passes) == (
-                    state.hands[seat], _mask(state.line), state.left, state.right, state.to_move, state.passes), k
+                    state.hands[seat], _line_mask(state.line), state.left, state.right, state.to_move, state.passes), k
                 assert (v.boneyard_size, v.opponent_tiles, v.over) == (
                     len(state.boneyard), bin(state.hands[1 - seat]).count("1"), GAME.is_terminal(state)), k
-                assert v.unknown == (1 << E.N_TILES) - 1 - state.hands[seat] - _mask(state.line)
+                assert v.unknown == (1 << E.N_TILES) - 1 - state.hands[seat] - _line_mask(state.line)
 
 
 def test_observation_is_what_the_player_sees():
