@@ -7,15 +7,14 @@ import pytest
 from pipeline.dicerace.matrix_game import solve_lp
 from pipeline.dicerace.simultaneous import MIXED, NO_SADDLE, NOT_UNIQUE, solve_simultaneous
 
-from .exact_reference import roll_law
-from .exact_simultaneous import simultaneous_game
+from .exact_simultaneous import fast_roll_law, simultaneous_game
 
 
 def _roll_matrix(dice: int) -> np.ndarray:
-    """P[d - 1, k] from enumerated dice."""
+    """P[d - 1, k] from enumerated dice (up to 6; beyond, the exact convolution of single dice)."""
     out = np.zeros((dice, 6 * dice + 1))
     for d in range(1, dice + 1):
-        for k, p in roll_law(d).items():
+        for k, p in fast_roll_law(d).items():
             out[d - 1, k] = float(p)
     return out
 
