@@ -21,6 +21,6 @@ def require(module_name: str) -> ModuleType:
         return importlib.import_module(module_name)
     except ImportError as exc:
         message = f"test-only dependency {module_name!r} is missing (pip install -e '.[test]'): {exc}"
-        if os.environ.get("CI") == "true":
+        if os.environ.get("CI", "").lower() == "true":
             pytest.fail(message, pytrace=False)
         pytest.skip(message, allow_module_level=True)

@@ -829,3 +829,21 @@ def test_the_cache_budget_comes_from_the_environment():
     proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=60)
     assert proc.stdout.strip() == str(1 << 19), proc.stderr
+
+
+def damage_chunk(artifact: Path, name: str, how: str) -> str:
+    """Damage chunk 0 of array ``name`` of ``artifact`` (a private copy!): ``"flip"`` one stored bit, or
+    ``"rewrite"`` its first element re-encoded with a valid crc32c. Returns the pattern of the ArtifactError
+    that must refuse the read: the shard file and what is wrong."""
+    grid = Grid.of(artifact, name)
+    if how == "flip":
+        return rf"^{re.escape(str(flip_in_chunk(grid, 0)))}: chunk 0 fails its crc32c"
+
+    def change(block: np.ndarray) -> None:
+        v = block.flat[0]
+        if block.dtype.kind == "f":
+            block.flat[0] = 0.5 if v != 0.5 else 0.25
+        else:
+            block.flat[0] = not v if block.dtype.kind == "b" else v ^ 1
+
+    return rf"^{re.escape(str(rewrite_chunk(grid, 0, change)))}: chunk 0 does not match its sha256"

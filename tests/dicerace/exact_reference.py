@@ -4,6 +4,8 @@ import itertools
 from fractions import Fraction
 from functools import cache
 
+import numpy as np
+
 FACES = 6
 
 
@@ -77,3 +79,23 @@ def sequential_optimal_sets(dice: int, target: int) -> tuple[list[list[int]], li
             optimal[i][j] = sum(1 << d for d, v in enumerate(options) if v == best)
             rings[i][j % ring_size][0] = -eg
     return value, optimal
+
+
+def decided_states(dice: int, target: int) -> tuple[np.ndarray, np.ndarray]:
+    """(won, lost) [target, target] of the sequential race, by counting turns (no game values): the player to
+    move at (i, j) wins surely, or loses surely, whatever either player chooses.
+
+    A turn scores at least 1 point (every d can show a 1) and at most 6 * dice. The mover takes turns 1, 2, ...
+    and the opponent's t-th turn comes after the mover's t-th. The mover surely wins iff it surely arrives (in
+    target - i turns at worst) no later than the opponent can first arrive (ceil((target - j) / (6 * dice))
+    turns): before that, no outcome lets the opponent win. It surely loses iff it cannot arrive before the
+    opponent surely arrives (target - j turns): ceil((target - i) / (6 * dice)) > target - j. Otherwise a path
+    of positive probability leads to either result, so optimal play can neither guarantee nor give up the game.
+    In these states every d is worth exactly +1 (or -1), so with two dice or more all d are tied there.
+    """
+    top = FACES * dice
+    i = np.arange(target)[:, None]
+    j = np.arange(target)[None, :]
+    won = target - i <= -(-(target - j) // top)
+    lost = -(-(target - i) // top) > target - j
+    return won, lost

@@ -104,3 +104,22 @@ def test_bad_params_are_named(artifacts, tmp_path):
         _build(artifacts, tmp_path, max_dice="lots")
     with pytest.raises(ValueError, match="unknown table family"):
         registry.build(["nope"], artifacts_dir=artifacts)
+
+
+def test_expected_points_and_blind_dice_against_enumeration():
+    """expected_points(d) against the mean of roll_law (every 6**d outcome enumerated, tests/dicerace/
+    exact_reference.py), and blind_dice(D) against the plain argmax of those means (smallest d on a tie)."""
+    from lookup.dicerace.rules import blind_dice, expected_points
+
+    from .exact_reference import roll_law
+
+    means = {d: sum(k * p for k, p in roll_law(d).items()) for d in range(1, 8)}
+    assert {d: expected_points(d) for d in means} == means
+    assert means[1] == Fraction(7, 2)  # one die: a 1 scores 1, the others their face
+    for top in range(1, 8):
+        best = max(means[d] for d in range(1, top + 1))
+        assert blind_dice(top) == min(d for d in range(1, top + 1) if means[d] == best), top
+    # Beyond 7 dice the mean falls: 6 stays the blind choice (the exact means of d dice: 1 - q + q 4d, q = (5/6)^d).
+    q = Fraction(5, 6)
+    assert all(expected_points(d) == 1 - q**d + q**d * 4 * d for d in range(1, 31))
+    assert all(blind_dice(top) == 6 for top in (8, 10, 20, 30))

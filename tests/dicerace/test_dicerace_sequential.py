@@ -7,7 +7,7 @@ import pytest
 
 from pipeline.dicerace.sequential import lowest_bit, relative_bound, solve_sequential
 
-from .exact_reference import sequential_game, sequential_optimal_sets
+from .exact_reference import decided_states, sequential_game, sequential_optimal_sets
 
 
 @pytest.mark.parametrize("dice, target", [(1, 15), (2, 30), (3, 25), (4, 30), (5, 20), (6, 24)])
@@ -51,6 +51,12 @@ def test_optimal_sets_equal_exact_sets_on_every_state(dice, target):
     sol = solve_sequential(dice, target)
     assert np.array_equal(sol.optimal, np.array(exact_optimal, dtype=np.uint32))
     denominator = 6 ** (2 * dice * target)  # the exact values are numerators over this
+    # The turn-counting argument of decided_states finds exactly the states worth +1 / -1, and (no other exact
+    # ties on these grids) exactly the states with several optimal d.
+    won, lost = decided_states(dice, target)
+    numerators = np.array(exact_value, dtype=object)
+    assert np.array_equal(numerators == denominator, won) and np.array_equal(numerators == -denominator, lost)
+    assert np.array_equal((sol.optimal & (sol.optimal - 1)) != 0, won | lost)
     for i in range(0, target, 7):
         for j in range(target):
             assert abs(sol.value[i, j] - float(Fraction(exact_value[i][j], denominator))) <= 1e-15, (i, j)
@@ -72,12 +78,18 @@ def test_win_and_lose_are_precise_probabilities():
 
 
 def test_large_game_ties_are_provable_zeros():
-    """(30, 1000) is too big for the exact reference: its remaining ties must be states where the tied options
-    cannot win at all (P(win) exactly 0) or cannot lose (P(lose) exactly 0), which are exact ties whatever the
-    rounding. 5,600 such states; a second, independent implementation of the (P(win), P(lose)) solver found
-    the same count. The best option must be chosen on differences of like quantities: choosing it on
-    w - l (rounded near -1) picked a d that cannot win over one that can, and reported 18,508 ties."""
+    """(30, 1000) is too big for the exact reference. Its ties must be exactly the decided states, found by
+    counting turns (decided_states: 3,300 sure wins and 2,300 sure losses, checked against exact integer
+    arithmetic on full grids above), where every d is worth exactly +1 or -1 whatever the rounding, and the
+    solver's values there must be exactly +1 / -1. The best option must be chosen on differences of like
+    quantities: choosing it on w - l (rounded near -1) picked a d that cannot win over one that can, and
+    reported 18,508 ties."""
     sol = solve_sequential(30, 1000)
     tied = (sol.optimal & (sol.optimal - 1)) != 0
-    assert np.all((sol.win[tied] == 0) | (sol.lose[tied] == 0))
-    assert int(np.count_nonzero(tied)) == 5600
+    won, lost = decided_states(30, 1000)
+    assert (int(won.sum()), int(lost.sum())) == (3300, 2300)
+    assert np.array_equal(tied, won | lost)
+    assert np.all(sol.value[won] == 1.0) and np.all(sol.lose[won] == 0)
+    assert np.all(sol.value[lost] == -1.0) and np.all(sol.win[lost] == 0)
+    open_ = ~(won | lost)  # either result has a positive probability (the value itself may round to +-1)
+    assert np.all(sol.win[open_] > 0) and np.all(sol.lose[open_] > 0)

@@ -2,6 +2,7 @@
 intervals against scipy's Wilson interval, reproducibility, the files of the report."""
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -78,8 +79,20 @@ def test_report(built, tmp_path):
         c = [m.outcome(player, model, s) for s in ((0, 1) if seat == "both" else (("first", "second").index(seat),))]
         assert (r["win"], r["draw"], r["loss"]) == tuple(sum(x) for x in zip(*c, strict=True))
         assert r["win_ci95"] == list(wilson(r["win"], r["games"]))
+    # report.md prints the counts of the artifact with scipy's Wilson interval, beside the seed's fixed figures.
     text = (out_dir / "report.md").read_text()
-    assert "Beside the seed" in text and "| predictive | strong | 70.4% / 0.1% / 29.5% |" in text
+
+    def cell(c):
+        ci = binomtest(c[0], sum(c)).proportion_ci(confidence_level=0.95, method="wilson")
+        return f"{c[0] / sum(c):.2%} [{ci.low:.2%}, {ci.high:.2%}]"
+
+    for player in m.players:
+        for model in m.models:
+            seats = [m.outcome(player, model, s) for s in (0, 1)]
+            both = tuple(a + b for a, b in zip(*seats, strict=True))
+            w, d, lo = seats[0]
+            assert f"| {player} | {model} | first | {w} | {d} | {lo} | {cell(seats[0])} |" in text
+            assert f" | {cell(seats[0])} | {cell(seats[1])} | {cell(both)} |" in text  # beside the seed's row
 
 
 def test_cli_match():
@@ -91,3 +104,18 @@ def test_cli_match():
     assert sum(rows[2][k] for k in ("win", "draw", "loss")) == 12
     bad = CliRunner().invoke(main, ["dominoes", "match", "realistic", "perfect", "--games", "2"])
     assert bad.exit_code != 0 and "perfect" in bad.output
+
+
+@pytest.mark.parametrize("how", ["flip", "rewrite"])
+def test_a_damaged_experiment_is_refused_naming_the_problem(built, tmp_path, how):
+    """A flipped bit (crc32c) or a changed count re-encoded with a valid crc32c (sha256 digest), in a private copy:
+    load_matchups (which the report and the lookups read through) refuses it."""
+    from test_chunked import damage_chunk
+
+    from lookup.store import ArtifactError
+
+    root = tmp_path / "artifacts"
+    shutil.copytree(built, root)
+    message = damage_chunk(root / "dominoes-matchups.zarr", "counts", how)
+    with pytest.raises(ArtifactError, match=message):
+        load_matchups(artifacts_dir=root)

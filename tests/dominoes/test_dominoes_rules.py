@@ -125,3 +125,21 @@ def test_names_and_bad_input():
     illegal = next(2 * t for t in range(28) if not state.hands[0] >> t & 1)
     with pytest.raises(ValueError, match="not legal"):
         GAME.apply(state, illegal)
+
+
+@pytest.mark.parametrize("mine, theirs, expected", [
+    (["1-2"], ["0-3"], (0, 0)),  # equal pip totals (3 and 3): a draw
+    (["1-2", "0-0"], ["0-3"], (0, 0)),
+    (["1-2"], ["0-4"], (1, -1)),  # the lower total wins
+    (["6-6"], ["0-1", "2-2"], (-1, 1)),
+])
+def test_blocked_game_result_by_pip_totals(mine, theirs, expected):
+    """After four passes in a row the lower pip total in hand wins and equal totals draw (docs: GUIDE 3.7); the
+    totals are summed here from the tile names. Random play rarely ends blocked with equal totals."""
+    def hand(tiles):
+        return sum(1 << parse_tile(t) for t in tiles)
+
+    a, b = (sum(int(p) for t in tiles for p in t.split("-")) for tiles in (mine, theirs))
+    assert expected == ((1, -1) if a < b else (-1, 1) if a > b else (0, 0))  # the table above follows the rule
+    state = State((hand(mine), hand(theirs)), (), 3, 5, to_move=0, passes=4)
+    assert GAME.is_terminal(state) and GAME.returns(state) == expected

@@ -12,7 +12,7 @@ from itertools import product
 
 from exact_linear import solve_augmented
 
-from lookup.g151.rules import UNIT, Rules
+from lookup.g151.rules import UNIT, Rules, get_rules
 
 Equations = dict[object, tuple[Fraction, dict[object, Fraction]]]
 
@@ -133,6 +133,27 @@ def duel_values(rules: Rules, n: int, rolls1: dict, rolls2: dict) -> dict:
 
     rolls1[(a, b, t)] / rolls2[(b, a, t)]: each player's probability of rolling, from its own view.
     """
+    return solve(duel_equations(rules, n, rolls1, rolls2))
+
+
+def solve_float(equations: Equations) -> dict[object, float]:
+    """The same system as ``solve``, in floating point (numpy): for sizes the fractions cannot afford."""
+    import numpy as np
+
+    keys = list(equations)
+    index = {k: i for i, k in enumerate(keys)}
+    a = np.eye(len(keys))
+    c = np.zeros(len(keys))
+    for k, (const, coeffs) in equations.items():
+        c[index[k]] = float(const)
+        for other, m in coeffs.items():
+            a[index[k], index[other]] -= float(m)
+    x = np.linalg.solve(a, c)
+    return {k: float(x[index[k]]) for k in keys}
+
+
+def duel_equations(rules: Rules, n: int, rolls1: dict, rolls2: dict) -> Equations:
+    """The equations of ``duel_values``."""
     law = enumerated_law(rules)
     eq: Equations = {}
     for a, b in product(range(n), repeat=2):
@@ -156,4 +177,52 @@ def duel_values(rules: Rules, n: int, rolls1: dict, rolls2: dict) -> dict:
                     else:
                         _add(coeffs, (nxt, a + total, b, 0) if mover == 1 else (nxt, a, b + total, 0), w)
                 eq[(mover, a, b, t)] = (const, coeffs)
-    return solve(eq)
+    return eq
+
+
+def turn_gains(rules: Rules, n: int, own: int, roll_on) -> dict[int, Fraction]:
+    """{units banked: probability} of one whole turn from banked score ``own``, the player rolling again at turn
+    total t > 0 iff ``roll_on(own, t)`` (the first roll is forced). Turn totals only grow, so the law is a
+    forward pass over them: no linear system, no policy table."""
+    law = enumerated_law(rules)
+    gains: dict[int, Fraction] = {}
+    reach = {0: Fraction(1)}  # probability of standing at turn total t, about to decide
+    for t in range(n - own + 1):
+        p_here = reach.pop(t, Fraction(0))
+        if not p_here:
+            continue
+        if t > 0 and not roll_on(own, t):
+            gains[t] = gains.get(t, Fraction(0)) + p_here
+            continue
+        for p, kind, u in roll_outcomes(law, t, n - own, rules.zero_keeps_turn):
+            if kind == "on":
+                reach[u] = reach.get(u, Fraction(0)) + p_here * p
+            else:  # a 0 that banks keeps t; a failed roll banks nothing
+                g = u if kind == "bank" else 0
+                gains[g] = gains.get(g, Fraction(0)) + p_here * p
+    return gains
+
+
+def turn_by_turn_duel(rules: Rules, n: int, roll_on1, roll_on2) -> Fraction:
+    """P(player 1 wins | player 1 moves first) of two fixed strategies, by backward induction over banked
+    scores with whole turns as steps (turn_gains); a turn that banks nothing leaves the scores, so each pair of
+    scores is one 2 x 2 system, solved in closed form. Independent of pipeline.g151 and of duel_values."""
+    t1 = [turn_gains(rules, n, a, roll_on1) for a in range(n)]
+    t2 = [turn_gains(rules, n, b, roll_on2) for b in range(n)]
+    first: dict[tuple[int, int], Fraction] = {}  # player 1 to move
+    second: dict[tuple[int, int], Fraction] = {}  # player 2 to move
+    for a in range(n - 1, -1, -1):
+        for b in range(n - 1, -1, -1):
+            # first = s1 * second(a, b) + r1 ; second = s2 * first(a, b) + r2
+            s1, s2 = t1[a].get(0, Fraction(0)), t2[b].get(0, Fraction(0))
+            r1 = sum((p * (1 if a + g == n else second[(a + g, b)]) for g, p in t1[a].items() if g), Fraction(0))
+            r2 = sum((p * (0 if b + g == n else first[(a, b + g)]) for g, p in t2[b].items() if g), Fraction(0))
+            first[(a, b)] = (r1 + s1 * r2) / (1 - s1 * s2)
+            second[(a, b)] = s2 * first[(a, b)] + r2
+    return first[(0, 0)]
+
+
+def un_coup_against_jusquau_bout(n: int, rules: str = "notebook") -> Fraction:
+    """The notebook's match-up (under its own rules by default): unCoup (one roll a turn, then bank) moving first
+    against jusquauBout (rolls until its turn total reaches the target exactly), written from their definitions."""
+    return turn_by_turn_duel(get_rules(rules), n, lambda own, t: False, lambda own, t: own + t < n)

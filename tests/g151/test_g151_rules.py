@@ -71,13 +71,16 @@ def test_notebook_examples():
 def test_bad_input():
     with pytest.raises(ValueError, match="unknown 151 variant"):
         get_rules("nope")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="die face 7 outside 1..6"):
         roll_points((1, 2, 7))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="expected 3 dice, got 2"):
         roll_points((1, 2))
-    for bad in (-50, 75, 1.0, True, "100"):
-        with pytest.raises(ValueError):
+    for bad in (-50, 75):
+        with pytest.raises(ValueError, match=f"score must be a non-negative multiple of 50 points, got {bad}"):
             to_units(bad, "score")
-    with pytest.raises(ValueError):
+    for bad in (1.0, True, "100"):
+        with pytest.raises(ValueError, match="score must be an integer"):
+            to_units(bad, "score")
+    with pytest.raises(ValueError, match="target must be a positive multiple of 50 points, got 0"):
         target_units(0)
     assert target_units(1000) == 20

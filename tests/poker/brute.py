@@ -4,7 +4,7 @@ deal of the unknown opponents' hands, no symmetry, no counting. Independent of o
 from fractions import Fraction
 from itertools import combinations
 
-import pytest
+from tests.peers import require
 
 
 def _deals(pool, n):
@@ -20,7 +20,7 @@ def _deals(pool, n):
 
 def brute_force(hands, board, opponents, dead):
     """(deals, wins, ties, shares) per known hand, hands and cards as indices."""
-    phevaluator = pytest.importorskip("phevaluator")
+    phevaluator = require("phevaluator")  # a failure in CI when missing
     ev = phevaluator.evaluate_cards  # lower is better
     used = {c for h in hands for c in h} | set(board) | set(dead)
     rem = [c for c in range(52) if c not in used]

@@ -1,11 +1,17 @@
 """Exact equity against plain enumeration and published figures; symmetry, counting and Monte Carlo paths."""
 
+from fractions import Fraction
+from itertools import combinations
+from math import comb, factorial, perm
+
 import numpy as np
 import pytest
 
 from lookup.poker.cards import parse_cards
 from lookup.poker.equity import NumpyEngine, equity, finish
+from lookup.poker.play import preflop
 from lookup.poker.problem import make_problem
+from lookup.poker.rules import best_of_seven
 from tests.poker.brute import brute_force
 
 
@@ -100,11 +106,14 @@ def test_heads_up_counts_equal_phevaluator_enumeration(numba_engine):
         assert (got.deals, list(got.wins), list(got.ties), list(got.shares)) == (deals, wins, ties, shares)
 
 
-def test_aces_against_one_random_hand(numba_engine):
-    """AA against one random hand: 85.2 % (published); exact over 2,097,572,400 deals."""
+def test_aces_against_one_random_hand(numba_engine, preflop_artifacts):
+    """AA against one random hand: 85.2 % (published); exact over 2,097,572,400 deals. The engine's count (suit
+    orbits of every board and opponent hand) and the preflop table's (class against class, kernels.
+    preflop_heads_up, summed over the 169 classes) are two implementations: the same fraction."""
     got = equity(["AsAh"], opponents=1, engine=numba_engine, use_table=False)
     assert got.exact and got.deals == 2_097_572_400
     assert round(100 * got.equity[0], 1) == 85.2
+    assert preflop("AA", artifacts_dir=preflop_artifacts).fraction == Fraction(got.shares[0]) / got.deals
 
 
 def test_monte_carlo_within_four_standard_errors(numba_engine, numpy_engine):
@@ -123,7 +132,34 @@ def test_many_opponents_on_the_river_exact(numba_engine):
     got = equity(["AsAh"], "2c 7d 9h Ks 4c", 9, engine=numba_engine, budget=10)
     assert got.exact
     assert got.deals == 45 * 44 * 43 * 42 * 41 * 40 * 39 * 38 * 37 * 36 * 35 * 34 * 33 * 32 * 31 * 30 * 29 * 28 // 2**9
-    assert 0 < got.equity[0] < 1
+    assert Fraction(got.shares[0]) / got.deals == _aces_river_against_nine()
+
+
+def _matchings(cards: int, hands: int) -> int:
+    """Sets of ``hands`` disjoint two-card hands from ``cards`` cards."""
+    return comb(cards, 2 * hands) * factorial(2 * hands) // (2**hands * factorial(hands))
+
+
+def _aces_river_against_nine() -> Fraction:
+    """AsAh on 2c 7d 9h Ks 4c against 9 unknown hands, by hand: the reference ranking (best_of_seven) shows that
+    of the 990 hands left exactly those of two cards of the 15 left of the board's ranks beat the aces (two
+    pair or trips: no straight or flush is possible) and only AdAc ties. So a deal has no better hand iff no
+    hand joins two of those 15 cards: each of j of them goes with its own card of the 30 others, the rest of
+    the deal comes from the remaining cards (and a tie is such a deal holding AdAc)."""
+    hero, board = parse_cards("AsAh"), parse_cards("2c 7d 9h Ks 4c")
+    rest = [c for c in range(52) if c not in hero + board]
+    mine = best_of_seven(hero + board)
+    keys = {h: best_of_seven([*board, *h]) for h in combinations(rest, 2)}
+    live = {c for c in rest if c // 4 in {b // 4 for b in board}}
+    assert {h for h, k in keys.items() if k > mine} == set(combinations(sorted(live), 2))
+    assert [h for h, k in keys.items() if k == mine] == [tuple(parse_cards("Ac Ad"))]
+    others = len(rest) - len(live)  # 30
+
+    def clean(free: int, hands: int) -> int:  # deals of ``hands`` hands avoiding a pair inside ``live``
+        return sum(comb(len(live), j) * perm(free, j) * _matchings(free - j, hands - j) for j in range(hands + 1))
+
+    alone, tied = clean(others, 9) - clean(others - 2, 8), clean(others - 2, 8)
+    return Fraction(2 * alone + tied, 2 * _matchings(len(rest), 9))
 
 
 @pytest.mark.parametrize("args, match", [

@@ -6,6 +6,7 @@ import pytest
 from lookup.poker.cards import parse_cards
 from lookup.poker.evaluate import hand_value, values
 from lookup.poker.rules import DISTINCT_FIVE, DISTINCT_SEVEN, SEVEN_CARD_COUNTS, best_of_seven
+from tests.peers import require
 
 
 def _random_hands(n, k, seed):
@@ -54,7 +55,7 @@ def test_all_133784560_seven_card_hands_by_category(evaluator):
 def test_matches_phevaluator_on_random_hands(evaluator, n):
     """phevaluator (PyPI, a perfect-hash evaluator) ranks 1 = royal flush ... 7462 = 7-5-4-3-2: our value's
     ordinal among the 7462 five-card values must be 7463 - its rank, hand by hand (rank order included)."""
-    phevaluator = pytest.importorskip("phevaluator")
+    phevaluator = require("phevaluator")
     five = np.unique(np.concatenate([evaluator.rank_value[evaluator.rank_value > 0],
                                      evaluator.flush_value[evaluator.flush_value > 0]]))
     hands = _random_hands(n, 7, seed=2024)

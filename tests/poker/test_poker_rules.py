@@ -45,9 +45,11 @@ def test_169_classes_partition_the_1326_hands():
     assert parse_class("AsKs") == parse_class("KA s".replace(" ", "")) == 1
 
 
-@pytest.mark.parametrize("bad", ["AKx", "AAs", "AK", "A", 3, "ZZ"])
-def test_bad_classes(bad):
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize("bad, message", [("AKx", "not a starting hand"), ("AAs", "a pair is neither suited"),
+                                          ("AK", "say 's' \\(suited\\) or 'o'"), ("A", "not a starting hand"),
+                                          (3, "not a starting hand"), ("ZZ", "not a starting hand")])
+def test_bad_classes(bad, message):
+    with pytest.raises(ValueError, match=message):
         parse_class(bad)
 
 

@@ -6,6 +6,7 @@ from fractions import Fraction
 from click.testing import CliRunner
 
 from pipeline.cli import main
+from tests.tictactoe.test_tictactoe_play import _after
 
 
 def test_report(built, tmp_path):
@@ -28,4 +29,12 @@ def test_report(built, tmp_path):
     assert rows[("predictive", "random", "first")]["loss"] == "0"
     for e in summary["matchups"]:
         assert Fraction(e["win"]) + Fraction(e["draw"]) + Fraction(e["loss"]) == 1
-    assert "Beside the seed" in (out_dir / "report.md").read_text()
+    # Against "first" (deterministic) a best response moving first gets its plain-search value for sure.
+    sure = max(_after(".........", m) for m in range(9))
+    assert rows[("predictive", "first", "first")][{1: "win", 0: "draw", -1: "loss"}[sure]] == "1"
+    # The report prints the computed fractions, not only fixed text.
+    text = (out_dir / "report.md").read_text()
+    for e in summary["matchups"]:
+        assert (f"| {e['player']} | {e['model']} | {e['seat']} | {e['win']} ({float(Fraction(e['win'])):.2%}) | "
+                f"{e['draw']} ({float(Fraction(e['draw'])):.2%}) | {e['loss']} ({float(Fraction(e['loss'])):.2%}) |"
+                in text)

@@ -87,3 +87,12 @@ def test_models_are_distributions_over_legal_moves():
     history = [(parse_board("X........"), 4)]
     assert likelihood(MODELS["random"], GAME, history) == pytest.approx(1 / 8)
     assert likelihood(MODELS["first"], GAME, history) == 0
+
+
+def test_format_board_writes_what_parse_board_reads():
+    from lookup.tictactoe.rules import format_board
+
+    assert format_board(START) == "........."
+    assert format_board((1, 1, 0, 0, 2, 0, 2, 0, 0)) == "XX..O.O.."  # 1 = X, 2 = O, row by row
+    for text in ("XOXOXOXOX", "X...O...X", "OO.XX...."):
+        assert format_board(parse_board(text)) == text

@@ -2,6 +2,7 @@
 players, position by position, and the match-up properties the issue pins."""
 
 from fractions import Fraction
+from functools import cache
 
 import pytest
 
@@ -80,3 +81,45 @@ def test_bayesian_player_outcomes_are_distributions():
         player = Player("bayesian", GAME, seat, models)
         for model in models:
             assert sum(match_outcome(GAME, player, model, START)) == 1
+
+
+def test_position_codes_are_the_documented_base3_codes(built):
+    """The tables' key (docs/artifacts.md): code = sum of cell * 3**index (0 empty, 1 X, 2 O), increasing, over the
+    positions of the independent bitboard enumeration."""
+    from tests.tictactoe.test_tictactoe_rules import _enumerate
+
+    positions = _enumerate()[0]
+    codes = sorted(sum(3**i for i in range(9) if x >> i & 1) + sum(2 * 3**i for i in range(9) if o >> i & 1)
+                   for x, o in positions)
+    assert load_tables(artifacts_dir=built).code.tolist() == codes
+    assert board_code((1, 0, 0, 0, 0, 0, 0, 0, 0)) == 1 and board_code((0, 0, 0, 0, 0, 0, 0, 0, 2)) == 2 * 3**8
+
+
+@cache
+def _against_random(board: str, me: str, other: str) -> Fraction:
+    """My expected result (+1 / 0 / -1) moving on ``board`` and playing best, the other player choosing a free cell
+    uniformly at random: a plain search over strings (no game API, no tables)."""
+    from tests.tictactoe.test_tictactoe_play import _won
+
+    best = None
+    for m in (i for i, c in enumerate(board) if c == "."):
+        b = board[:m] + me + board[m + 1:]
+        if _won(b, me) or "." not in b:
+            v = Fraction(1 if _won(b, me) else 0)
+        else:
+            free = [i for i, c in enumerate(b) if c == "."]
+            v = Fraction(0)
+            for o in free:
+                b2 = b[:o] + other + b[o + 1:]
+                r = -1 if _won(b2, other) else 0 if "." not in b2 else _against_random(b2, me, other)
+                v += Fraction(r) / len(free)
+        best = v if best is None else max(best, v)
+    return best
+
+
+@pytest.mark.parametrize("board, me, other", [(".........", "X", "O"), ("X........", "O", "X"),
+                                              ("....X....", "O", "X"), ("XO..X....", "O", "X")])
+def test_best_response_to_random_against_a_plain_search(built, board, me, other):
+    from lookup.tictactoe import value
+
+    assert value(board, "random", artifacts_dir=built) == float(_against_random(board, me, other))
