@@ -186,7 +186,7 @@ def dominoes_engine_decision(engine, case: dict, history: list[int]) -> tuple[li
 def poker_counts(case: dict, engine=None, artifacts_dir=None) -> dict:
     from lookup.poker.equity import equity
 
-    e = equity(case["hands"], case["board"], case["opponents"], budget=1e9, engine=engine,
+    e = equity(case["hands"], case["board"], case["opponents"], budget=3600, engine=engine,  # the largest allowed
                artifacts_dir=artifacts_dir, use_table=False)
     assert e.exact
     return {"deals": int(e.deals), "wins": [int(x) for x in e.wins], "ties": [int(x) for x in e.ties],
