@@ -41,13 +41,14 @@ TIE_EPS = 1e-9  # points; the one definition, also used by the pipeline.yahtzee 
 # 337 on an empty scandinavian+forced sheet) and let decide() lose up to 1e-9 of probability. A probability is a
 # mean (and a max) of non-negative numbers: no cancellation, so every rounding error is relative to the value
 # itself, at 1e-20 as at 0.99, and so is the tolerance. Its size is the rounding noise, not a worst case:
-# against exact rationals (scandinavian+forced, 441 turns of goal and win 1 to 7 turns from the end, every keep,
-# tests/yahtzee/test_yahtzee_towin.py checks one), options of exactly equal probability come out at most 3.9 u
-# apart (u = eps / 2: rounding in the build's 15 turns and in this keep tree), genuinely different ones at least
-# 11.8 u apart (a win table 1.3e-4 from certainty; goal tables: 44.7 u, at P = 1 - 1.5e-12). 4 eps = 8 u sits
-# between. The worst-case bound is far larger (sums of 6 terms over 5 die levels, 3 passes a turn: ~1e3 u after
-# 15 turns) and would tie genuine differences: decide() loses at most 4 eps of its probability to a tie, and
-# separating closer options needs another representation (exact rationals, complements near 1; not done).
+# against exact rationals (scandinavian+forced, 552 turns of goal and win 1 to 9 turns from the end, every keep;
+# tests/yahtzee/test_yahtzee_towin.py checks two), options of exactly equal probability come out at most 3.9 u
+# apart (u = eps / 2: rounding in the build's turns and in this keep tree), genuinely different ones at least
+# 11.8 u apart (a win table, P = 0.99987), except within 2e-14 of certainty, where float64 cannot hold the
+# difference at all (0.6 u at P = 1 - 3.4e-16). 4 eps = 8 u sits between. The worst-case bound is far larger
+# (sums of 6 terms over 5 die levels, 3 passes a turn: ~1e3 u after 15 turns) and would tie genuine
+# differences. decide() loses at most 4 eps of its probability to a tie; separating closer options needs
+# another representation (exact rationals; complements 1 - P near certainty), not done.
 PROBABILITY_TIE_REL = 4 * float(np.finfo(np.float64).eps)  # dimensionless: a fraction of the best probability
 UNITS = ("points", "probability")
 
