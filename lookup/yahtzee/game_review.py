@@ -11,8 +11,9 @@ value of the best option minus the value of the option chosen, both read from th
   known final score (``beat``: P(final > beat) + P(final = beat) / 2), from the play-to-win tables
   (``lookup.yahtzee.towin``) when they are built.
 
-Ties are exact: an option within ``TIE_EPS`` (1e-9) of the best is optimal and costs exactly 0, as ``decide``
-treats it. Nothing here writes a file or compiles code: every number is a table read and numpy.
+Ties are exact: an option tied with the best (``lookup.yahtzee.turn.tied``: within ``TIE_EPS`` = 1e-9 points,
+or a probability within a relative ``PROBABILITY_TIE_REL`` of the best) is optimal and costs exactly 0, as
+``decide`` treats it. Nothing here writes a file or compiles code: every number is a table read and numpy.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from lookup.yahtzee.record import ROLLS_PER_TURN, GameRecord, parse_record
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, category_index, parse_dice
 from lookup.yahtzee.tables import load_tables
-from lookup.yahtzee.turn import TIE_EPS, TurnAnalysis
+from lookup.yahtzee.turn import TurnAnalysis
 
 __all__ = ["Cost", "Review", "ReviewedDecision", "judge", "review"]
 
@@ -46,8 +47,9 @@ class Cost:
     unit: "points" (expected final score of the game: points on the sheet plus expected remaining points under
     optimal play from here) or "probability" (of reaching the goal, or of winning with ties half, under the
     best play from here). chosen / best: the value of the option taken / of the best option; cost: best -
-    chosen (>= 0; exactly 0 when the option taken is within ``TIE_EPS`` of the best). best_action: the best
-    option in words (the first of tied options in ``decide``'s order), best_keep / best_box: the same as data.
+    chosen (>= 0; exactly 0 when the option taken is tied with the best, ``lookup.yahtzee.turn.tied``).
+    best_action: the best option in words (the first of tied options in ``decide``'s order), best_keep /
+    best_box: the same as data.
     """
 
     unit: str
@@ -218,8 +220,8 @@ def _cost(analysis: TurnAnalysis, roll: int, rerolls: int, chosen_keep: int | No
         chosen = float(analysis.final[roll, chosen_box])
         best_box = rules.categories[analysis.best_category(roll)]
         best_action, best_keep = f"{best_box} ({allowed[best_box]})", None
-    # The tie rule of decide(): within TIE_EPS of the best is optimal, and optimal costs exactly nothing.
-    cost = 0.0 if chosen >= best - TIE_EPS else best - chosen
+    # The tie rule of decide() in this unit (points: absolute, probabilities: relative): optimal costs exactly 0.
+    cost = 0.0 if analysis.tied(chosen, best) else best - chosen
     return Cost(unit, offset + chosen, offset + best, cost, best_action, best_keep, best_box)
 
 

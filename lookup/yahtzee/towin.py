@@ -31,7 +31,7 @@ from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, p
 from lookup.validate import integer, shown
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
-from lookup.yahtzee.turn import TurnAnalysis, analyse_final, final_outcomes
+from lookup.yahtzee.turn import TurnAnalysis, analyse_final, final_outcomes, tied
 
 OBJECTIVE_SCHEMAS = {"goal": "yahtzee.goal", "win": "yahtzee.win"}
 SCHEMA_VERSIONS = (1,)
@@ -126,7 +126,7 @@ def analyse(table: TowinTable, state: tuple[int, int, int], t: int) -> TurnAnaly
             cache[key] = table.probability(nxt, t - reward)
         return cache[key]
 
-    return analyse_final(table.rules, state, final_outcomes(table.rules, *state, worth))
+    return analyse_final(table.rules, state, final_outcomes(table.rules, *state, worth), "probability")
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,8 @@ class WinDecision:
 @dataclass(frozen=True)
 class ChanceOption:
     """One legal option with its probability (of reaching the goal, or of winning) and the loss of
-    probability against the best option (>= 0)."""
+    probability against the best option (>= 0; exactly 0 for an option tied with the best,
+    ``lookup.yahtzee.turn.tied``)."""
 
     action: str
     keep: tuple[int, ...] | None
@@ -199,7 +200,9 @@ def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rul
            goal: int | None = None, beat: int | None = None,
            artifacts_dir: str | Path | None = None) -> WinDecision:
     """The move that maximises P(final score >= ``goal``), or P(win) against a known final score ``beat``
-    (ties half). Same tie rule as expected-score play: fewest dice rerolled, then lowest box."""
+    (ties half). Options whose probabilities are tied (within a relative ``PROBABILITY_TIE_REL`` of the best,
+    ``lookup.yahtzee.turn.tied``): the first in the order of expected-score play (fewest dice rerolled, then
+    lowest mask; lowest box)."""
     rules, pips, rerolls, sh, table, objective, target, needed, roll = _situation(
         dice, rerolls, sheet, rules, goal, beat, artifacts_dir)
     analysis = analyse(table, sh.state, needed)
@@ -222,7 +225,9 @@ def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rul
 def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = "hasbro", *,
             goal: int | None = None, beat: int | None = None,
             artifacts_dir: str | Path | None = None) -> list[ChanceOption]:
-    """Every legal option (distinct keeps, or allowed boxes) ranked by its probability."""
+    """Every legal option (distinct keeps, or allowed boxes) ranked by its probability; the options tied with
+    the best (``lookup.yahtzee.turn.tied``: regret exactly 0) come first in tie order, so the first option is
+    ``decide``'s."""
     rules, pips, rerolls, sh, table, *_, needed, roll = _situation(dice, rerolls, sheet, rules, goal, beat,
                                                                     artifacts_dir)
     analysis = analyse(table, sh.state, needed)
@@ -242,8 +247,10 @@ def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Ru
                 label = "keep all (stop)" if len(keep) == rules.n_dice else f"keep {list(keep)}"
                 options.append((label, keep, None, float(analysis.keep[rerolls][k])))
     best = max(o[3] for o in options)
-    ranked = sorted(options, key=lambda o: -o[3])
-    return [ChanceOption(a, k, c, p, max(0.0, best - p)) for a, k, c, p in ranked]
+    # Stable sort: the options tied with the best keep their tie order (decide's choice first), then the rest
+    # by probability, highest first.
+    ranked = sorted(options, key=lambda o: -best if tied(o[3], best, "probability") else -o[3])
+    return [ChanceOption(a, k, c, p, 0.0 if tied(p, best, "probability") else best - p) for a, k, c, p in ranked]
 
 
 def chance(sheet: SheetLike, rules: str | Rules = "hasbro", *, goal: int | None = None, beat: int | None = None,

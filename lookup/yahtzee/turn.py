@@ -10,10 +10,11 @@ Given the turn-start value table ``value[filled_mask, upper, ybox]`` (expected r
 * ``roll_value[j][roll]``: value of holding ``roll`` with j rerolls left (j = 0, 1, 2);
 * ``start_value``: the turn-start value (equals ``value[state]`` up to rounding).
 
-Choices follow the solver's tie rule (``TIE_EPS``): the first option in order (fewest dice rerolled, then
-lowest mask; lowest category index) whose value is within ``TIE_EPS`` of the best. It is used by
-``decide()`` when only the value table is present and by ``explain()``, and gives the same answers as
-the policy tables.
+Choices follow the tie rule (:func:`tied`): the first option in order (fewest dice rerolled, then lowest mask;
+lowest category index) whose value is tied with the best. Expected points tie within ``TIE_EPS`` points (the
+solver's rule: ``decide()`` when only the value table is present and ``explain()`` give the same answers as
+the policy tables); probabilities (play to win, ``lookup.yahtzee.towin``) tie within a relative
+``PROBABILITY_TIE_REL`` of the best.
 """
 
 from __future__ import annotations
@@ -31,14 +32,45 @@ from lookup.yahtzee.rules import (
     scoring_tables,
 )
 
-__all__ = ["TIE_EPS", "TurnAnalysis", "analyse_final", "analyse_turn", "final_outcomes"]
+__all__ = ["PROBABILITY_TIE_REL", "TIE_EPS", "UNITS", "TurnAnalysis", "analyse_final", "analyse_turn",
+           "final_outcomes", "tied"]
 
 TIE_EPS = 1e-9  # points; the one definition, also used by the pipeline.yahtzee kernels
+
+# Probabilities tie RELATIVELY. An absolute 1e-9 (written for points ~250) called 1.652e-8 and 1.749e-8 tied (goal
+# 337 on an empty scandinavian+forced sheet) and let decide() lose up to 1e-9 of probability. A probability is a
+# mean (and a max) of non-negative numbers: no cancellation, so every rounding error is relative to the value
+# itself, at 1e-20 as at 0.99, and so is the tolerance. Its size is the rounding noise, not a worst case:
+# against exact rationals (scandinavian+forced, 552 turns of goal and win 1 to 9 turns from the end, every keep;
+# tests/yahtzee/test_yahtzee_towin.py checks two), options of exactly equal probability come out at most 3.9 u
+# apart (u = eps / 2: rounding in the build's turns and in this keep tree), genuinely different ones at least
+# 11.8 u apart (a win table, P = 0.99987), except within 2e-14 of certainty, where float64 cannot hold the
+# difference at all (0.6 u at P = 1 - 3.4e-16). 4 eps = 8 u sits between. The worst-case bound is far larger
+# (sums of 6 terms over 5 die levels, 3 passes a turn: ~1e3 u after 15 turns) and would tie genuine
+# differences. decide() loses at most 4 eps of its probability to a tie; separating closer options needs
+# another representation (exact rationals; complements 1 - P near certainty), not done.
+PROBABILITY_TIE_REL = 4 * float(np.finfo(np.float64).eps)  # dimensionless: a fraction of the best probability
+UNITS = ("points", "probability")
+
+
+def tied(value: float | np.ndarray, best: float, unit: str) -> bool | np.ndarray:
+    """Whether ``value`` (an option's value, <= ``best``) is tied with ``best`` (the largest option's value).
+
+    unit: "points" (expected points: within ``TIE_EPS`` points) or "probability" (a probability in [0, 1]:
+    within ``PROBABILITY_TIE_REL * best``, so an exact 0 ties only with 0). The one tie rule of decide,
+    explain and review; the play-to-win build takes plain maxima and needs none.
+    """
+    if unit == "points":
+        return value >= best - TIE_EPS
+    if unit == "probability":
+        return best - value <= PROBABILITY_TIE_REL * best
+    raise ValueError(f"unit must be one of {UNITS}, not {unit!r}")
 
 
 @dataclass(frozen=True, eq=False)
 class TurnAnalysis:
-    """Values of every option of one turn (see module docstring); all in expected remaining points."""
+    """Values of every option of one turn (see module docstring): expected remaining points (``unit``
+    "points") or probabilities of reaching the points still needed (``unit`` "probability")."""
 
     rules: Rules
     state: tuple[int, int, int]
@@ -46,6 +78,11 @@ class TurnAnalysis:
     keep: dict[int, np.ndarray]
     roll_value: dict[int, np.ndarray]
     start_value: float
+    unit: str = "points"
+
+    def tied(self, value: float | np.ndarray, best: float) -> bool | np.ndarray:
+        """Whether ``value`` ties with the best option's ``best`` under this turn's unit (:func:`tied`)."""
+        return tied(value, best, self.unit)
 
     def reroll_values(self, rerolls_left: int, roll: int) -> np.ndarray:
         """Value of each reroll mask (index = mask over the sorted dice) for ``roll`` with 1 or 2 rerolls left."""
@@ -56,13 +93,13 @@ class TurnAnalysis:
         """The chosen reroll mask (tie rule: fewest dice rerolled, then lowest mask)."""
         enc = self.rules.encoding
         vals = self.reroll_values(rerolls_left, roll)[enc.mask_order]
-        return int(enc.mask_order[np.flatnonzero(vals >= vals.max() - TIE_EPS)[0]])
+        return int(enc.mask_order[np.flatnonzero(self.tied(vals, vals.max()))[0]])
 
     def best_category(self, roll: int) -> int:
         """The chosen box for the final ``roll`` (tie rule: lowest category index)."""
         vals = self.final[roll]
         best = np.nanmax(vals)
-        return int(np.flatnonzero(vals >= best - TIE_EPS)[0])
+        return int(np.flatnonzero(self.tied(vals, best))[0])
 
 
 def _final_values(rules: Rules, value: np.ndarray, mask: int, upper: int, ybox: int) -> np.ndarray:
@@ -122,9 +159,12 @@ def analyse_turn(rules: Rules | str, value: np.ndarray, state: tuple[int, int, i
     return analyse_final(rules, (mask, upper, ybox), _final_values(rules, value, mask, upper, ybox))
 
 
-def analyse_final(rules: Rules, state: tuple[int, int, int], final: np.ndarray) -> TurnAnalysis:
+def analyse_final(rules: Rules, state: tuple[int, int, int], final: np.ndarray, unit: str = "points") -> TurnAnalysis:
     """The whole turn from its final-roll values ``final[roll, category]`` (NaN = box not allowed): the keep
-    tree maximises the mean of whatever ``final`` holds (expected points, or a probability)."""
+    tree maximises the mean of whatever ``final`` holds, in ``unit`` ("points": expected points, or
+    "probability"; it picks the tie rule)."""
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {UNITS}, not {unit!r}")
     enc = rules.encoding
     v0 = np.nanmax(final, axis=1)
     keep1 = _expect(rules, v0)
@@ -132,4 +172,4 @@ def analyse_final(rules: Rules, state: tuple[int, int, int], final: np.ndarray) 
     keep2 = _expect(rules, v1)
     v2 = _best_of_subkeeps(rules, keep2)[enc.roll_offset:]
     start = float(np.dot(enc.roll_prob, v2))
-    return TurnAnalysis(rules, state, final, {1: keep1, 2: keep2}, {0: v0, 1: v1, 2: v2}, start)
+    return TurnAnalysis(rules, state, final, {1: keep1, 2: keep2}, {0: v0, 1: v1, 2: v2}, start, unit)
