@@ -64,9 +64,9 @@ def probabilities(d: int, *, artifacts_dir: str | Path | None = None) -> RollDis
     p, q, max_dice = _load_probabilities(path, artifact_stamp(path))
     if d > max_dice:
         raise NotBuiltError(
-            f"{root / PROBABILITIES_NAME}.zarr holds d up to max_dice={max_dice}, asked for d={d}; "
+            f"{root / PROBABILITIES_NAME}.zarr holds d up to max_dice={max_dice}: d={d} is not built; "
             "raise dicerace.max_dice in params.yaml and rebuild",
-            f"rolls of up to {max_dice} dice are built on this server, asked for d={d}")
+            f"d={d} is not built on this server (rolls of up to {max_dice} dice are)")
     width = 6 * d + 1
     return RollDistribution(dice=int(d), p=p[d, :width], q=q[d, :width])
 
