@@ -49,10 +49,15 @@ class View:
         return E.ALL_TILES & ~self.hand & ~self.board
 
 
+def _listlike(value: object) -> bool:
+    """Iterable, and not a 0-d numpy array (an ndarray says it is iterable, then refuses with a TypeError)."""
+    return isinstance(value, Iterable) and not (isinstance(value, np.ndarray) and value.ndim == 0)
+
+
 def _tokens(history: str | Iterable[str]) -> list[str]:
     if isinstance(history, str):
         return history.split()
-    if not isinstance(history, Iterable):
+    if not _listlike(history):
         raise ValueError(f"history must be a string of moves or a list of them, got {type(history).__name__}")
     return [str(t) for t in history]
 
@@ -64,7 +69,7 @@ def _settings(player: str, model: str | None, models: Sequence[str] | None) -> t
             raise ValueError("a predictive player needs model=... (the one opponent model it assumes)")
         names = [model]
     else:
-        if models is not None and not isinstance(models, Iterable):
+        if models is not None and not _listlike(models):
             raise ValueError(f"models must be a list of opponent model names, got {type(models).__name__}")
         names = list(models) if models is not None else list(MODEL_NAMES)
         if not names:
@@ -83,7 +88,7 @@ def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *
     turn, a pass before drawing, a move after the end) or a history no opponent hand can explain."""
     seat = integer(seat, "seat", 0, 1)
     _settings(player, model, models)  # refuses an unknown player or model before the history is read
-    if not isinstance(hand, Iterable):
+    if not _listlike(hand):
         raise ValueError(f"hand must be a list of tiles ('a-b' or tile indices), got {type(hand).__name__}")
     my_hand = hand_mask(hand)
     if E.popcount(my_hand) != E.HAND_SIZE:
