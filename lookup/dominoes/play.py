@@ -49,10 +49,15 @@ class View:
         return E.ALL_TILES & ~self.hand & ~self.board
 
 
+def _listlike(value: object) -> bool:
+    """Iterable, and not a 0-d numpy array (an ndarray says it is iterable, then refuses with a TypeError)."""
+    return isinstance(value, Iterable) and not (isinstance(value, np.ndarray) and value.ndim == 0)
+
+
 def _tokens(history: str | Iterable[str]) -> list[str]:
     if isinstance(history, str):
         return history.split()
-    if not isinstance(history, Iterable):
+    if not _listlike(history):
         raise ValueError(f"history must be a string of moves or a list of them, got {type(history).__name__}")
     return [str(t) for t in history]
 
@@ -64,7 +69,7 @@ def _settings(player: str, model: str | None, models: Sequence[str] | None) -> t
             raise ValueError("a predictive player needs model=... (the one opponent model it assumes)")
         names = [model]
     else:
-        if models is not None and not isinstance(models, Iterable):
+        if models is not None and not _listlike(models):
             raise ValueError(f"models must be a list of opponent model names, got {type(models).__name__}")
         names = list(models) if models is not None else list(MODEL_NAMES)
         if not names:
@@ -185,24 +190,28 @@ def _apply(v: View, move: int, mover: int) -> None:
 def _check_history(v: View) -> None:
     """ValueError unless the opponent's history fits the rules: a tile it placed from its hand after a
     void (a draw, or a pass with an empty boneyard), with no unseen draw kept in between, cannot match
-    that void's ends; a tile it kept unseen fitted neither end, so some unknown tile must fit neither; and
-    enough unknown tiles avoid every void since its last unseen draw to make up its hand."""
+    that void's ends; a tile it kept unseen fitted neither end, so some unknown tile, or one it placed since,
+    must fit neither; and enough unknown tiles avoid every void since its last unseen draw to make up its
+    hand."""
     ev, n = v.events, v.n_events
     placed = 0  # tiles placed from the hand after the event, back to the next unseen draw kept
+    placed_since = 0  # every tile placed from the hand after the event (a kept tile may be one of them)
     for e in range(n - 1, -1, -1):
         kind = ev[e, 0]
         ends = E.MATCH[ev[e, 2]] | E.MATCH[ev[e, 3]]
         if kind == E.EV_UNSEEN:
             placed = 0
-            if not v.unknown & ~ends:
+            if not (v.unknown | placed_since) & ~ends:
                 raise ValueError(f"history inconsistent with the rules: the opponent kept a drawn tile fitting "
-                                 f"neither {ev[e, 2]} nor {ev[e, 3]}, but every unknown tile fits one")
+                                 f"neither {ev[e, 2]} nor {ev[e, 3]}, but every unknown tile fits one (and it "
+                                 "placed no such tile since)")
         elif kind == E.EV_VOID and placed & ends:
             bad = [tile_name(t) for t in range(E.N_TILES) if placed & ends >> t & 1]
             raise ValueError(f"history inconsistent with the rules: the opponent placed {', '.join(bad)} "
                              f"after drawing or passing for want of a {ev[e, 2]} or {ev[e, 3]}")
         elif kind == E.EV_PLACE:
             placed |= 1 << (ev[e, 1] >> 1)
+            placed_since |= 1 << (ev[e, 1] >> 1)
     after = E.placed_after(ev, n)
     free = E.popcount(E.model_pool(E.RANDOM, v.unknown, ev, n, after))
     k = v.opponent_tiles if v.drawn != E.N_TILES else v.opponent_tiles - 1

@@ -11,6 +11,7 @@ import numpy as np
 
 from lookup.dominoes.rules import get_rules
 from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
+from lookup.validate import integer
 
 MATCHUPS_NAME = "dominoes-matchups"
 MATCHUPS_SCHEMA = "dominoes.matchups"
@@ -35,7 +36,7 @@ class Matchups:
             raise ValueError(f"unknown player {player!r}; the experiment holds: {', '.join(self.players)}")
         if model not in self.models:
             raise ValueError(f"unknown opponent model {model!r}; the experiment holds: {', '.join(self.models)}")
-        c = self.counts[self.players.index(player), self.models.index(model), seat]
+        c = self.counts[self.players.index(player), self.models.index(model), integer(seat, "seat", 0, 1)]
         return int(c[0]), int(c[1]), int(c[2])
 
 
