@@ -96,7 +96,7 @@ def test_published_aces_versus_kings(numba_engine):
     assert got.wins[0] + got.wins[1] + got.ties[0] == got.deals
 
 
-@pytest.mark.slow
+@pytest.mark.full  # every board of three heads-up deals, ranked by the peer in Python (make test-full)
 def test_heads_up_counts_equal_phevaluator_enumeration(numba_engine):
     """Every one of the 1,712,304 boards of two matchups through phevaluator, counts compared exactly."""
     for hands in (["AsAh", "KdKc"], ["7c2d", "AhKh"]):

@@ -119,7 +119,7 @@ def _files(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.slow
+@pytest.mark.full  # three clusters started (make test-full); make test builds the shared tables on a LocalCluster
 def test_dask_build_is_byte_identical_on_any_cluster(tmp_path, mini_goal):
     """One worker, two workers (threads), a LocalCluster of processes, and a scheduler with separate
     `dask worker` processes reached by address: the same files, byte for byte, holding solve()'s numbers."""
