@@ -70,7 +70,7 @@ def main() -> None:
             moves, values = np.empty(E.MAX_MOVES, np.int64), np.zeros(E.MAX_MOVES)
             t0 = time.perf_counter()
             engine.move_values(*args, kind, w, mk, s.depth, s.samples, float(s.max_exact), s.rollouts,
-                               s.endgame, s.budget, E.seed_rng(seed), moves, values)
+                               s.endgame, s.budget, E.seed_rng(seed), moves, values, False)
             out.append(time.perf_counter() - t0)
     print(f"decision (realistic, depth {s.depth}, {s.samples} samples): plain Python median "
           f"{statistics.median(plain) * 1e3:.1f} ms, compiled {statistics.median(compiled) * 1e3:.2f} ms "

@@ -735,7 +735,7 @@ def search_depth(depth, endgame, bone_n):
 
 
 def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev, n_ev, kind, w0, mk,
-                depth, samples, max_exact, rollouts, endgame, budget, rng, moves, values):
+                depth, samples, max_exact, rollouts, endgame, budget, rng, moves, values, value_forced):
     """The player's value of each legal move (written into ``values``, moves into ``moves``; returns
     their number): :func:`belief_search` after the move, from the opponent hands it considers (see
     :func:`hand_weights`), each weighed by the models' likelihood of the opponent's history, searching
@@ -745,12 +745,15 @@ def move_values(me, my_hand, k, unknown, bone_n, left, right, passes, drawn, ev,
     Weights of (hand, model): predictive, the one model's likelihood; realistic, each credible model's
     own hand posterior (the search takes the worst model); bayesian, the posterior over model and hand.
     When no model explains the history, ``samples`` hands of the unknown tiles, all alike.
+    One legal move: a game played by the engine needs no value for it (``value_forced`` False: left at 0); a
+    caller asking for values (``lookup.dominoes.move_values``) passes True and a forced placement is searched
+    like any move. A forced draw or pass is not (the search places tiles only): its value stays 0.
     """
     nm = len(mk)
     n = legal_into(my_hand, left, right, drawn, bone_n, moves)
     for i in range(n):
         values[i] = 0.0
-    if n == 1:
+    if n == 1 and (not value_forced or moves[0] >= DRAW):
         return 1
     depth = search_depth(depth, endgame, bone_n)
     if depth >= DEEPEN_MAX:
@@ -1177,7 +1180,7 @@ def play_game(seed, kind, seat, model, mk, w_init, depth, samples, max_exact, ro
             unknown = ALL_TILES & ~h[seat] & ~board
             n = move_values(seat, h[seat], popcount(h[1 - seat]), unknown, bone_n, left, right, passes, drawn, ev,
                             n_ev, kind, w_init, mk, depth, samples, max_exact, rollouts, endgame, budget, rng,
-                            moves, values)
+                            moves, values, False)
             move = moves[best_index(values, n)]
         else:
             n = legal_into(h[mover], left, right, drawn, bone_n, moves)

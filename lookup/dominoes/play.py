@@ -88,12 +88,12 @@ def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *
     turn, a pass before drawing, a move after the end) or a history no opponent hand can explain."""
     seat = integer(seat, "seat", 0, 1)
     _settings(player, model, models)  # refuses an unknown player or model before the history is read
-    # A list, not any iterable: a string or a dict would be read one character or key at a time, and the
-    # length is checked before a tile is read (a million-item list is refused at once).
+    # A list, tuple or set, not any iterable: a string or a dict would be read one character or key at a time,
+    # and the length is checked before a tile is read (a million-item list is refused at once).
     if isinstance(hand, np.ndarray) and hand.ndim == 1:
         hand = hand.tolist()
-    if not isinstance(hand, list | tuple) or len(hand) != E.HAND_SIZE:
-        got = f"{len(hand)} tiles" if isinstance(hand, list | tuple) else type(hand).__name__
+    if not isinstance(hand, list | tuple | set | frozenset) or len(hand) != E.HAND_SIZE:
+        got = f"{len(hand)} tiles" if isinstance(hand, list | tuple | set | frozenset) else type(hand).__name__
         raise ValueError(f"hand must be a list of the {E.HAND_SIZE} dealt tiles ('a-b' or tile indices), got {got}")
     my_hand = hand_mask(hand)
     if E.popcount(my_hand) != E.HAND_SIZE:
@@ -245,7 +245,7 @@ def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: i
     rng = E.seed_rng(integer(seed, "seed", 0, 2**62) + 1)
     n = E.move_values(v.seat, v.hand, v.opponent_tiles, v.unknown, v.boneyard_size, v.left, v.right, v.passes,
                       v.drawn, v.events, v.n_events, kind, w, mk, depth, samples, float(max_exact), 0, endgame,
-                      budget, rng, moves, values)
+                      budget, rng, moves, values, True)
     return [(move_name(int(moves[i])), float(values[i])) for i in range(n)]
 
 

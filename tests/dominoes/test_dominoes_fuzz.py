@@ -350,8 +350,6 @@ def test_a_kept_tile_placed_later_explains_its_draw():
     assert got == [("0-4L", 1.0), ("0-4R", 1.0)]  # its last tile, 0-4, fits both ends (0 and 4): a win either way
 
 
-@pytest.mark.xfail(strict=True, reason="engine.move_values answers 0.0 for every move when there is only one "
-                                       "(lookup/dominoes/engine.py: `if n == 1: return 1`), even one that wins")
 def test_a_single_winning_move_is_valued_as_a_win():
     """A seat whose last tile fits one end only: its one legal move wins the game (the game's returns, +1)."""
     rnd = random.Random(3)

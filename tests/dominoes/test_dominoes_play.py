@@ -123,7 +123,7 @@ def engine_values(case, kind: int, models: list[str], depth: int, w0=None, endga
     moves, values = np.empty(E.MAX_MOVES, np.int64), np.zeros(E.MAX_MOVES)
     n = E.move_values(0, state.hands[0], E.popcount(state.hands[1]), unknown, len(state.boneyard), state.left,
                       state.right, state.passes, state.drawn, case["ev"], case["n_ev"], kind, w, mk, depth, 4, 1e6, 0,
-                      endgame, 0, E.seed_rng(1), moves, values)
+                      endgame, 0, E.seed_rng(1), moves, values, True)
     assert [int(m) for m in moves[:n]] == list(GAME.legal_moves(state))
     return [float(v) for v in values[:n]]
 

@@ -179,7 +179,7 @@ def dominoes_engine_decision(engine, case: dict, history: list[int]) -> tuple[li
     n = engine.move_values(me, state.hands[me], engine.popcount(state.hands[1 - me]),
                            game.tile_set & ~state.hands[me] & ~board, len(state.boneyard), state.left, state.right,
                            state.passes, state.drawn, ev, n_ev, kind, w0, mk, 1, 4, 1e4, 0, engine.N_TILES, 0,
-                           engine.seed_rng(1), moves, values)
+                           engine.seed_rng(1), moves, values, True)
     return [int(m) for m in moves[:n]], [float(v) for v in values[:n]]
 
 
