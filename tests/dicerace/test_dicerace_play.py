@@ -71,7 +71,7 @@ def test_bad_input_is_a_value_error(built, args, kwargs, message):
 def test_dice_out_of_range_and_missing_tables(built, tmp_path):
     with pytest.raises(ValueError, match="d must be an integer >= 1"):
         probabilities(0, artifacts_dir=built)
-    with pytest.raises(ValueError, match="max_dice=10, asked for d=11"):
+    with pytest.raises(ValueError, match="max_dice=10: d=11 is not built"):
         probabilities(11, artifacts_dir=built)
     with pytest.raises(ValueError, match="not built"):
         decide(0, 0, dice=5, target=30, artifacts_dir=tmp_path)

@@ -67,7 +67,7 @@ def test_lookup_reads_the_verified_artifact(artifacts, tmp_path):
 
 
 @pytest.mark.parametrize("bad, message", [
-    (0, "d must be an integer >= 1"), (-2, "d must be an integer >= 1"), (31, "max_dice=30, asked for d=31"),
+    (0, "d must be an integer >= 1"), (-2, "d must be an integer >= 1"), (31, "max_dice=30: d=31 is not built"),
     (2.5, "integer"),
     (True, "integer"),
 ])
