@@ -28,11 +28,11 @@ run: $(STAMP)
 # per run and shared by both workers (tests/shared.py). Everything but the `full` tests: under 6 minutes.
 test: $(STAMP)
 	$(BIN)/ruff check lookup pipeline webapp tests benchmarks
-	$(BIN)/python -m pytest -n 2 -m "not full"
+	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not full"
 
 # The full-size checks that cannot fit in `make test` (README, "The two commands"). CI (.ci/run) runs both targets.
 test-full: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -m full
+	$(BIN)/python -m pytest -n 2 --dist worksteal -m full
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[build,serve,test,bench]"

@@ -52,7 +52,9 @@ def _cards(case):
     return [parse_cards(h) for h in hands], parse_cards(board), n, parse_cards(dead)
 
 
-@pytest.mark.parametrize("case", [c for c in SMALL if len(parse_cards(c[1])) != 2])
+# The first case (two hands on a flop: ~20 CPU-s of plain enumeration) in make test-full.
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.full) if i == 0 else c
+                                  for i, c in enumerate(c for c in SMALL if len(parse_cards(c[1])) != 2)])
 def test_exact_counts_equal_plain_enumeration(case, numba_engine, numpy_engine):
     hands, board, n, dead = _cards(case)
     deals, wins, ties, shares = brute_force(hands, board, n, dead)

@@ -115,7 +115,7 @@ def towin_tables(tmp_path_factory):
     return shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"])
 
 
-@examples(ci=60, dev=25)
+@examples(ci=30, dev=20)
 @given(data=st.data())
 def test_play_to_win(tmp_path_factory, data):
     """decide / explain / chance with goal= or beat=, against a built play-to-win table."""
