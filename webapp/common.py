@@ -30,10 +30,21 @@ def exact(p: Fraction) -> dict[str, object]:
 
 
 def body_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """``openapi_extra`` of a hot route that reads its body itself: the model's schema as its documented
-    request body, so /docs shows the same contract as a pydantic-validated route."""
-    return {"requestBody": {"required": True,
-                            "content": {"application/json": {"schema": model.model_json_schema()}}}}
+    """``openapi_extra`` of a route that reads its body itself: the model's schema as its documented request
+    body, so /docs shows the same contract as a pydantic-validated route. Nested models are written in place:
+    pydantic refers to them as ``#/$defs/NAME``, which inside the OpenAPI document points nowhere."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return inline(defs[ref.removeprefix("#/$defs/")])
+            return {k: inline(v) for k, v in node.items()}
+        return [inline(v) for v in node] if isinstance(node, list) else node
+
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": inline(schema)}}}}
 
 
 async def json_fields(request: Request, required: tuple[str, ...], defaults: Mapping[str, Any]) -> list[Any]:

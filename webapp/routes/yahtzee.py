@@ -5,7 +5,7 @@ of a whole game record (``lookup.yahtzee.review``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel
@@ -161,25 +161,7 @@ class GameRecordBody(StrictModel):
     turns: list[TurnRecord]
 
 
-def _inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` with its ``$defs`` written in place: pydantic refers to a nested model as ``#/$defs/NAME``,
-    which inside the OpenAPI document points nowhere."""
-    defs = schema.pop("$defs", {})
-
-    def walk(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref", "")
-            if ref.startswith("#/$defs/"):
-                return walk(defs[ref.removeprefix("#/$defs/")])
-            return {k: walk(v) for k, v in node.items()}
-        return [walk(v) for v in node] if isinstance(node, list) else node
-
-    return walk(schema)
-
-
 _RECORD_SCHEMA = body_schema(GameRecordBody)
-_RECORD_SCHEMA["requestBody"]["content"]["application/json"]["schema"] = _inline_defs(
-    GameRecordBody.model_json_schema())
 
 
 @router.post("/review", openapi_extra=_RECORD_SCHEMA)
