@@ -1,18 +1,9 @@
-"use strict";
-// The advisor page: every rule and every number comes from the JSON API (lookup); this file only draws.
-const $ = (id) => document.getElementById(id);
+// The Yahtzee view: dice, advice, coach and the score sheet of every rule set.
+import {$, api, fmt} from "./api.js";
+
 const S = {dice: [1, 3, 3, 5, 6], sheet: {}, boxes: [], game: false, held: [false, false, false, false, false],
            rollsMade: 0, allowed: null};
 
-async function api(path, body) {
-  const r = await fetch("/api/" + path, body === undefined ? {} :
-    {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
-  const data = await r.json();
-  if (!r.ok) throw new Error(typeof data.detail === "string" ? data.detail :
-    data.detail.map((d) => d.loc.slice(1).join(".") + ": " + d.msg).join("; "));
-  return data;
-}
-const fmt = (x, n = 4) => Number(x).toFixed(n);
 const rules = () => $("rules").value;
 const rerolls = () => Number($("rerolls").value);
 
@@ -109,51 +100,11 @@ async function newGame() {
   $("roll").disabled = false; await drawSheet(); await rollDice();
 }
 
-function heat(canvas, grid, color) {
-  const ctx = canvas.getContext("2d"); const n = grid.length, m = grid[0].length;
-  const w = canvas.width / m, h = canvas.height / n; ctx.clearRect(0, 0, canvas.width, canvas.height);
-  grid.forEach((row, i) => row.forEach((v, j) => { ctx.fillStyle = color(v, i, j); ctx.fillRect(j * w, i * h, Math.ceil(w), Math.ceil(h)); }));
-}
-
-async function diceRace() {
-  $("dr-error").textContent = "";
-  const q = {my_score: Number($("dr-my").value), other_score: Number($("dr-other").value),
-             dice: Number($("dr-dice").value), target: Number($("dr-target").value), mode: $("dr-mode").value};
-  try {
-    const e = await api("dicerace/explain", q);
-    const strat = Object.entries(e.strategy).map(([d, p]) => `${d} dice (${fmt(p, 3)})`).join(", ");
-    $("dr-out").innerHTML = `<p id="dr-best"><b>Roll ${strat}</b>; expected gain ${fmt(e.value, 6)}</p>`;
-    const hm = await api(`dicerace/heatmap?dice=${q.dice}&target=${q.target}&mode=${q.mode}`);
-    heat($("dr-heat"), hm.best, (v, i, j) => (i === q.my_score && j === q.other_score ? "#000" :
-      `hsl(${220 - 200 * (v - 1) / Math.max(1, q.dice - 1)},70%,${hm.mixed[i][j] ? 80 : 50}%)`));
-    $("dr-legend").textContent = `optimal number of dice: blue = 1 ... red = ${q.dice}; rows: my score, columns: other's score; pale: several optimal; black: this state`;
-  } catch (err) { $("dr-error").textContent = err.message; }
-}
-
-async function g151() {
-  $("g-error").textContent = "";
-  const other = $("g-other").value === "" ? null : Number($("g-other").value);
-  const q = {banked: Number($("g-banked").value), turn_total: Number($("g-turn").value), other_banked: other,
-             target: Number($("g-target").value), rules: $("g-rules").value};
-  try {
-    const d = await api("g151/decide", q);
-    const vals = Object.entries(d.action_values).map(([a, v]) => `${a}: ${fmt(v, 6)}`).join(", ");
-    $("g-out").innerHTML = `<p id="g-best"><b>${d.action}</b> (${vals}; ${other === null ? "expected turns" : "win probability"})</p>`;
-    const hm = await api(`g151/heatmap?target=${q.target}&rules=${q.rules}` + (other === null ? "" : `&other_banked=${other}`));
-    heat($("g-heat"), hm.roll, (v, i, j) => (i * 50 === q.banked && j * 50 === q.turn_total ? "#000" :
-      v === null ? "#fff" : v ? "#3a9a5b" : "#b8bec7"));
-  } catch (err) { $("g-error").textContent = err.message; }
-}
-
-async function init() {
-  document.querySelectorAll("nav button").forEach((b) => { b.onclick = () => {
-    document.querySelectorAll("nav button").forEach((x) => x.classList.toggle("on", x === b));
-    document.querySelectorAll("main section").forEach((s) => { s.hidden = s.id !== "tab-" + b.dataset.tab; }); }; });
+export async function mount() {
   S.boxes = await api("yahtzee/categories");
   const sets = await api("yahtzee/rules");
   $("rules").innerHTML = sets.filter((r) => r.built).map((r) => `<option title="${r.description}">${r.name}</option>`).join("");
   $("advise").onclick = advise; $("newgame").onclick = newGame; $("roll").onclick = rollDice;
-  $("rules").onchange = drawSheet; $("dr-go").onclick = diceRace; $("g-go").onclick = g151;
+  $("rules").onchange = drawSheet;
   drawDice(); await drawSheet();
 }
-init();
