@@ -158,6 +158,23 @@ def private_copy(tmp_path_factory: pytest.TempPathFactory, folder: str, *sources
     return root
 
 
+def union(tmp_path_factory: pytest.TempPathFactory, name: str, *sources: Path) -> Path:
+    """One artifacts directory (read only, by convention) holding copies of the artifacts of the shared
+    directories ``sources`` and its manifest, made once per run (the web app's tables come from several builds
+    with different params: they cannot be one ``registry.build``)."""
+    home = run_dir(tmp_path_factory) / f"union-{name}"
+    with _locked(run_dir(tmp_path_factory) / f"union-{name}.lock"):
+        if not (home / "tree.json").exists():
+            if home.exists():
+                shutil.rmtree(home)
+            artifacts = home / "artifacts"
+            for source in sources:
+                _copy_artifacts(source, artifacts)
+            write_manifest(artifacts)
+            (home / "tree.json").write_text(json.dumps(tree(artifacts), indent=0))
+    return home / "artifacts"
+
+
 # --- the shared builds ------------------------------------------------------------------------------------
 
 def yahtzee(tmp_path_factory: pytest.TempPathFactory, rule_set: str) -> Path:

@@ -1,5 +1,7 @@
-"""One small artifacts directory for the web app: hasbro Yahtzee, two dice-race games, 151 stated (shared: only
-read; the hasbro tables are the run's one hasbro build, tests/shared.py)."""
+"""One artifacts directory for the web app, every game in it (shared: only read): hasbro Yahtzee, two dice-race
+games, 151 stated (one build, reusing the run's hasbro tables), and copies of the run's shared builds of
+scandinavian+forced Yahtzee with its play-to-win tables, the small poker preflop tables, tic-tac-toe and
+dominoes (tests/shared.py)."""
 
 from pathlib import Path
 
@@ -10,9 +12,14 @@ from tests import shared
 
 @pytest.fixture(scope="session")
 def web_artifacts(tmp_path_factory) -> Path:
-    return shared.shared_build(tmp_path_factory, shared.WEB,
+    base = shared.shared_build(tmp_path_factory, shared.WEB,
                                ["yahtzee-hasbro", "dicerace-probabilities", "dicerace-strategies", "g151-stated"],
                                reuse=[shared.yahtzee(tmp_path_factory, "hasbro")])
+    return shared.union(tmp_path_factory, "web", base,
+                        shared.yahtzee(tmp_path_factory, "scandinavian+forced"),
+                        shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"]),
+                        shared.poker_preflop(tmp_path_factory), shared.tictactoe(tmp_path_factory),
+                        shared.dominoes(tmp_path_factory))
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,7 @@ def test_yahtzee_decide_explain_value_match_lookup(client, web_artifacts):
     got = client.post("/api/yahtzee/hasbro/value", json={"sheet": {}}).json()["value"]
     assert round(got, 7) == 254.5877287  # the published optimum of hasbro (docs/yahtzee.md, "Rules")
     built = {r["name"] for r in client.get("/api/yahtzee/rules").json() if r["built"]}
-    assert built == {"hasbro"}
+    assert built == {"hasbro", "scandinavian+forced"}
 
 
 def test_sheet_scoring_bonuses_and_joker(client):
