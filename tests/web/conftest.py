@@ -3,11 +3,14 @@ games, 151 stated (one build, reusing the run's hasbro tables), and copies of th
 scandinavian+forced Yahtzee with its play-to-win tables, the small poker preflop tables, tic-tac-toe and
 dominoes (tests/shared.py)."""
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from tests import shared
+from tests.web.live import running_server
 
 
 @pytest.fixture(scope="session")
@@ -29,3 +32,45 @@ def client(web_artifacts):
     from webapp.app import create_app
 
     return TestClient(create_app(web_artifacts))
+
+
+# The browser tests: Debian's headless Chromium driven by Playwright, against a uvicorn server over
+# ``web_artifacts``. Skipped with a reason only where no browser can be had; under CI=true a missing browser fails.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _need_browser() -> None:
+    problem = None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        problem = "playwright is not installed"
+    if problem is None and not os.path.exists(CHROMIUM):
+        problem = "no chromium (apt-get install chromium)"
+    if problem:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests must run in CI: {problem}")
+        pytest.skip(problem)
+
+
+@pytest.fixture(scope="session")
+def server(web_artifacts):
+    """The base address of a uvicorn server over the web app on ``web_artifacts``."""
+    from webapp.app import create_app
+
+    with running_server(create_app(web_artifacts)) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium per worker; each test module opens its own pages (``browser.new_page``)."""
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()

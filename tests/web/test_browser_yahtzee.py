@@ -1,55 +1,18 @@
-"""The advisor page in a real headless Chromium (Debian's, driven by Playwright) against a uvicorn server.
-
-Skipped with a reason only where no browser can be had; under CI=true a missing browser fails."""
-
-import os
-import shutil
+"""The Yahtzee view in a real headless Chromium (the ``browser`` and ``server`` fixtures: tests/web/conftest.py)."""
 
 import pytest
 
 from lookup import yahtzee
-from tests.web.live import running_server
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _need_browser() -> None:
-    problem = None
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        problem = "playwright is not installed"
-    if problem is None and not os.path.exists(CHROMIUM):
-        problem = "no chromium (apt-get install chromium)"
-    if problem:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests must run in CI: {problem}")
-        pytest.skip(problem)
 
 
 @pytest.fixture(scope="module")
-def server(web_artifacts):
-    from webapp.app import create_app
-
-    with running_server(create_app(web_artifacts)) as port:
-        yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture(scope="module")
-def page(server):
-    _need_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        pg = browser.new_page(viewport={"width": 1300, "height": 900})
-        pg.set_default_timeout(20_000)
-        pg.goto(server + "/")
-        pg.wait_for_selector("#sheet td.box")
-        yield pg
-        browser.close()
+def page(browser, server):
+    pg = browser.new_page(viewport={"width": 1300, "height": 900})
+    pg.set_default_timeout(20_000)
+    pg.goto(server + "/#yahtzee")
+    pg.wait_for_selector("#sheet td.box")
+    yield pg
+    pg.close()
 
 
 def test_enter_dice_and_sheet_by_clicking_gives_lookups_advice(page, web_artifacts):
