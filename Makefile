@@ -18,9 +18,11 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 # `dicetables repro` is `dvc repro` with independent stages on both cores (pipeline/repro.py).
+# `dicetables compile` first: every game's numba kernels compiled once for this code, two games at a time
+# (pipeline/warm.py), instead of inside the stages, tests and a user's first call; instant when nothing changed.
 run: $(STAMP)
+	$(BIN)/dicetables compile
 	$(BIN)/dicetables repro
-	$(BIN)/dicetables poker compile   # numba kernels into the cache: no user call compiles (docs/poker.md)
 	$(BIN)/dicetables summary
 	@echo "Web advisor and JSON API: $(BIN)/dicetables serve  (then open http://127.0.0.1:8000/, API docs at /docs)"
 
@@ -28,10 +30,12 @@ run: $(STAMP)
 # per run and shared by both workers (tests/shared.py). Everything but the `full` tests: under 6 minutes.
 test: $(STAMP)
 	$(BIN)/ruff check lookup pipeline webapp tests benchmarks
+	$(BIN)/dicetables compile
 	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not full"
 
 # The full-size checks that cannot fit in `make test` (README, "The two commands"). CI (.ci/run) runs both targets.
 test-full: $(STAMP)
+	$(BIN)/dicetables compile
 	$(BIN)/python -m pytest -n 2 --dist worksteal -m full
 
 bench: $(STAMP)

@@ -226,6 +226,32 @@ def summary(artifacts_dir: Path | None) -> None:
                    f"\n  -> {decision}")
 
 
+@main.command("compile")
+@click.argument("games", nargs=-1)
+@click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=2, show_default=True,
+              help="Games compiled at once, each in a process of its own.")
+@click.option("--force", is_flag=True, help="Compile again even the games already compiled for this code.")
+def compile_(games: tuple[str, ...], jobs: int, force: bool) -> None:
+    """Compile every game's numba kernels (or GAMES') into numba's cache for the current code, so that no
+    build, test or user call compiles (pipeline/warm.py); `make run` and `make test` run it first. Returns at
+    once when nothing changed."""
+    import time
+
+    from pipeline.warm import cache_dir, compile_all
+
+    start = time.perf_counter()
+    try:
+        done = compile_all(games, jobs=jobs, force=force, report=say)
+    except ValueError as exc:  # an unknown game
+        raise click.UsageError(str(exc)) from None
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from None
+    if done:
+        say(f"compiled {len(done)} game(s) in {time.perf_counter() - start:.1f} s into {cache_dir()}")
+    else:
+        say("every game's kernels are already compiled for this code")
+
+
 @main.command("dvc-yaml")
 @params_option
 @click.option("--write", is_flag=True, help="Write the project's dvc.yaml instead of printing it.")

@@ -66,6 +66,19 @@ class Report:
 
 
 @dataclass(frozen=True)
+class WarmUp:
+    """How ``dicetables compile`` compiles a game's numba kernels (``pipeline.warm``): ``params``, a params.yaml
+    text of the game's smallest instance (its families are built and its reports written, in a temporary
+    directory); ``then`` (``"module:function"``), called with that artifacts directory, for kernels that no build
+    or report calls (a user's question); ``seconds``, its rough time with an empty cache (the longest start
+    first)."""
+
+    params: str
+    then: str | None = None
+    seconds: float = 30
+
+
+@dataclass(frozen=True)
 class GameDeclaration:
     """One game package (``pipeline/<name>``) as the rest of the project sees it.
 
@@ -75,7 +88,9 @@ class GameDeclaration:
     which becomes ``dicetables GAME``; ``reports`` add their commands to it. ``webapp``: the module of the web
     app holding the game's routes (``webapp.routes.<game>``), or None. ``game`` (default: ``name``) is the game
     the package belongs to: a strategy lab (``yahtzee_lab``) declares ``game="yahtzee"``, and its commands
-    and reports stand in that game's group, after the game's own.
+    and reports stand in that game's group, after the game's own. ``warm``: how ``dicetables compile``
+    compiles the game's kernels (None: it has none; a package that extends a game puts its params in the
+    game's warm-up, which writes its reports too).
     """
 
     name: str
@@ -86,6 +101,7 @@ class GameDeclaration:
     web: str | None = None
     game: str | None = None
     section: str | None = None
+    warm: WarmUp | None = None
 
     @property
     def game_name(self) -> str:

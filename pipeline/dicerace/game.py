@@ -1,6 +1,6 @@
 """The dice race as the rest of the project sees it: families, stages, commands, report, web routes."""
 
-from pipeline.declaration import GameDeclaration, Report, Stage
+from pipeline.declaration import GameDeclaration, Report, Stage, WarmUp
 
 GAME = GameDeclaration(
     name="dicerace",
@@ -24,4 +24,6 @@ GAME = GameDeclaration(
         params=("dicerace.report",), seconds=15,
         note="Heatmaps and the match-up tables with their simulation check (not an artifact)."),),
     web="webapp.routes.dicerace",
+    warm=WarmUp(params="dicerace:\n  max_dice: 5\n  grid: [[3, 20]]\n  report:\n    simulation_games: 200\n"
+                       "    seed: 1\n", seconds=40),
 )

@@ -1,6 +1,6 @@
 """Dominoes as the rest of the project sees it: families, stages, commands, report."""
 
-from pipeline.declaration import GameDeclaration, Report, Stage
+from pipeline.declaration import GameDeclaration, Report, Stage, WarmUp
 
 GAME = GameDeclaration(
     name="dominoes",
@@ -15,4 +15,9 @@ GAME = GameDeclaration(
         code=("lookup/dominoes/tables.py", "pipeline/dominoes/experiment.py", "pipeline/dominoes/report.py"),
         artifacts=("dominoes-matchups.zarr",), params=("dominoes.report",), seconds=3,
         note="The experiment with 95 % intervals beside the seed's tables 3 and 4."),),
+    warm=WarmUp(params=(
+        "dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [predictive, realistic, bayesian]\n"
+        "    models: [random, first, last, strong, greedy]\n    games: 1\n    full: false\n    full_games: 1\n"
+        "    seed: 1\n    depth: 2\n    samples: 2\n    max_exact: 20\n    rollouts: 0\n    endgame: 2\n"
+        "    budget: 0\n  report: {}\n"), seconds=60),
 )

@@ -1,6 +1,6 @@
 """151 as the rest of the project sees it: families, stages, commands, report, web routes."""
 
-from pipeline.declaration import GameDeclaration, Report, Stage
+from pipeline.declaration import GameDeclaration, Report, Stage, WarmUp
 
 GAME = GameDeclaration(
     name="g151",
@@ -20,4 +20,6 @@ GAME = GameDeclaration(
         params=("g151",), seconds=8,
         note="The notebook's comparisons computed exactly, the optimal policies and their plots (not an artifact)."),),
     web="webapp.routes.g151",
+    warm=WarmUp(params="g151:\n  variants: [stated, straights, notebook]\n  targets: [300]\n  report:\n"
+                       "    simulation_games: 1000\n    seed: 1\n", seconds=20),
 )

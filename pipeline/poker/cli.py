@@ -45,10 +45,10 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
     start = time.perf_counter()
     root = artifacts_root(artifacts_dir)
     # Compiling the kernels takes 25-75 s: never on a user's call, whose --budget it would blow. Without
-    # the compiled cache (`dicetables poker compile`, which `make run` runs) the numpy engine answers.
+    # the compiled cache (`dicetables compile`, which `make run` runs) the numpy engine answers.
     engine = NumbaEngine(root) if kernels_cached() else None
     if engine is None:
-        say("[yellow]note[/]: the compiled poker kernels are not cached yet (run `dicetables poker compile`; "
+        say("[yellow]note[/]: the compiled poker kernels are not cached yet (run `dicetables compile poker`; "
             "`make run` does): counting with the slower numpy engine, within the budget")
     with console.status("counting...") if not _quiet() else _null():
         result = equity_(list(hands), board, opponents, dead, budget=budget, samples=samples, seed=seed,
@@ -85,20 +85,6 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
             click.echo(f"  {label}: {split}equity {100 * result.equity[i]:8.4f} % +- {100 * half:.4f} %  "
                        f"(se {result.se[i]:.2e})")
     click.echo(f"time {time.perf_counter() - start:.3f} s")
-
-
-@cli.command("compile")
-@artifacts_option
-def compile_(artifacts_dir: Path | None) -> None:
-    """Compile the equity kernels into numba's cache (NUMBA_CACHE_DIR), so that no `poker equity` call
-    compiles; `make run` runs it after the build. Needs the evaluator tables (poker-evaluator)."""
-    from pipeline.poker.warm import compile_kernels, kernels_cached
-    from pipeline.progress import say
-
-    if kernels_cached():
-        say("the poker kernels are already compiled and cached")
-        return
-    say(f"compiled and cached the poker kernels in {compile_kernels(artifacts_root(artifacts_dir)):.1f} s")
 
 
 def _fraction(p: Fraction | None) -> str | None:

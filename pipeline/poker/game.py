@@ -1,6 +1,6 @@
 """Texas hold'em as the rest of the project sees it: families, stages, commands, report."""
 
-from pipeline.declaration import GameDeclaration, Report, Stage
+from pipeline.declaration import GameDeclaration, Report, Stage, WarmUp
 
 GAME = GameDeclaration(
     name="poker",
@@ -20,4 +20,7 @@ GAME = GameDeclaration(
         code=("lookup/poker/cards.py", "lookup/poker/tables.py", "pipeline/poker/report.py"),
         artifacts=("poker-preflop.zarr",), seconds=10,
         note="The 13x13 equity grids and the published figures beside ours (not an artifact)."),),
+    # The preflop and equity kernels: a user's first `poker equity` loads them (pipeline/poker/warm.py).
+    warm=WarmUp(params="poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
+                       "    seed: 1\n", then="pipeline.poker.warm:compile_kernels", seconds=70),
 )

@@ -1,7 +1,8 @@
-"""The numba equity kernels compiled ahead of any user's call (issue 24): ``dicetables poker compile``, run by
-``make run``, fills numba's on-disk cache; ``dicetables poker equity`` uses the numba engine only when that
-cache holds every kernel, and the numpy engine otherwise (compiling takes 25 to 75 s on this machine, far
-beyond a ``--budget`` of seconds; docs/poker.md, "First call").
+"""The numba equity kernels compiled ahead of any user's call: ``dicetables compile`` (run by ``make run``; the
+poker game's ``WarmUp``, pipeline/warm.py) calls :func:`compile_kernels` and so fills numba's on-disk cache;
+``dicetables poker equity`` uses the numba engine only when that cache holds every kernel, and the numpy engine
+otherwise (compiling takes 25 to 75 s on this machine, far beyond a ``--budget`` of seconds; docs/poker.md,
+"First call").
 
 A module of its own, outside ``engine.py``: that file is part of the poker tables' fingerprint
 (dvc.yaml), and nothing here changes what they compute.

@@ -2,7 +2,7 @@
 web routes. The game's main report (the tournament) is declared by its strategy lab
 (``pipeline/yahtzee_lab/game.py``)."""
 
-from pipeline.declaration import GameDeclaration, Report, Stage
+from pipeline.declaration import GameDeclaration, Report, Stage, WarmUp
 
 _TOWIN_CODE = ("lookup/yahtzee/encoding.py", "lookup/yahtzee/rules.py", "lookup/yahtzee/states.py",
                "pipeline/yahtzee/kernels.py", "pipeline/yahtzee/solver.py", "pipeline/yahtzee/towin.py",
@@ -32,4 +32,16 @@ GAME = GameDeclaration(
         params=("yahtzee.towin.rule_sets", "yahtzee.towin_report"), seconds=5,
         note="The play-to-win report: both policies' P(final >= t), exact."),),
     web="webapp.routes.yahtzee",
+    # The solver, score laws, play-to-win (on one Dask worker) and tie kernels, and the strategy lab's engine
+    # (pipeline/yahtzee_lab: its weights and tournament), all on the smallest rule set, scandinavian+forced (16
+    # sheets: the build is a second, the compiling the rest).
+    warm=WarmUp(params=(
+        "yahtzee:\n  rule_sets: [scandinavian+forced]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
+        "    objectives: [goal, win]\n    max_points: null\n    rows_per_task: 16\n  towin_cluster:\n"
+        "    scheduler: null\n    workers: 1\n  towin_report:\n    targets: [100]\n"
+        "yahtzee_lab:\n  perturbation:\n    rules: scandinavian+forced\n    iterations: 1\n    games: 64\n    seed: 1\n"
+        "    step: 1.0\n    target: 0.52\n  tournament:\n    rules: scandinavian+forced\n"
+        "    players: [optimal, esperance, decision_une, perturbation, random]\n    games: 64\n"
+        "    mode: antithetic\n    seed: 1\n    batch: 64\n    comparison_modes: [independent, coupled]\n"
+        "  distributions: [scandinavian+forced]\n"), seconds=120),
 )
