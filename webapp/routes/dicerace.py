@@ -11,6 +11,7 @@ import numpy as np
 from fastapi import APIRouter, Depends
 
 from lookup.dicerace import decide, explain, sequential_table, simultaneous_table, strategy, value
+from lookup.dicerace.play import DEFAULT_DICE, DEFAULT_TARGET
 from lookup.dicerace.tables import SEQUENTIAL_NAME, SIMULTANEOUS_NAME, built_grid
 from lookup.store import artifact_path, artifact_stamp, trusted_meta
 from webapp.common import StrictModel, artifacts_dir
@@ -68,15 +69,16 @@ def explain_route(q: State, root: Artifacts) -> dict[str, object]:
 
 @router.get("/games")
 def games_route(root: Artifacts) -> dict[str, list[dict[str, object]]]:
-    """Every (dice, target) game whose tables are built here, with the modes built for it and whether its maps
-    are served (target <= HEATMAP_MAX_TARGET), smallest game first."""
+    """Every (dice, target) game whose tables are built here, with the modes built for it, whether its maps
+    are served (target <= HEATMAP_MAX_TARGET) and whether it is the library's default game; smallest first."""
     modes: dict[tuple[int, int], list[str]] = {}
     for mode, name in TABLES.items():
         path = artifact_path(root, name)
         if artifact_stamp(path):  # 0: not built here (no game of this mode)
             for game in built_grid(trusted_meta(path)):
                 modes.setdefault(game, []).append(mode)
-    return {"games": [{"dice": d, "target": n, "modes": m, "map": n <= HEATMAP_MAX_TARGET}
+    return {"games": [{"dice": d, "target": n, "modes": m, "map": n <= HEATMAP_MAX_TARGET,
+                       "default": (d, n) == (DEFAULT_DICE, DEFAULT_TARGET)}
                       for (d, n), m in sorted(modes.items(), key=lambda g: (g[0][1], g[0][0]))]}
 
 

@@ -70,6 +70,7 @@ export async function mount() {
   } catch (err) { $("dr-error").textContent = err.message; return; }
   if (!games.length) { $("dr-error").textContent = "no dice-race game is built on this server"; return; }
   $("dr-game").innerHTML = games.map((g, k) => `<option value="${k}">${g.dice} dice, target ${g.target}</option>`).join("");
+  $("dr-game").value = String(Math.max(0, games.findIndex((g) => g.default)));  // lookup's default game if built
   $("dr-game").onchange = chooseGame;
   chooseGame();
 }

@@ -94,6 +94,7 @@ function drawScale(ctx, scale, x, top, height) {
 // Draw `grid` on `canvas`: options {x: {label, start, step}, y: {label, start, step}, color(v, i, j),
 // scale (drawScale above), mark: [i, j] or null (outlined cell: the current state)}.
 export function heatmap(canvas, grid, {x, y, color, scale, mark = null}) {
+  canvas.hidden = false;  // shown first: a hidden canvas's box has no width to fit
   const {ctx, width, height} = fit(canvas);
   const n = grid.length, m = grid[0].length;
   const pw = width - MARGIN.left - MARGIN.right, ph = height - MARGIN.top - MARGIN.bottom;
@@ -117,7 +118,6 @@ export function heatmap(canvas, grid, {x, y, color, scale, mark = null}) {
     ctx.lineWidth = 1.5; ctx.strokeStyle = "#000"; ctx.beginPath(); ctx.arc(cx, cy, r, 0, 2 * Math.PI); ctx.stroke();
     ctx.lineWidth = 1;
   }
-  canvas.hidden = false;
 }
 
 // Remove a picture that no longer answers the inputs (after an error): nothing stale stays on screen.

@@ -11,7 +11,11 @@ async function show(name) {
     if (on) b.setAttribute("aria-current", "page"); else b.removeAttribute("aria-current");
   });
   document.querySelectorAll("main > section").forEach((s) => { s.hidden = s.id !== "tab-" + name; });
-  if (!mounted.has(name)) mounted.set(name, import(`./${name}.js`).then((m) => m.mount()));
+  if (!mounted.has(name)) {
+    // data-mounted on the section once its module is loaded and mounted (its buttons work from then on)
+    mounted.set(name, import(`./${name}.js`).then((m) => m.mount())
+      .then(() => { document.getElementById("tab-" + name).dataset.mounted = "true"; }));
+  }
   await mounted.get(name);
 }
 
