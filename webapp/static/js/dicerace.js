@@ -50,8 +50,10 @@ async function diceRace() {
     const axes = {x: {label: "opponent's score", start: 0, step: 1}, y: {label: "my score", start: 0, step: 1},
                   mark: [q.my_score, q.other_score]};
     $("dr-win-title").textContent = `${hm.win_meaning} of the player to move (optimal play by both)`;
-    heatmap($("dr-win"), hm.win, {...axes, color: ramp, scale: {label: hm.win_meaning, min: 0, max: 1, color: ramp}});
+    heatmap($("dr-win"), hm.win, {...axes, color: ramp, scale: {label: hm.win_meaning, min: 0, max: 1, color: ramp},
+      describe: (v, i, j) => `me ${i}, opponent ${j}: ${hm.win_meaning} ${fmt(v, 4)}`});
     heatmap($("dr-dice"), hm.best, {...axes, color: (d, i, j) => diceColour(d, g.dice, hm.mixed[i][j]),
+      describe: (d, i, j) => `me ${i}, opponent ${j}: ${d} dice${hm.mixed[i][j] ? " (one of several)" : ""}`,
       scale: {label: "number of dice", min: 1, max: g.dice, integer: true, color: (d) => diceColour(Math.round(d), g.dice, false)}});
     $("dr-legend").textContent = "Rows: my score (upwards); columns: the opponent's score. Circled: this state. " +
       "Dice map: the most likely optimal number of dice (ties: the fewest); pale cells: several numbers are optimal" +

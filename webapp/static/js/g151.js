@@ -28,7 +28,9 @@ async function g151() {
       x: {label: "turn total (points)", start: 0, step: unit}, y: {label: "banked (points)", start: 0, step: unit},
       color: (v) => (v === null ? NONE : v ? ROLL : BANK),
       scale: {items: [[ROLL, "roll on"], [BANK, "bank"], [NONE, "past target"]]},
-      mark: [q.banked / unit, q.turn_total / unit]});
+      mark: [q.banked / unit, q.turn_total / unit],
+      describe: (v, i, j) => `banked ${i * unit}, turn total ${j * unit}: ` +
+        (v === null ? "past the target" : v ? "roll on" : "bank")});
     $("g-legend").textContent = `Rows: points banked before this turn (upwards); columns: this turn's total. ` +
       `Circled: this state. ${other === null ? "Alone: fewest turns to the target." : `Against an opponent with ${other} banked.`}`;
   } catch (err) {

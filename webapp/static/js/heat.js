@@ -92,8 +92,9 @@ function drawScale(ctx, scale, x, top, height) {
 }
 
 // Draw `grid` on `canvas`: options {x: {label, start, step}, y: {label, start, step}, color(v, i, j),
-// scale (drawScale above), mark: [i, j] or null (outlined cell: the current state)}.
-export function heatmap(canvas, grid, {x, y, color, scale, mark = null}) {
+// scale (drawScale above), mark: [i, j] or null (outlined cell: the current state), describe(v, i, j): the
+// text shown when the pointer rests on a cell (optional)}.
+export function heatmap(canvas, grid, {x, y, color, scale, mark = null, describe = null}) {
   canvas.hidden = false;  // shown first: a hidden canvas's box has no width to fit
   const {ctx, width, height} = fit(canvas);
   const n = grid.length, m = grid[0].length;
@@ -105,6 +106,12 @@ export function heatmap(canvas, grid, {x, y, color, scale, mark = null}) {
     ctx.fillRect(MARGIN.left + j * w, MARGIN.top + (n - 1 - i) * h, w + 0.5, h + 0.5);
   }));
   ctx.strokeStyle = "#667"; ctx.lineWidth = 1; ctx.strokeRect(MARGIN.left, MARGIN.top, pw, ph);
+  canvas.onmousemove = describe && ((ev) => {
+    const r = canvas.getBoundingClientRect();
+    const j = Math.floor((ev.clientX - r.left - MARGIN.left) / w);
+    const i = n - 1 - Math.floor((ev.clientY - r.top - MARGIN.top) / h);
+    canvas.title = i >= 0 && i < n && j >= 0 && j < m ? describe(grid[i][j], i, j) : "";
+  });
   drawAxis(ctx, x, m, MARGIN.left, pw, MARGIN.top + ph, true);
   drawAxis(ctx, y, n, MARGIN.top, ph, MARGIN.left, false);
   label(ctx, x.label, MARGIN.left + pw / 2, height - 8, false);
