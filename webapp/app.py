@@ -1,14 +1,17 @@
-"""The ASGI app: the game routers under /api, the page under /, every error as ``application/problem+json``
-(``webapp.problems``), every request within ``webapp.limits``."""
+"""The ASGI app: the game routers under /api, the page under /, the API's documentation under /docs (served
+whole by the app: no CDN), every error as ``application/problem+json`` (``webapp.problems``), every request
+within ``webapp.limits``."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 import pkgutil
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import RedirectResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -16,6 +19,11 @@ from webapp.limits import RequestLimits
 from webapp.problems import HANDLERS, bad_input
 
 STATIC = Path(__file__).parent / "static"
+FAVICON = STATIC / "favicon.svg"
+# Swagger UI's script and style sheet, from the pinned package fastapi-offline (the `serve` extra), which ships
+# them for this purpose: /docs works with no network (FastAPI's default page loads them from a CDN).
+DOCS_ASSETS = Path(str(importlib.resources.files("fastapi_offline") / "static"))
+DOCS_ASSETS_URL = "/docs-assets"
 SWITCH_INTERVAL = 0.001  # seconds a thread keeps the GIL when another wants it (Python's default: 0.005)
 
 
@@ -60,7 +68,9 @@ def create_app(artifacts_dir: str | Path | None = None) -> FastAPI:
     # default) each time the event loop asks for it; 1 ms keeps a decide beside it within a few ms.
     sys.setswitchinterval(SWITCH_INTERVAL)
 
-    app = FastAPI(title="dicetables", version="1", description="Exact strategy tables for dice games: "
+    # /docs is served below (docs_url=None: FastAPI's own page loads Swagger UI from a CDN); no ReDoc page.
+    app = FastAPI(docs_url=None, redoc_url=None, title="dicetables", version="1",
+                  description="Exact strategy tables for dice games: "
                   "what to do now, and what each option is worth. Every error is application/problem+json "
                   "(type, title, status, detail: one string); bad input is HTTP 422 with the library's "
                   "message; bodies are JSON of at most 64 KiB (docs/web.md).")
@@ -73,9 +83,24 @@ def create_app(artifacts_dir: str | Path | None = None) -> FastAPI:
     for name in game_modules():
         app.include_router(importlib.import_module(name).router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount(DOCS_ASSETS_URL, StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
 
     @app.get("/", include_in_schema=False)
     async def index() -> RedirectResponse:
         return RedirectResponse("/static/index.html")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        """Swagger UI over /openapi.json, every asset from this server (no validator badge: it calls out)."""
+        return get_swagger_ui_html(openapi_url=app.openapi_url or "/openapi.json", title="dicetables API",
+                                   swagger_js_url=f"{DOCS_ASSETS_URL}/swagger-ui-bundle.js",
+                                   swagger_css_url=f"{DOCS_ASSETS_URL}/swagger-ui.css",
+                                   swagger_favicon_url="/static/favicon.svg",
+                                   swagger_ui_parameters={"validatorUrl": None})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        """The page's icon where browsers look for it by default (an SVG; the page links it by name too)."""
+        return FileResponse(FAVICON, media_type="image/svg+xml")
 
     return app

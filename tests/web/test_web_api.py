@@ -62,6 +62,36 @@ def test_dicerace_and_151_match_lookup(client, web_artifacts):
     assert roll[6][2] == (g151.decide(300, 100, None, 500, artifacts_dir=web_artifacts) == "roll")
 
 
+
+def test_built_games_and_the_win_map_match_lookup(client, web_artifacts):
+    """The games listed are the ones lookup answers for (and only those); the win map is P(win) of the player
+    to move: (1 + EG) / 2 in the sequential race (no draws), (1 + EG1) / 2 named as such in the simultaneous."""
+    games = client.get("/api/dicerace/games").json()["games"]
+    assert games == [{"dice": 3, "target": 20, "modes": ["sequential", "simultaneous"], "map": True,
+                      "default": False}]
+    with pytest.raises(ValueError, match="not built"):
+        dicerace.value(0, 0, dice=3, target=30, artifacts_dir=web_artifacts)
+    for mode, meaning in (("sequential", "P(win)"), ("simultaneous", "P(win) + P(draw)/2")):
+        heat = client.get("/api/dicerace/heatmap", params={"dice": 3, "target": 20, "mode": mode}).json()
+        assert heat["win_meaning"] == meaning and len(heat["win"]) == 20 and len(heat["win"][0]) == 20
+        for mine, other in ((0, 0), (12, 7), (19, 19), (3, 18)):
+            eg = dicerace.value(mine, other, dice=3, target=20, mode=mode, artifacts_dir=web_artifacts)
+            assert heat["win"][mine][other] == pytest.approx((1 + eg) / 2, abs=1e-12)
+    assert client.get("/api/g151/games").json() == {"games": [{"rules": "stated", "targets": [500]}]}
+    g151.value(0, 0, None, 500, artifacts_dir=web_artifacts)  # the listed target is answered
+
+
+@pytest.mark.parametrize(("params", "named"), [
+    ({"dice": 3, "target": 30}, "dice=3, target=30 is not built"),
+    ({"dice": 3, "target": 20, "mode": "together"}, "mode"),
+    ({"dice": 0, "target": 20}, "dice"),
+    ({"dice": 3, "target": "x"}, "target"),
+])
+def test_dicerace_heatmap_bad_input_is_422_naming_it(client, params, named):
+    response = client.get("/api/dicerace/heatmap", params=params)
+    assert response.status_code == 422 and named in response.json()["detail"], response.text
+
+
 BAD = [
     ("/api/yahtzee/hasbro/decide", {"dice": [1, 2, 3, 4, 7], "rerolls": 2},
      lambda a: yahtzee.decide([1, 2, 3, 4, 7], 2, {}, artifacts_dir=a)),

@@ -1,4 +1,5 @@
-"""Dice-race routes: decide, strategy, value, explain at one state, and the whole strategy as a heatmap."""
+"""Dice-race routes: the games built here, decide, strategy, value, explain at one state, and the whole game as
+maps (win probability and optimal number of dice over both scores)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,20 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
+import numpy as np
 from fastapi import APIRouter, Depends
 
-from lookup.dicerace import decide, explain, strategy, value
+from lookup.dicerace import decide, explain, sequential_table, simultaneous_table, strategy, value
+from lookup.dicerace.play import DEFAULT_DICE, DEFAULT_TARGET
+from lookup.dicerace.tables import SEQUENTIAL_NAME, SIMULTANEOUS_NAME, built_grid
+from lookup.store import artifact_path, artifact_stamp, trusted_meta
 from webapp.common import StrictModel, artifacts_dir
 
 router = APIRouter(prefix="/api/dicerace", tags=["dicerace"])
 Artifacts = Annotated[Path, Depends(artifacts_dir)]
 Mode = Literal["sequential", "simultaneous"]
 HEATMAP_MAX_TARGET = 200  # target**2 cells; larger games are answered state by state
+TABLES: dict[str, str] = {"sequential": SEQUENTIAL_NAME, "simultaneous": SIMULTANEOUS_NAME}
 
 
 class State(StrictModel):
@@ -61,6 +67,32 @@ def explain_route(q: State, root: Artifacts) -> dict[str, object]:
             "option_values": {str(d): v for d, v in e.option_values.items()}, "mixed": e.mixed}
 
 
+@router.get("/games")
+def games_route(root: Artifacts) -> dict[str, list[dict[str, object]]]:
+    """Every (dice, target) game whose tables are built here, with the modes built for it, whether its maps
+    are served (target <= HEATMAP_MAX_TARGET) and whether it is the library's default game; smallest first."""
+    modes: dict[tuple[int, int], list[str]] = {}
+    for mode, name in TABLES.items():
+        path = artifact_path(root, name)
+        if artifact_stamp(path):  # 0: not built here (no game of this mode)
+            for game in built_grid(trusted_meta(path)):
+                modes.setdefault(game, []).append(mode)
+    return {"games": [{"dice": d, "target": n, "modes": m, "map": n <= HEATMAP_MAX_TARGET,
+                       "default": (d, n) == (DEFAULT_DICE, DEFAULT_TARGET)}
+                      for (d, n), m in sorted(modes.items(), key=lambda g: (g[0][1], g[0][0]))]}
+
+
+def _win_grid(dice: int, target: int, mode: str, root: Path) -> list[list[float]]:
+    """[my][other]: sequential, P(win) of the player about to move (the table's own, precise near 0; no draws);
+    simultaneous, P(win) + P(draw) / 2 = (1 + EG1) / 2, the only win measure its table holds (draws happen
+    there: equal totals past the target)."""
+    if mode == "sequential":
+        win = np.asarray(sequential_table(dice, target, artifacts_dir=root).win, dtype=np.float64)
+    else:
+        win = (1.0 + np.asarray(simultaneous_table(dice, target, artifacts_dir=root).value, dtype=np.float64)) / 2
+    return win.tolist()
+
+
 @lru_cache(maxsize=16)
 def _heatmap(dice: int, target: int, mode: str, root: Path) -> dict[str, object]:
     best, mixed = [], []
@@ -72,13 +104,17 @@ def _heatmap(dice: int, target: int, mode: str, root: Path) -> dict[str, object]
             row_mixed.append(len(s) > 1)
         best.append(row_best)
         mixed.append(row_mixed)
-    return {"dice": dice, "target": target, "mode": mode, "best": best, "mixed": mixed}
+    return {"dice": dice, "target": target, "mode": mode, "best": best, "mixed": mixed,
+            "win": _win_grid(dice, target, mode, root),
+            "win_meaning": "P(win)" if mode == "sequential" else "P(win) + P(draw)/2"}
 
 
 @router.get("/heatmap")
 def heatmap_route(root: Artifacts, dice: int = 10,
                   target: int = 100, mode: Mode = "sequential") -> dict[str, object]:
-    """best[my][other]: the most likely optimal number of dice (ties: fewest); mixed: several d optimal."""
+    """Maps indexed [my score][other's score], the asking player's view (sequential: it is about to move):
+    best, the most likely optimal number of dice (ties: fewest); mixed, several d optimal; win, its P(win)
+    (simultaneous: P(win) + P(draw)/2, named by win_meaning) under optimal play by both."""
     value(0, 0, dice=dice, target=target, mode=mode, artifacts_dir=root)  # the library validates first
     if target > HEATMAP_MAX_TARGET:
         raise ValueError(f"heatmap only for target <= {HEATMAP_MAX_TARGET}, got {target}")

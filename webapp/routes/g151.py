@@ -1,4 +1,5 @@
-"""151 routes: decide and value at one state, and the policy over (banked, turn total) as a heatmap."""
+"""151 routes: the variants and targets built here, decide and value at one state, and the policy over (banked,
+turn total) as a heatmap."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from lookup.g151 import DEFAULT_RULES, UNIT, action_values, decide, value
+from lookup.g151.rules import RULE_SETS
+from lookup.g151.tables import artifact_name, load_tables
+from lookup.store import artifact_path, artifact_stamp
 from webapp.common import StrictModel, artifacts_dir
 
 router = APIRouter(prefix="/api/g151", tags=["g151"])
@@ -28,6 +32,13 @@ class State(StrictModel):
 
 def _args(q: State, root: Path) -> tuple[tuple[object, ...], dict[str, object]]:
     return (q.banked, q.turn_total, q.other_banked, q.target, q.rules), {"artifacts_dir": root}
+
+
+@router.get("/games")
+def games_route(root: Artifacts) -> dict[str, list[dict[str, object]]]:
+    """Every variant built here with its targets (points), in the order of lookup.g151's rule sets."""
+    built = [rules for rules in RULE_SETS.values() if artifact_stamp(artifact_path(root, artifact_name(rules)))]
+    return {"games": [{"rules": r.name, "targets": list(load_tables(r, root).targets)} for r in built]}
 
 
 @router.post("/decide")

@@ -1,6 +1,17 @@
-// The 151 view: roll on or bank, and the map of the decision over banked points and turn total.
+// The 151 view: roll on or bank at one state, and the map of that decision over banked points and turn total
+// (the variants and targets offered are the ones built on the server: GET /api/g151/games).
 import {$, api, fmt} from "./api.js";
-import {heat} from "./heat.js";
+import {clearHeatmap, heatmap} from "./heat.js";
+
+const ROLL = "#3a9a5b", BANK = "#b8bec7", NONE = "#ffffff";
+let games = [];
+
+function chooseVariant() {
+  const g = games.find((x) => x.rules === $("g-rules").value);
+  const keep = $("g-target").value;
+  $("g-target").innerHTML = g.targets.map((t) => `<option>${t}</option>`).join("");
+  if (g.targets.map(String).includes(keep)) $("g-target").value = keep;
+}
 
 async function g151() {
   $("g-error").textContent = "";
@@ -10,11 +21,33 @@ async function g151() {
   try {
     const d = await api("g151/decide", q);
     const vals = Object.entries(d.action_values).map(([a, v]) => `${a}: ${fmt(v, 6)}`).join(", ");
-    $("g-out").innerHTML = `<p id="g-best"><b>${d.action}</b> (${vals}; ${other === null ? "expected turns" : "win probability"})</p>`;
     const hm = await api(`g151/heatmap?target=${q.target}&rules=${q.rules}` + (other === null ? "" : `&other_banked=${other}`));
-    heat($("g-heat"), hm.roll, (v, i, j) => (i * 50 === q.banked && j * 50 === q.turn_total ? "#000" :
-      v === null ? "#fff" : v ? "#3a9a5b" : "#b8bec7"));
-  } catch (err) { $("g-error").textContent = err.message; }
+    $("g-out").innerHTML = `<p id="g-best"><b>${d.action}</b> (${vals}; ${other === null ? "expected turns" : "win probability"})</p>`;
+    const unit = hm.unit;
+    heatmap($("g-heat"), hm.roll, {
+      x: {label: "turn total (points)", start: 0, step: unit}, y: {label: "banked (points)", start: 0, step: unit},
+      color: (v) => (v === null ? NONE : v ? ROLL : BANK),
+      scale: {items: [[ROLL, "roll on"], [BANK, "bank"], [NONE, "past target"]]},
+      mark: [q.banked / unit, q.turn_total / unit],
+      describe: (v, i, j) => `banked ${i * unit}, turn total ${j * unit}: ` +
+        (v === null ? "past the target" : v ? "roll on" : "bank")});
+    $("g-legend").textContent = `Rows: points banked before this turn (upwards); columns: this turn's total. ` +
+      `Circled: this state. ${other === null ? "Alone: fewest turns to the target." : `Against an opponent with ${other} banked.`}`;
+  } catch (err) {
+    $("g-out").innerHTML = "";
+    clearHeatmap($("g-heat"));
+    $("g-legend").textContent = "";
+    $("g-error").textContent = err.message;
+  }
 }
 
-export async function mount() { $("g-go").onclick = g151; }
+export async function mount() {
+  $("g-go").onclick = g151;
+  try {
+    games = (await api("g151/games")).games;
+  } catch (err) { $("g-error").textContent = err.message; return; }
+  if (!games.length) { $("g-error").textContent = "no 151 variant is built on this server"; return; }
+  $("g-rules").innerHTML = games.map((g) => `<option>${g.rules}</option>`).join("");
+  $("g-rules").onchange = chooseVariant;
+  chooseVariant();
+}

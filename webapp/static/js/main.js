@@ -5,11 +5,32 @@ const mounted = new Map();
 
 async function show(name) {
   if (!VIEWS.includes(name)) name = VIEWS[0];
-  document.querySelectorAll("nav [data-tab]").forEach((b) => b.classList.toggle("on", b.dataset.tab === name));
+  document.querySelectorAll("nav [data-tab]").forEach((b) => {
+    const on = b.dataset.tab === name;
+    b.classList.toggle("on", on);
+    if (on) b.setAttribute("aria-current", "page"); else b.removeAttribute("aria-current");
+  });
   document.querySelectorAll("main > section").forEach((s) => { s.hidden = s.id !== "tab-" + name; });
-  if (!mounted.has(name)) mounted.set(name, import(`./${name}.js`).then((m) => m.mount()));
+  if (!mounted.has(name)) {
+    // data-mounted on the section once its module is loaded and mounted (its buttons work from then on)
+    mounted.set(name, import(`./${name}.js`).then((m) => m.mount())
+      .then(() => { document.getElementById("tab-" + name).dataset.mounted = "true"; }));
+  }
   await mounted.get(name);
 }
+
+// A view's main button: the one marked data-main, else its first button labelled "Advise".
+export function mainButton(section) {
+  return section.querySelector("button[data-main]") ||
+    [...section.querySelectorAll("button")].find((b) => b.textContent.trim().toLowerCase() === "advise") || null;
+}
+
+// Enter in any input or select of a view runs that view's main button (as a form's submit would).
+document.querySelector("main").addEventListener("keydown", (ev) => {
+  if (ev.key !== "Enter" || !ev.target.matches("input, select")) return;
+  const button = mainButton(ev.target.closest("section"));
+  if (button && !button.disabled) { ev.preventDefault(); button.click(); }
+});
 
 document.querySelectorAll("nav [data-tab]").forEach((b) => {
   b.onclick = () => { location.hash = b.dataset.tab; };
