@@ -92,6 +92,17 @@ def test_a_mistake_shows_its_cost_and_the_review_lists_it(page, web_artifacts):
     page.click("#newgame")
     settle(page)
     dice, rerolls, sheet, *_ = shown(page)
+
+    def marks():
+        return page.eval_on_selector_all("#dice .die", "ds => ds.map(d => [d.classList.contains('held'), "
+                                                       "d.classList.contains('reroll')])")
+
+    before = marks()
+    page.click("#dice .die[data-i='0']")  # a hold changes that die's hold only, the advice's marks stay
+    page.keyboard.press("5")
+    after = marks()
+    assert [h for h, _ in after] == [not before[0][0], *(h for h, _ in before[1:4]), not before[4][0]]
+    assert [r for _, r in after] == [r for _, r in before]
     stop = next(o for o in yahtzee.explain(dice, 2, {}, artifacts_dir=web_artifacts) if o.action == "keep all (stop)")
     page.click("#scorenow")  # stop at once: a keep decision with 2 rerolls left
     settle(page)
