@@ -1,71 +1,199 @@
-"""The Yahtzee view in a real headless Chromium (the ``browser`` and ``server`` fixtures: tests/web/conftest.py)."""
+"""The Yahtzee view in a real headless Chromium (the ``browser`` and ``server`` fixtures: tests/web/conftest.py).
+
+Every check compares what the page shows with ``lookup.yahtzee`` computed here, on the dice and sheet the page
+shows (the page rolls its own random dice)."""
 
 import pytest
 
 from lookup import yahtzee
 
+SCANDINAVIAN = "scandinavian+forced"
+SHOWN_OPTIONS = 8  # option rows shown before "show all"
+
+
+def open_view(browser, server, width=1300):
+    pg = browser.new_page(viewport={"width": width, "height": 900})
+    pg.set_default_timeout(20_000)
+    pg.goto(server + "/#yahtzee")
+    settle(pg)
+    return pg
+
+
+def settle(pg):
+    """Wait until the view has its answers for what it shows (data-busy, set by yahtzee.js)."""
+    pg.wait_for_function("document.getElementById('tab-yahtzee').dataset.busy === '0'")
+
+
+def shown(pg):
+    """(dice, rerolls left, sheet, points shown in the open boxes) as the page shows them."""
+    dice = [int(t) for t in pg.locator("#dice .die").all_inner_texts()]
+    cells = pg.evaluate("""[...document.querySelectorAll('#sheet td.box')].map(td =>
+        [td.dataset.box, td.classList.contains('filled'), td.textContent])""")
+    sheet = {box: int(text) for box, filled, text in cells if filled}
+    would = {box: int(text) for box, filled, text in cells if not filled and text.isdigit()}
+    if pg.locator("#yahtzee-bonus").count():  # the rule set has a Yahtzee bonus
+        sheet["yahtzee_bonus"] = int(pg.inner_text("#yahtzee-bonus"))
+    return dice, int(pg.input_value("#rerolls")), sheet, would, [c[0] for c in cells]
+
+
+def choose(pg, rules, objective="expected", target=None):
+    pg.select_option("#rules", rules)
+    settle(pg)
+    pg.select_option("#objective", objective)
+    if target is not None:
+        pg.fill("#target", str(target))
+        pg.dispatch_event("#target", "change")
+    settle(pg)
+
+
+def play_by_advice(pg, rules, artifacts):
+    """A whole game by Apply advice (button and key in turn), every shown advice checked against lookup's
+    decide for the dice and sheet shown, the sheet's boxes and would-be points against lookup's Sheet.
+    Returns the final sheet shown."""
+    choose(pg, rules)
+    pg.click("#newgame")
+    settle(pg)
+    steps = 0
+    while not pg.inner_text("#status").startswith("Game over"):
+        dice, rerolls, sheet, would, boxes = shown(pg)
+        assert boxes == list(yahtzee.get_rules(rules).categories)
+        want = yahtzee.Sheet.parse(sheet, rules).allowed(dice)
+        assert would == {b: p for b, p in want.items() if b not in sheet}
+        assert pg.inner_text("#best") == str(yahtzee.decide(dice, rerolls, sheet, rules, artifacts_dir=artifacts))
+        if steps % 2:
+            pg.keyboard.press("a")
+        else:
+            pg.click("#apply")
+        settle(pg)
+        steps += 1
+        assert steps < 60
+    *_, sheet, _, _ = shown(pg)
+    assert int(pg.inner_text("#total")) == yahtzee.Sheet.parse(sheet, rules).total
+    assert pg.inner_text("#status") == f"Game over: final score {pg.inner_text('#total')}"
+    assert pg.inner_text("#review-cost") == "0.0000"
+    assert pg.locator("#costliest").count() == 0
+    return sheet
+
 
 @pytest.fixture(scope="module")
 def page(browser, server):
-    pg = browser.new_page(viewport={"width": 1300, "height": 900})
-    pg.set_default_timeout(20_000)
-    pg.goto(server + "/#yahtzee")
-    pg.wait_for_selector("#sheet td.box")
+    pg = open_view(browser, server)
     yield pg
     pg.close()
 
 
-def test_enter_dice_and_sheet_by_clicking_gives_lookups_advice(page, web_artifacts):
-    # dice start at 1 3 3 5 6: click die 1 once (-> 2) and die 5 twice (6 -> 1 -> 2).
-    page.click("#dice .die[data-i='0']")
-    page.click("#dice .die[data-i='4']")
-    page.click("#dice .die[data-i='4']")
-    page.once("dialog", lambda d: d.accept("3"))
-    page.click("#sheet td[data-box='ones']")
-    page.wait_for_function("document.querySelector(\"#sheet td[data-box='ones']\").textContent === '3'")
-    page.select_option("#rerolls", "1")
-    page.click("#advise")
-    page.wait_for_selector("#options")
-    want = yahtzee.decide([2, 3, 3, 5, 2], 1, {"ones": 3}, artifacts_dir=web_artifacts)
-    assert page.inner_text("#best") == str(want)
-    rows = page.locator("#options tr").all_inner_texts()[1:]
-    options = yahtzee.explain([2, 3, 3, 5, 2], 1, {"ones": 3}, artifacts_dir=web_artifacts)
-    assert [r.split("\t")[0] for r in rows] == [o.action for o in options]
-    # The coach table comes from a second request, made after the advice is shown: wait for it.
-    page.wait_for_function("document.querySelectorAll('#coach tr').length > 2")
-    assert page.locator("#coach tr").count() > 2
+def test_whole_hasbro_and_scandinavian_forced_games_by_the_advice(page, web_artifacts):
+    play_by_advice(page, "hasbro", web_artifacts)
+    play_by_advice(page, SCANDINAVIAN, web_artifacts)
 
 
-def test_bad_sheet_entry_shows_the_library_message(page):
-    page.once("dialog", lambda d: d.accept("7"))
-    page.click("#sheet td[data-box='twos']")
-    page.wait_for_function("document.getElementById('error').textContent !== ''")
-    assert page.inner_text("#error") == "box twos cannot hold 7 points under 'hasbro'"
-
-
-def test_play_a_whole_game_with_hints(page):
+def test_a_mistake_shows_its_cost_and_the_review_lists_it(page, web_artifacts):
+    choose(page, "hasbro")
     page.click("#newgame")
-    for _ in range(13):
-        page.wait_for_selector("#options")
-        page.wait_for_function("document.getElementById('status').textContent.startsWith('Click')")
-        # follow the hints: roll while the advice rerolls, then score in the advised box
-        while page.input_value("#rerolls") != "0":
-            if "reroll" not in page.inner_text("#best") or "keep all" in page.inner_text("#best"):
-                break
-            advised = [page.locator(f"#dice .die[data-i='{i}']").get_attribute("class") for i in range(5)]
-            for i, cls in enumerate(advised):
-                if "reroll" not in cls:
-                    page.click(f"#dice .die[data-i='{i}']")
-            page.evaluate("document.getElementById('options').remove()")
-            page.click("#roll")
-            page.wait_for_selector("#options")
-        page.evaluate("document.getElementById('options') && document.getElementById('options').remove()")
-        page.select_option("#rerolls", "0")
-        page.click("#advise")
-        page.wait_for_selector("#options")
-        box = page.inner_text("#best").split(" as ")[1].split(";")[0]
-        page.evaluate("document.getElementById('options').remove()")
-        page.click(f"#sheet td[data-box='{box}']")
-        page.wait_for_function(f"document.querySelector(\"#sheet td[data-box='{box}']\").className === 'box'")
-    page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')")
-    assert int(page.inner_text("#total")) == int(page.inner_text("#status").split()[-1]) > 0
+    settle(page)
+    dice, rerolls, sheet, *_ = shown(page)
+
+    def marks():
+        return page.eval_on_selector_all("#dice .die", "ds => ds.map(d => [d.classList.contains('held'), "
+                                                       "d.classList.contains('reroll')])")
+
+    before = marks()
+    page.click("#dice .die[data-i='0']")  # a hold changes that die's hold only, the advice's marks stay
+    page.keyboard.press("5")
+    after = marks()
+    assert [h for h, _ in after] == [not before[0][0], *(h for h, _ in before[1:4]), not before[4][0]]
+    assert [r for _, r in after] == [r for _, r in before]
+    stop = next(o for o in yahtzee.explain(dice, 2, {}, artifacts_dir=web_artifacts) if o.action == "keep all (stop)")
+    page.click("#scorenow")  # stop at once: a keep decision with 2 rerolls left
+    settle(page)
+    assert float(page.get_attribute("#cost p", "data-points")) == pytest.approx(stop.regret, abs=1e-9)
+    options = yahtzee.explain(dice, 0, {}, artifacts_dir=web_artifacts)
+    worst = options[-1]  # the box of the largest regret: never the advised one
+    assert worst.regret > 0
+    page.click(f"#sheet td[data-box='{worst.category}']")
+    settle(page)
+    cost = page.locator("#cost p.bad")
+    assert float(cost.get_attribute("data-points")) == pytest.approx(worst.regret, abs=1e-9)
+    assert f"cost {worst.regret:.4f} expected points (best: " in cost.inner_text()
+    # The rest of the game by the advice: the review's total is the two decisions' costs, the box the costliest.
+    while not page.inner_text("#status").startswith("Game over"):
+        page.keyboard.press("a")
+        settle(page)
+    assert float(page.inner_text("#review-cost")) == pytest.approx(stop.regret + worst.regret, abs=1e-4)
+    assert page.locator("#costliest li").first.inner_text().startswith(f"turn 1, roll 1: [{' '.join(map(str, dice))}]")
+
+
+def test_goal_mode_shows_lookups_probabilities(page, web_artifacts):
+    choose(page, SCANDINAVIAN, "goal", 220)
+    page.select_option("#rerolls", "2")
+    settle(page)
+    dice, rerolls, sheet, *_ = shown(page)
+    assert page.inner_text("#best") == str(yahtzee.decide(dice, rerolls, sheet, SCANDINAVIAN, goal=220,
+                                                         artifacts_dir=web_artifacts))
+    options = yahtzee.explain(dice, rerolls, sheet, SCANDINAVIAN, goal=220, artifacts_dir=web_artifacts)
+    assert len(options) > SHOWN_OPTIONS
+
+    def rows():
+        return [r.split("\t") for r in page.locator("#options tr").all_inner_texts()[1:]]
+
+    want = [[o.action, f"{o.probability:.6f}", f"{o.regret:.6f}"] for o in options]
+    assert rows() == want[:SHOWN_OPTIONS]
+    page.click("#showall")
+    assert rows() == want
+    page.select_option("#objective", "beat")
+    settle(page)
+    assert page.inner_text("#best") == str(yahtzee.decide(dice, rerolls, sheet, SCANDINAVIAN, beat=220,
+                                                         artifacts_dir=web_artifacts))
+
+
+def test_sheet_typed_in_place_and_the_score_law(page, web_artifacts):
+    choose(page, "hasbro")
+    law = yahtzee.distribution("hasbro", artifacts_dir=web_artifacts)
+    assert page.inner_text("#dist-mean") == f"{law.mean:.4f}"
+    page.click("#sheet td[data-box='twos']")
+    page.fill("#sheet td[data-box='twos'] input", "7")
+    page.keyboard.press("Enter")
+    settle(page)
+    assert page.inner_text("#error") == "box twos cannot hold 7 points under 'hasbro'"
+    page.click("#sheet td[data-box='ones']")
+    page.fill("#sheet td[data-box='ones'] input", "3")
+    page.keyboard.press("Enter")
+    settle(page)
+    before = shown(page)[0]
+    page.click("#dice .die[data-i='0']")  # outside a game a click turns the die to its next face
+    settle(page)
+    page.select_option("#rerolls", "1")
+    settle(page)
+    dice, rerolls, sheet, would, _ = shown(page)
+    assert (dice, rerolls, sheet) == ([before[0] % 6 + 1, *before[1:]], 1, {"ones": 3, "yahtzee_bonus": 0})
+    assert page.inner_text("#best") == str(yahtzee.decide(dice, 1, sheet, artifacts_dir=web_artifacts))
+    assert would == {b: p for b, p in yahtzee.Sheet.parse(sheet).allowed(dice).items() if b != "ones"}
+
+
+def test_narrow_screen_has_no_horizontal_scroll(browser, server):
+    pg = open_view(browser, server, width=390)
+    try:
+        assert pg.evaluate("document.getElementById('tab-yahtzee').scrollWidth") <= 390
+    finally:
+        pg.close()
+
+
+@pytest.fixture(scope="module")
+def scandinavian_server(tmp_path_factory):
+    from tests import shared
+    from tests.web.live import running_server
+    from webapp.app import create_app
+
+    artifacts = shared.yahtzee(tmp_path_factory, "scandinavian")
+    with running_server(create_app(artifacts)) as port:
+        yield f"http://127.0.0.1:{port}", artifacts
+
+
+@pytest.mark.full
+def test_whole_free_order_scandinavian_game(browser, scandinavian_server):
+    server, artifacts = scandinavian_server
+    pg = open_view(browser, server)
+    try:
+        play_by_advice(pg, "scandinavian", artifacts)
+    finally:
+        pg.close()

@@ -28,6 +28,54 @@ def test_yahtzee_decide_explain_value_match_lookup(client, web_artifacts):
     assert built == {"hasbro", "scandinavian+forced"}
 
 
+SCANDINAVIAN = "scandinavian+forced"
+
+
+def test_yahtzee_rule_sets_describe_their_sheets_and_tables(client):
+    sets = {r["name"]: r for r in client.get("/api/yahtzee/rules").json()}
+    assert set(sets) == set(yahtzee.RULE_SETS)
+    for name, r in sets.items():
+        rules = yahtzee.get_rules(name)
+        assert r["boxes"] == list(rules.categories) and r["upper_threshold"] == rules.upper_threshold
+        assert r["forced_order"] == rules.forced_order and r["upper_boxes"] == 6
+    assert sets["hasbro"]["yahtzee_bonus"] == 100 and sets[SCANDINAVIAN]["yahtzee_bonus"] == 0
+    assert len(sets[SCANDINAVIAN]["boxes"]) == 15
+    # Built here (tests/web/conftest.py): play-to-win only for scandinavian+forced, the law for both.
+    assert {n: (r["objectives"], r["distribution"]) for n, r in sets.items() if r["built"]} == {
+        "hasbro": ([], True), SCANDINAVIAN: (["goal", "win"], True)}
+
+
+def test_yahtzee_play_to_win_judge_chance_and_distribution_match_lookup(client, web_artifacts):
+    kw = {"artifacts_dir": web_artifacts}
+    sheet = {"ones": 2, "twos": 6}
+    for dice, rerolls, target in (([1, 3, 3, 5, 6], 2, {"goal": 200}), ([6, 2, 6, 6, 1], 1, {"beat": 180}),
+                                  ([2, 3, 4, 5, 5], 0, {"goal": 150})):
+        body = {"dice": dice, "rerolls": rerolls, "sheet": sheet, **target}
+        got = client.post(f"/api/yahtzee/{SCANDINAVIAN}/decide", json=body).json()
+        want = yahtzee.decide(dice, rerolls, sheet, SCANDINAVIAN, **target, **kw)
+        assert (got["probability"], got["text"], got["category"]) == (want.probability, str(want), want.category)
+        assert got["objective"] == want.objective and got["needed"] == want.needed
+        options = client.post(f"/api/yahtzee/{SCANDINAVIAN}/explain", json=body).json()
+        assert [(o["action"], o["probability"], o["regret"]) for o in options] == [
+            (o.action, o.probability, o.regret) for o in yahtzee.explain(dice, rerolls, sheet, SCANDINAVIAN,
+                                                                        **target, **kw)]
+        choice = {"box": options[-1]["category"]} if rerolls == 0 else {"keep": options[-1]["keep"]}
+        judged = client.post(f"/api/yahtzee/{SCANDINAVIAN}/judge", json={**body, **choice}).json()
+        assert judged == yahtzee.judge(dice, rerolls, sheet, SCANDINAVIAN, **choice, **target, **kw).as_dict()
+        assert judged["probability"]["cost"] == pytest.approx(options[-1]["regret"], abs=1e-12)
+    assert client.post(f"/api/yahtzee/{SCANDINAVIAN}/chance", json={"sheet": sheet, "goal": 200}).json() == {
+        "probability": yahtzee.chance(sheet, SCANDINAVIAN, goal=200, **kw)}
+    judged = client.post("/api/yahtzee/hasbro/judge", json={"dice": [1, 3, 3, 5, 6], "rerolls": 0,
+                                                            "box": "yahtzee"}).json()
+    assert judged["probability"] is None and judged["points"]["cost"] == pytest.approx(next(
+        o.regret for o in yahtzee.explain([1, 3, 3, 5, 6], 0, {}, **kw) if o.category == "yahtzee"), abs=1e-12)
+    law = yahtzee.distribution("hasbro", **kw)
+    got = client.get("/api/yahtzee/hasbro/distribution").json()
+    assert (got["mean"], got["sd"], got["median"], got["p_upper_bonus"]) == (law.mean, law.std, law.median,
+                                                                             law.p_upper_bonus)
+    assert got["pmf"] == law.pmf[:len(got["pmf"])].tolist() and sum(law.pmf[len(got["pmf"]):]) == 0
+
+
 def test_sheet_scoring_bonuses_and_joker(client):
     sheet = {"yahtzee": 50, "sixes": 24}
     got = client.post("/api/yahtzee/hasbro/score", json={"sheet": sheet, "dice": [5] * 5, "category": "fives"}).json()
@@ -103,6 +151,16 @@ BAD = [
      lambda a: yahtzee.explain([1, 2, 3, 4, 5], 1, {"ones": 7}, artifacts_dir=a)),
     ("/api/yahtzee/plain/value", {"sheet": {}}, lambda a: yahtzee.value({}, "plain", artifacts_dir=a)),
     ("/api/yahtzee/nonsense/value", {"sheet": {}}, lambda a: yahtzee.value({}, "nonsense", artifacts_dir=a)),
+    (f"/api/yahtzee/{SCANDINAVIAN}/decide", {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "goal": 100, "beat": 100},
+     lambda a: yahtzee.decide([1, 2, 3, 4, 5], 1, {}, SCANDINAVIAN, goal=100, beat=100, artifacts_dir=a)),
+    ("/api/yahtzee/hasbro/explain", {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "goal": 200},
+     lambda a: yahtzee.explain([1, 2, 3, 4, 5], 1, {}, goal=200, artifacts_dir=a)),
+    (f"/api/yahtzee/{SCANDINAVIAN}/chance", {"sheet": {}, "goal": 10**9},
+     lambda a: yahtzee.chance({}, SCANDINAVIAN, goal=10**9, artifacts_dir=a)),
+    ("/api/yahtzee/hasbro/judge", {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "keep": [6]},
+     lambda a: yahtzee.judge([1, 2, 3, 4, 5], 1, {}, keep=[6], artifacts_dir=a)),
+    ("/api/yahtzee/hasbro/judge", {"dice": [1, 2, 3, 4, 5], "rerolls": 0, "keep": [1], "box": "ones"},
+     lambda a: yahtzee.judge([1, 2, 3, 4, 5], 0, {}, keep=[1], box="ones", artifacts_dir=a)),
     ("/api/dicerace/decide", {"my_score": 25, "other_score": 0, "dice": 3, "target": 20},
      lambda a: dicerace.decide(25, 0, dice=3, target=20, artifacts_dir=a)),
     ("/api/g151/decide", {"banked": 30, "turn_total": 0, "target": 500},
@@ -137,13 +195,16 @@ sheets = st.one_of(st.dictionaries(st.sampled_from([*yahtzee.CATEGORIES, "yahtze
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(["decide", "explain", "coach", "value", "sheet", "allowed", "score"]),
-       st.sampled_from(["hasbro", "seed", "bad"]),
+@given(st.sampled_from(["decide", "explain", "coach", "value", "sheet", "allowed", "score", "judge", "chance"]),
+       st.sampled_from(["hasbro", "seed", "bad", SCANDINAVIAN]),
        st.fixed_dictionaries({}, optional={"dice": st.one_of(st.lists(json_int, max_size=6), json_int),
-                                           "rerolls": json_int, "sheet": sheets,
+                                           "rerolls": json_int, "sheet": sheets, "goal": json_int, "beat": json_int,
+                                           "keep": st.one_of(st.lists(json_int, max_size=6), json_int),
+                                           "box": st.one_of(st.sampled_from(yahtzee.CATEGORIES), st.text()),
                                            "category": st.one_of(st.sampled_from(yahtzee.CATEGORIES), st.text())}))
 def test_fuzz_yahtzee_never_5xx(client, route, rules, body):
     assert client.post(f"/api/yahtzee/{rules}/{route}", json=body).status_code in (200, 422)
+    assert client.get(f"/api/yahtzee/{rules}/distribution").status_code in (200, 422)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

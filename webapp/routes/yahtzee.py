@@ -1,5 +1,7 @@
-"""Yahtzee routes: decide / explain / value / coach for every built rule set, the sheet's bookkeeping
-(scoring a roll, totals, bonuses, Joker) through ``lookup.yahtzee.Sheet`` so the rules live once, and the review
+"""Yahtzee routes: decide / explain / value / coach for every built rule set (decide and explain also play to
+win: ``goal`` or ``beat``, from the play-to-win tables), the sheet's bookkeeping (scoring a roll, totals,
+bonuses, Joker) through ``lookup.yahtzee.Sheet`` so the rules live once, the cost of one decision
+(``lookup.yahtzee.judge``), the exact law of the final score (``lookup.yahtzee.distribution``) and the review
 of a whole game record (``lookup.yahtzee.review``)."""
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from lookup.yahtzee import CATEGORIES, RULE_SETS, Sheet, decide, explain, get_rules, review, value
+from lookup.store import artifact_path
+from lookup.yahtzee import RULE_SETS, Sheet, chance, decide, distribution, explain, judge, review, value
 from lookup.yahtzee.coach import coach
 from lookup.yahtzee.record import parse_record_text
-from lookup.yahtzee.tables import values_name
+from lookup.yahtzee.rules import CATEGORIES, Rules, get_rules
+from lookup.yahtzee.tables import distribution_name, values_name
+from lookup.yahtzee.towin import WinDecision, towin_name
 from webapp.common import StrictModel, artifacts_dir, body_schema, exact, json_fields, json_response
 
 router = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"])
@@ -35,6 +40,30 @@ class TurnQuery(SheetQuery):
     rerolls: int
 
 
+class ObjectiveQuery(StrictModel):
+    """goal: a final score to reach, or beat: an opponent's known final score; neither = maximise the expected
+    final score (the play-to-win tables of the rule set answer the other two)."""
+
+    goal: int | None = None
+    beat: int | None = None
+
+
+class WinTurnQuery(TurnQuery, ObjectiveQuery):
+    """A turn (dice, rerolls, sheet) and the objective."""
+
+
+class ChanceQuery(SheetQuery, ObjectiveQuery):
+    """A turn-start sheet and the objective (goal or beat, exactly one)."""
+
+
+class JudgeQuery(WinTurnQuery):
+    """A decision about to be played: keep (faces kept before a reroll, 1 or 2 rerolls left; all the dice =
+    stop rolling) or box (where the dice are scored); exactly one."""
+
+    keep: list[int] | None = None
+    box: str | None = None
+
+
 class ScoreQuery(SheetQuery):
     dice: list[int]
     category: str
@@ -47,23 +76,45 @@ def _sheet_view(sh: Sheet) -> dict[str, object]:
             "upper_threshold": sh.rules.upper_threshold}
 
 
+def _built(root: Path, name: str) -> bool:
+    return artifact_path(root, name).exists()
+
+
+def _rule_set(root: Path, r: Rules) -> dict[str, object]:
+    """One rule set as the page draws its sheet: the boxes in sheet order (the first ``upper_boxes`` are the
+    upper section), the upper threshold and bonus (points), the Yahtzee bonus (points per further Yahtzee; 0 =
+    none), the Joker rule, forced order; what is built here: the value table (``built``: the expected-score
+    advice), the score distribution, and the play-to-win objectives (``goal``: reach a final score, ``win``:
+    beat an opponent's final score)."""
+    return {"name": r.name, "description": r.description, "built": _built(root, values_name(r)),
+            "boxes": list(r.categories), "upper_boxes": r.n_faces, "upper_threshold": r.upper_threshold,
+            "upper_bonus": r.upper_bonus, "yahtzee_bonus": r.yahtzee_bonus if r.yahtzee_index >= 0 else 0,
+            "joker": r.joker, "forced_order": r.forced_order,
+            "distribution": _built(root, distribution_name(r)),
+            "objectives": [o for o in ("goal", "win") if _built(root, towin_name(r, o))]}
+
+
 @router.get("/rules")
 async def rule_sets(root: Artifacts) -> list[dict[str, object]]:
-    """Every rule set, its description, and whether its value table is built here."""
-    return [{"name": name, "description": r.description, "built": (root / f"{values_name(r)}.zarr").exists()}
-            for name, r in RULE_SETS.items()]
+    """Every rule set: its description, its sheet (boxes, upper bonus, Yahtzee bonus, Joker, forced order) and
+    which of its tables are built here."""
+    return [_rule_set(root, r) for r in RULE_SETS.values()]
 
 
 @router.get("/categories")
 async def categories() -> list[str]:
-    """The boxes in sheet order."""
+    """The 13 boxes of the American sheet (hasbro and its variants), in sheet order; every rule set's own
+    boxes: ``GET /api/yahtzee/rules``."""
     return list(CATEGORIES)
 
 
 class DecideAnswer(BaseModel):
     """reroll: per input die, true = reroll it (null at 0 rerolls); keep: faces kept, sorted (null at 0);
     category: box to score (null while rerolls are left); expected_final: expected final score of the game
-    under optimal play (points on the sheet plus expected remaining points)."""
+    under optimal play (points on the sheet plus expected remaining points). Playing to win (goal or beat
+    given), instead of expected_final: objective ("goal" or "win"), target (the goal or the opponent's score),
+    needed (target minus the sheet's total) and probability (of reaching the goal / of winning, ties half,
+    under the best play from here)."""
 
     rules: str
     dice: list[int]
@@ -71,8 +122,20 @@ class DecideAnswer(BaseModel):
     reroll: list[bool] | None
     keep: list[int] | None
     category: str | None
-    expected_final: float
+    expected_final: float | None = None
+    objective: str | None = None
+    target: int | None = None
+    needed: int | None = None
+    probability: float | None = None
     text: str
+
+
+def _win_decision(d: WinDecision) -> dict[str, object]:
+    """A ``lookup.yahtzee.towin.WinDecision`` in the JSON form of ``DecideAnswer``."""
+    return {"rules": d.rules, "dice": list(d.dice), "rerolls": d.rerolls,
+            "reroll": None if d.reroll is None else list(d.reroll), "keep": None if d.keep is None else list(d.keep),
+            "category": d.category, "objective": d.objective, "target": d.target, "needed": d.needed,
+            "probability": d.probability, "text": str(d)}
 
 
 _NO_SHEET: dict[str, int | None] = {}
@@ -81,12 +144,18 @@ _NO_SHEET: dict[str, int | None] = {}
 _WARM: set[str] = set()
 
 
-@router.post("/{rules}/decide", response_model=DecideAnswer, openapi_extra=body_schema(TurnQuery))
+@router.post("/{rules}/decide", response_model=DecideAnswer, openapi_extra=body_schema(WinTurnQuery))
 async def decide_route(rules: str, request: Request) -> Response:
     """The optimal move: which dice to reroll (input order) or which box to score, and the expected final
-    score of the game under optimal play. The hot route: body read by ``json_fields``, answer by orjson."""
-    dice, rerolls, sheet = await json_fields(request, ("dice", "rerolls"), {"sheet": _NO_SHEET})
+    score of the game under optimal play; with ``goal`` or ``beat``, the move of the best probability of
+    reaching the goal / of winning, and that probability. The hot route: body read by ``json_fields``, answer
+    by orjson."""
+    dice, rerolls, sheet, goal, beat = await json_fields(request, ("dice", "rerolls"),
+                                                         {"sheet": _NO_SHEET, "goal": None, "beat": None})
     root = request.app.state.artifacts_dir
+    if goal is not None or beat is not None:  # play to win: a table read per layer, off the event loop
+        d = await run_in_threadpool(decide, dice, rerolls, sheet, rules, goal=goal, beat=beat, artifacts_dir=root)
+        return json_response(_win_decision(d))
     if rules in _WARM:  # ~10 us to ~1 ms (a new sheet state): cheaper inline than a thread hop
         d = decide(dice, rerolls, sheet, rules, artifacts_dir=root)
     else:  # the first decide of a rule set loads its tables (~0.2 s): off the event loop
@@ -96,17 +165,55 @@ async def decide_route(rules: str, request: Request) -> Response:
 
 
 @router.post("/{rules}/explain")
-def explain_route(rules: str, q: TurnQuery, root: Artifacts) -> list[dict[str, object]]:
-    """Every legal option, best first: expected final score and regret (points below the best)."""
+def explain_route(rules: str, q: WinTurnQuery, root: Artifacts) -> list[dict[str, object]]:
+    """Every legal option, best first: expected final score and regret (points below the best); with ``goal``
+    or ``beat``: probability (of reaching the goal / of winning, ties half) and regret (probability below the
+    best) instead of expected_final."""
+    options = explain(q.dice, q.rerolls, q.sheet, rules, goal=q.goal, beat=q.beat, artifacts_dir=root)
+    if q.goal is None and q.beat is None:
+        answer = [o.as_dict() for o in options]
+    else:
+        answer = [{"action": o.action, "keep": None if o.keep is None else list(o.keep), "category": o.category,
+                   "probability": o.probability, "regret": o.regret} for o in options]
     # Encoded here, in the threadpool (orjson): FastAPI would encode the list on the event loop.
-    return json_response([o.as_dict() for o in explain(q.dice, q.rerolls, q.sheet, rules,  # type: ignore[return-value]
-                                                       artifacts_dir=root)])
+    return json_response(answer)  # type: ignore[return-value]
 
 
 @router.post("/{rules}/value")
 def value_route(rules: str, q: SheetQuery, root: Artifacts) -> dict[str, float]:
     """Expected final score under optimal play from the start of the next turn on this sheet."""
     return {"value": value(q.sheet, rules, artifacts_dir=root)}
+
+
+@router.post("/{rules}/chance")
+def chance_route(rules: str, q: ChanceQuery, root: Artifacts) -> dict[str, float]:
+    """The best probability, from the start of the next turn on this sheet, of a final score >= ``goal`` (or
+    of beating ``beat``, ties half): the play-to-win tables."""
+    return {"probability": chance(q.sheet, rules, goal=q.goal, beat=q.beat, artifacts_dir=root)}
+
+
+@router.post("/{rules}/judge")
+def judge_route(rules: str, q: JudgeQuery, root: Artifacts) -> Response:
+    """What one decision about to be played costs against the best: ``points`` (expected final score) and,
+    with ``goal`` / ``beat`` when that table is built, ``probability`` (each: chosen, best, cost = best -
+    chosen >= 0, best_action); the form of one decision of ``POST /api/yahtzee/review`` (turn and roll 0)."""
+    d = judge(q.dice, q.rerolls, q.sheet, rules, keep=q.keep, box=q.box, goal=q.goal, beat=q.beat,
+              artifacts_dir=root)
+    return json_response(d.as_dict())
+
+
+@router.get("/{rules}/distribution")
+def distribution_route(rules: str, root: Artifacts) -> Response:
+    """The exact law of the final score of a game from its start under optimal (expected-score) play:
+    ``pmf[x]`` = P(final score = x points) for x = 0..len-1 (trailing zeros cut), mean and sd (points),
+    median and quartiles (the smallest x with P(score <= x) >= q), p_upper_bonus (probability the upper bonus
+    is earned)."""
+    law = distribution(rules, artifacts_dir=root)
+    nonzero = law.pmf.nonzero()[0]
+    end = int(nonzero[-1]) + 1 if len(nonzero) else 0
+    return json_response({"rules": law.rules.name, "pmf": law.pmf[:end].tolist(), "mean": law.mean,
+                          "sd": law.std, "median": law.median, "quartiles": list(law.quartiles),
+                          "p_upper_bonus": law.p_upper_bonus})
 
 
 @router.post("/{rules}/coach")

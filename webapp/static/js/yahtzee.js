@@ -1,110 +1,318 @@
-// The Yahtzee view: dice, advice, coach and the score sheet of every rule set.
+// The Yahtzee view: dice, advice (expected score or play to win), the coach, the score sheet of the chosen rule
+// set, the law of the final score, and a game with its record, each decision's cost and the review at the end.
+// Every number comes from the API (docs/web.md, "The Yahtzee view"); this module keeps the state and draws.
 import {$, api, fmt} from "./api.js";
+import {barChart} from "./chart.js";
 
-const S = {dice: [1, 3, 3, 5, 6], sheet: {}, boxes: [], game: false, held: [false, false, false, false, false],
-           rollsMade: 0, allowed: null};
+const SHOWN_OPTIONS = 8;
+const S = {
+  sets: [], info: null,           // every rule set (GET /api/yahtzee/rules) and the chosen one
+  dice: [1, 3, 3, 5, 6], held: [false, false, false, false, false], rerolls: 2, sheet: {},
+  game: false, stopped: false,    // in a game; the player stopped rolling (scores at 0 rerolls)
+  record: null, turn: null,       // the game record (lookup/yahtzee/record.py) and the turn being played
+  view: null, advice: null, options: null, allowed: {}, showAll: false, gen: 0, acting: false, loading: false,
+};
 
-const rules = () => $("rules").value;
-const rerolls = () => Number($("rerolls").value);
+const rules = () => S.info.name;
+const left = () => (S.stopped ? 0 : S.rerolls);
+const label = (box) => box.replaceAll("_", " ");
+const randomDie = () => 1 + Math.floor(Math.random() * 6);
 
-function drawDice(advice) {
+// The objective fields of a request: {} (expected score), {goal: N} or {beat: N}.
+function objective() {
+  const kind = $("objective").value, n = Number($("target").value);
+  return kind === "expected" ? {} : {[kind]: Number.isInteger(n) ? n : $("target").value};
+}
+const toWin = () => $("objective").value !== "expected";
+
+// data-busy="1" while the view waits for the API (a refresh, or a player's action): the tests (and a screen
+// reader's aria-busy) wait for "0".
+function settle() {
+  const on = S.acting || S.loading;
+  $("tab-yahtzee").dataset.busy = on ? "1" : "0"; $("tab-yahtzee").setAttribute("aria-busy", on);
+}
+function showError(e) { $("error").textContent = e ? e.message : ""; }
+
+function drawDice() {
   const box = $("dice"); box.innerHTML = "";
+  const advised = S.advice && S.advice.reroll;
   S.dice.forEach((d, i) => {
     const b = document.createElement("button");
-    b.className = "die" + (S.game && S.held[i] ? " held" : "") + (advice && advice[i] ? " reroll" : "");
-    b.textContent = d; b.dataset.i = i; b.setAttribute("aria-label", "die " + (i + 1));
-    b.onclick = () => {
-      if (S.game) { S.held[i] = !S.held[i]; drawDice(); return; }
-      S.dice[i] = S.dice[i] % 6 + 1; drawDice(); };
+    const held = S.game && S.held[i];
+    b.className = "die" + (held ? " held" : "") + (advised && advised[i] ? " reroll" : "");
+    b.textContent = d; b.dataset.i = i;
+    b.setAttribute("aria-label", `die ${i + 1}: ${d}` + (S.game ? (held ? ", held" : ", not held") : ""));
+    if (S.game) b.setAttribute("aria-pressed", held);
+    b.onclick = () => toggleDie(i);
     box.appendChild(b);
   });
 }
 
-async function drawSheet() {
-  const view = await api(`yahtzee/${rules()}/sheet`, {sheet: S.sheet});
-  const t = $("sheet"); t.innerHTML = "<tr><th>box</th><th>points</th></tr>";
-  S.boxes.forEach((name, i) => {
-    const tr = t.insertRow(); tr.insertCell().textContent = name.replaceAll("_", " ");
+function toggleDie(i) {
+  if (S.game) {  // a hold never changes the advice or the other marks: redraw the dice only
+    if (S.turn && left() > 0) { S.held[i] = !S.held[i]; drawDice(); }
+    return;
+  }
+  S.dice[i] = S.dice[i] % 6 + 1; refresh();
+}
+
+function row(t, name, value, cls = "") {
+  const tr = t.insertRow(); tr.className = cls;
+  tr.insertCell().textContent = name; const td = tr.insertCell(); td.textContent = value; return td;
+}
+
+function drawSheet() {
+  const v = S.view, info = S.info, t = $("sheet");
+  t.innerHTML = "<tr><th>box</th><th>points</th></tr>";
+  info.boxes.forEach((name, i) => {
+    const tr = t.insertRow(); tr.insertCell().textContent = label(name);
     const td = tr.insertCell(); td.className = "box"; td.dataset.box = name;
-    const pts = view.sheet[name];
-    if (pts !== null) td.textContent = pts;
-    else if (S.allowed && name in S.allowed) { td.textContent = S.allowed[name]; td.classList.add("allowed"); }
-    td.onclick = () => clickBox(name);
-    if (i === 5) {
-      const u = t.insertRow(); u.insertCell().textContent = `upper (${view.upper_total}/${view.upper_threshold})`;
-      u.insertCell().textContent = "bonus " + view.upper_bonus; u.id = "upper";
+    const pts = v.sheet[name];
+    if (pts !== null && pts !== undefined) { td.textContent = pts; td.classList.add("filled"); }
+    else if (name in S.allowed) { td.innerHTML = `<span class="would">${S.allowed[name]}</span>`; }
+    else td.innerHTML = `<span class="would" title="these dice may not go here">&ndash;</span>`;
+    if (S.advice && S.advice.category === name) td.classList.add("advised");
+    td.tabIndex = 0; td.setAttribute("role", "button");
+    td.setAttribute("aria-label", `${label(name)}: ${td.textContent}`);
+    td.onclick = () => clickBox(name, td);
+    td.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickBox(name, td); } };
+    if (i === info.upper_boxes - 1) {
+      row(t, `upper total (bonus at ${v.upper_threshold})`, v.upper_total, "sub").id = "upper-total";
+      row(t, "upper bonus", v.upper_bonus, "sub").id = "upper-bonus";
     }
   });
-  const y = t.insertRow(); y.insertCell().textContent = "Yahtzee bonus"; y.insertCell().textContent = view.yahtzee_bonus;
-  const tot = t.insertRow(); tot.className = "total"; tot.insertCell().textContent = "total";
-  const c = tot.insertCell(); c.id = "total"; c.textContent = view.total;
-  return view;
+  if (info.yahtzee_bonus > 0) row(t, `Yahtzee bonus (${info.yahtzee_bonus} each)`, v.yahtzee_bonus, "sub").id = "yahtzee-bonus";
+  row(t, "total", v.total, "total").id = "total";
 }
 
-async function clickBox(name) {
-  $("error").textContent = "";
+// Points typed into the cell itself (outside a game): Enter keeps them (empty = open box), Escape cancels.
+function editBox(name, td) {
+  if (td.querySelector("input")) return;
+  const cur = S.sheet[name];
+  td.innerHTML = `<label><span class="y-sr">points in ${label(name)}</span><input type="number" inputmode="numeric"></label>`;
+  const input = td.querySelector("input"); input.value = cur === undefined || cur === null ? "" : cur;
+  let done = false;
+  const commit = (keep) => {
+    if (done) return; done = true;
+    if (!keep) { drawSheet(); return; }
+    const next = {...S.sheet}, text = input.value.trim();
+    if (text === "") delete next[name]; else next[name] = Number.isInteger(Number(text)) ? Number(text) : text;
+    // The API checks the points (the library's message on the page otherwise); the sheet is kept only then.
+    act(async () => { await api(`yahtzee/${rules()}/sheet`, {sheet: next}); S.sheet = next; await refresh(); });
+  };
+  input.onkeydown = (e) => {
+    e.stopPropagation();
+    if (e.key === "Enter") commit(true); else if (e.key === "Escape") commit(false);
+  };
+  input.onblur = () => commit(true);
+  input.focus();
+}
+
+function clickBox(name, td) {
+  if (!S.game) { editBox(name, td); return; }
+  if (S.view.sheet[name] === null && S.turn) act(() => scoreBox(name));
+}
+
+function drawAdvice() {
+  const d = S.advice, o = S.options || [];
+  $("best").textContent = d ? d.text : (S.view && S.view.finished ? "The sheet is full." : "");
+  const win = d && d.probability !== undefined;
+  const shown = S.showAll ? o : o.slice(0, SHOWN_OPTIONS);
+  $("options").innerHTML = !o.length ? "" :
+    `<tr><th>option</th><th>${win ? "probability" : "expected final score"}</th><th>regret</th></tr>` +
+    shown.map((x, i) => `<tr class="${x.regret === 0 ? "best" : ""}"><td>${x.action}</td>` +
+      `<td>${win ? fmt(x.probability, 6) : fmt(x.expected_final)}</td><td>${fmt(x.regret, win ? 6 : 4)}</td></tr>`).join("");
+  const more = $("showall"); more.hidden = o.length <= SHOWN_OPTIONS;
+  more.textContent = S.showAll ? `show the best ${SHOWN_OPTIONS}` : `show all ${o.length} options`;
+}
+
+function drawCoach(coach) {
+  if (!coach) {
+    $("coach").innerHTML = S.advice ? "<small>at 0 rerolls the dice are final: see the sheet</small>" : "";
+    return;
+  }
+  const boxes = S.info.boxes.filter((b) => S.view.sheet[b] === null);
+  let c = `<table><tr><th>keep</th>${boxes.map((b) => `<th>${label(b)}</th>`).join("")}</tr>`;
+  coach.slice(0, SHOWN_OPTIONS).forEach((k, i) => {
+    c += `<tr class="${i === 0 ? "best" : ""}"><td>[${k.keep.join(" ")}]</td>` +
+      boxes.map((b) => `<td title="${k.made[b].exact}">${(100 * k.made[b].p).toFixed(1)}%</td>`).join("") + "</tr>";
+  });
+  $("coach").innerHTML = c + `</table><small>the best ${SHOWN_OPTIONS} keeps</small>`;
+}
+
+function drawButtons() {
+  const inTurn = S.game && S.turn, more = inTurn && left() > 0;
+  $("roll").disabled = !more; $("scorenow").disabled = !more; $("apply").disabled = !(inTurn && S.advice);
+  $("rerolls").disabled = S.game; $("rerolls").value = String(left());
+}
+
+// Everything that depends on the dice, rerolls, rule set, objective or sheet, asked again; an older answer
+// arriving after a newer question is dropped (gen).
+async function refresh() {
+  const gen = ++S.gen; S.loading = true; settle();
   try {
-    if (S.game) {
-      if (rerolls() !== 0 && S.rollsMade === 0) return;
-      const r = await api(`yahtzee/${rules()}/score`, {sheet: S.sheet, dice: S.dice, category: name});
-      S.sheet = r.sheet; S.allowed = null;
-      if (r.finished) { S.game = false; $("status").textContent = `Game over: final score ${r.total}`;
-        $("roll").disabled = true; await drawSheet(); return; }
-      S.rollsMade = 0; S.held = S.held.map(() => false); $("rerolls").value = "2";
-      await drawSheet(); await rollDice(); return;
+    const turn = {dice: S.dice, rerolls: left(), sheet: S.sheet}, goal = objective();
+    const view = await api(`yahtzee/${rules()}/sheet`, {sheet: S.sheet});
+    let advice = null, options = null, allowed = {}, coach = null;
+    if (!view.finished) {
+      [advice, options, allowed, coach] = await Promise.all([
+        api(`yahtzee/${rules()}/decide`, {...turn, ...goal}), api(`yahtzee/${rules()}/explain`, {...turn, ...goal}),
+        api(`yahtzee/${rules()}/allowed`, turn), turn.rerolls > 0 ? api(`yahtzee/${rules()}/coach`, turn) : null]);
     }
-    const cur = S.sheet[name];
-    const v = prompt(`Points in ${name} (empty = open box)`, cur === undefined || cur === null ? "" : cur);
-    if (v === null) return;
-    const next = {...S.sheet};
-    if (v.trim() === "") delete next[name]; else next[name] = Number.isInteger(Number(v)) ? Number(v) : v;
-    await api(`yahtzee/${rules()}/sheet`, {sheet: next});
-    S.sheet = next; await drawSheet();
-  } catch (e) { $("error").textContent = e.message; }
+    if (gen !== S.gen) return;
+    Object.assign(S, {view, advice, options, allowed});
+    drawDice(); drawSheet(); drawAdvice(); drawCoach(coach); drawButtons();
+  } catch (e) {
+    if (gen !== S.gen) return;
+    S.advice = null; drawAdvice(); drawButtons(); showError(e);
+  } finally { if (gen === S.gen) { S.loading = false; settle(); } }
 }
 
-async function advise() {
-  $("error").textContent = ""; $("advice").innerHTML = ""; $("coach").innerHTML = "";
-  try {
-    const body = {dice: S.dice, rerolls: rerolls(), sheet: S.sheet};
-    const [d, options] = await Promise.all([api(`yahtzee/${rules()}/decide`, body), api(`yahtzee/${rules()}/explain`, body)]);
-    drawDice(d.reroll);
-    let h = `<p id="best"><b>${d.text}</b></p><table id="options"><tr><th>option</th><th>expected final score</th><th>regret</th></tr>`;
-    options.forEach((o, i) => { h += `<tr class="${i === 0 ? "best" : ""}"><td>${o.action}</td><td>${fmt(o.expected_final)}</td><td>${fmt(o.regret)}</td></tr>`; });
-    $("advice").innerHTML = h + "</table>";
-    if (body.rerolls > 0) {
-      const coach = await api(`yahtzee/${rules()}/coach`, body);
-      const boxes = S.boxes.filter((b) => !(b in S.sheet) || S.sheet[b] === null);
-      let c = `<table><tr><th>keep</th>${boxes.map((b) => `<th>${b.replaceAll("_", " ")}</th>`).join("")}</tr>`;
-      coach.slice(0, 8).forEach((k, i) => {
-        c += `<tr class="${i === 0 ? "best" : ""}"><td>[${k.keep.join(" ")}]</td>` +
-          boxes.map((b) => `<td title="${k.made[b].exact}">${(100 * k.made[b].p).toFixed(1)}%</td>`).join("") + "</tr>"; });
-      $("coach").innerHTML = c + "</table><small>best 8 keeps; hover a cell for the exact fraction</small>";
-    } else {
-      S.allowed = await api(`yahtzee/${rules()}/allowed`, body); await drawSheet();
-    }
-  } catch (e) { $("error").textContent = e.message; }
+// One player action at a time (a key pressed twice while the API answers acts once).
+async function act(fn) {
+  if (S.acting) return;
+  S.acting = true; settle(); showError(null);
+  try { await fn(); } catch (e) { showError(e); await refresh(); } finally { S.acting = false; settle(); }
 }
 
-async function rollDice() {
-  S.dice = S.dice.map((d, i) => (S.held[i] && S.rollsMade > 0 ? d : 1 + Math.floor(Math.random() * 6)));
-  if (S.rollsMade > 0) $("rerolls").value = String(rerolls() - 1);
-  S.rollsMade += 1; S.held = S.held.map(() => false);
-  $("roll").disabled = rerolls() === 0;
-  $("status").textContent = rerolls() === 0 ? "Click a box on the sheet to score" : "Click dice to hold, then Roll";
-  drawDice(); await advise();
+// What the decision about to be played costs (POST /judge), written under the dice before it is played.
+async function judgeAndShow(choice) {
+  const d = await api(`yahtzee/${rules()}/judge`, {dice: S.dice, rerolls: left(), sheet: S.sheet, ...objective(), ...choice});
+  const pts = d.points.cost, prob = d.probability;
+  const bad = pts > 0 || (prob && prob.cost > 0);
+  let text = `${d.action}: `;
+  if (!bad) text += "as good as the best";
+  else {
+    text += `cost ${fmt(pts)} expected points (best: ${d.points.best_action})`;
+    if (prob) text += `; ${fmt(prob.cost, 6)} of probability (best: ${prob.best_action})`;
+  }
+  const p = document.createElement("p");
+  p.className = "cost " + (bad ? "bad" : "ok"); p.textContent = text; p.dataset.points = pts;
+  if (prob) p.dataset.probability = prob.cost;
+  $("cost").replaceChildren(p);
+}
+
+async function roll() {
+  if (!S.game || !S.turn || left() === 0) return;
+  if (S.held.every(Boolean)) { await stop(); return; }  // keeping every die is stopping
+  const keep = S.dice.filter((_, i) => S.held[i]).sort((a, b) => a - b);
+  await judgeAndShow({keep});
+  S.turn.keeps.push(keep);
+  S.dice = S.dice.map((d, i) => (S.held[i] ? d : randomDie()));
+  S.turn.rolls.push([...S.dice]); S.rerolls -= 1;
+  $("status").textContent = `Turn ${S.record.turns.length + 1}: roll ${S.turn.rolls.length}`;
+  await refresh();
+}
+
+async function stop() {
+  if (!S.game || !S.turn || left() === 0) return;
+  await judgeAndShow({keep: [...S.dice].sort((a, b) => a - b)});
+  S.stopped = true; await refresh();
+}
+
+async function scoreBox(name) {
+  if (left() > 0) await stop();  // a box chosen with rerolls left: first the decision to stop
+  await judgeAndShow({box: name});
+  const r = await api(`yahtzee/${rules()}/score`, {sheet: S.sheet, dice: S.dice, category: name});
+  S.turn.box = name; S.record.turns.push(S.turn); S.turn = null; S.sheet = r.sheet;
+  if (r.finished) { await endGame(r.total); return; }
+  await newTurn();
+}
+
+async function applyAdvice() {
+  const d = S.advice;
+  if (!S.game || !S.turn || !d) return;
+  if (d.category) await scoreBox(d.category);
+  else if (!d.reroll.some(Boolean)) await stop();
+  else { S.held = d.reroll.map((r) => !r); await roll(); }
+}
+
+async function newTurn() {
+  S.rerolls = 2; S.stopped = false; S.held = S.held.map(() => false);
+  S.dice = S.dice.map(randomDie); S.turn = {rolls: [[...S.dice]], keeps: []};
+  $("status").textContent = `Turn ${S.record.turns.length + 1}: roll 1`;
+  await refresh();
 }
 
 async function newGame() {
-  S.game = true; S.sheet = {}; S.rollsMade = 0; S.allowed = null; $("rerolls").value = "2";
-  $("roll").disabled = false; await drawSheet(); await rollDice();
+  S.game = true; S.sheet = {}; S.record = {version: 1, rules: rules(), turns: []};
+  $("review").innerHTML = ""; $("cost").innerHTML = "";
+  await newTurn();
+}
+
+async function endGame(total) {
+  S.game = false; S.stopped = false; S.rerolls = 0;
+  $("status").textContent = `Game over: final score ${total}`;
+  await refresh();
+  const record = {...S.record, ...objective()};
+  const r = await api("yahtzee/review?top=5", record);
+  const win = r.probability !== null;
+  const cost = (d) => `${fmt(d.points.cost)} points` + (d.probability ? `, ${fmt(d.probability.cost, 6)} of probability` : "");
+  const worst = r.costliest.filter((d) => d.points.cost > 0 || (d.probability && d.probability.cost > 0));
+  $("review").innerHTML = `<h2>Review of the game</h2><p id="review-total">Final score ${r.final_score}; ` +
+    `expected at the start ${fmt(r.start_expected, 2)}; total cost <b id="review-cost">${fmt(r.total_cost)}</b> ` +
+    `expected points in ${r.mistakes} decisions; luck ${fmt(r.luck, 2)} points` +
+    (win ? `; probability cost ${fmt(r.total_probability_cost, 6)}` : "") + "</p>" +
+    (worst.length ? `<ol id="costliest">${worst.map((d) => `<li>turn ${d.turn}, roll ${d.roll}: [${d.dice.join(" ")}] ` +
+      `${d.action}: cost ${cost(d)} (best: ${d.points.best_action})</li>`).join("")}</ol>` :
+      "<p>Every decision was as good as the best.</p>");
+}
+
+async function drawDistribution() {
+  const note = $("dist-note"), stats = $("dist-stats"), canvas = $("dist");
+  if (!S.info.distribution) {
+    note.textContent = ""; stats.textContent = "not built for this rule set";
+    canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height); return;
+  }
+  const law = await api(`yahtzee/${rules()}/distribution`);
+  // The bars between the 0.01% tails: the rest are too small to see.
+  let lo = 0, hi = law.pmf.length - 1, acc = 0;
+  while (lo < hi && (acc += law.pmf[lo]) < 1e-4) lo += 1;
+  acc = 0; while (hi > lo && (acc += law.pmf[hi]) < 1e-4) hi -= 1;
+  canvas.width = Math.min(520, canvas.parentElement.clientWidth - 4 || 520);
+  barChart(canvas, law.pmf.slice(lo, hi + 1), {x0: lo, xLabel: "final score (points)", yLabel: "probability"});
+  note.textContent = "(exact, from the start of a game, optimal expected-score play)";
+  const [q1, , q3] = law.quartiles;
+  stats.innerHTML = `mean <b id="dist-mean">${fmt(law.mean)}</b> &middot; sd ${fmt(law.sd, 2)} &middot; ` +
+    `median ${law.median} (quartiles ${q1}&ndash;${q3}) &middot; P(upper bonus) ${fmt(law.p_upper_bonus)}`;
+}
+
+async function chooseRules() {
+  S.info = S.sets.find((r) => r.name === $("rules").value);
+  const sel = $("objective"), can = {goal: "goal", beat: "win"};
+  [...sel.options].forEach((o) => { o.disabled = o.value !== "expected" && !S.info.objectives.includes(can[o.value]); });
+  if (sel.selectedOptions[0].disabled) sel.value = "expected";
+  $("target-label").hidden = !toWin();
+  S.game = false; S.turn = null; S.sheet = {}; S.stopped = false; S.rerolls = Number($("rerolls").value);
+  $("status").textContent = "Set the dice and the sheet for advice, or start a New game";
+  $("review").innerHTML = ""; $("cost").innerHTML = ""; showError(null);
+  await Promise.all([refresh(), drawDistribution().catch(showError)]);
+}
+
+function onKey(e) {
+  if ($("tab-yahtzee").hidden || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target.closest && e.target.closest("input, select, textarea")) return;
+  const k = e.key.toLowerCase();
+  if (k >= "1" && k <= "5") toggleDie(Number(k) - 1);
+  else if (k === "r") act(roll);
+  else if (k === "a") act(applyAdvice);
+  else if (k === "s") act(stop);
+  else return;
+  e.preventDefault();
 }
 
 export async function mount() {
-  S.boxes = await api("yahtzee/categories");
-  const sets = await api("yahtzee/rules");
-  $("rules").innerHTML = sets.filter((r) => r.built).map((r) => `<option title="${r.description}">${r.name}</option>`).join("");
-  $("advise").onclick = advise; $("newgame").onclick = newGame; $("roll").onclick = rollDice;
-  $("rules").onchange = drawSheet;
-  drawDice(); await drawSheet();
+  S.sets = (await api("yahtzee/rules")).filter((r) => r.built);
+  $("rules").innerHTML = S.sets.map((r) => `<option title="${r.description}">${r.name}</option>`).join("");
+  $("rules").onchange = chooseRules;
+  $("objective").onchange = () => { $("target-label").hidden = !toWin(); refresh(); };
+  $("target").onchange = refresh;
+  $("rerolls").onchange = () => { S.rerolls = Number($("rerolls").value); refresh(); };
+  $("newgame").onclick = () => act(newGame);
+  $("roll").onclick = () => act(roll);
+  $("scorenow").onclick = () => act(stop);
+  $("apply").onclick = () => act(applyAdvice);
+  $("showall").onclick = () => { S.showAll = !S.showAll; drawAdvice(); };
+  document.addEventListener("keydown", onKey);
+  await chooseRules();
 }
