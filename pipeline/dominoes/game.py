@@ -15,4 +15,5 @@ GAME = GameDeclaration(
         code=("lookup/dominoes/tables.py", "pipeline/dominoes/experiment.py", "pipeline/dominoes/report.py"),
         artifacts=("dominoes-matchups.zarr",), params=("dominoes.report",), seconds=3,
         note="The experiment with 95 % intervals beside the seed's tables 3 and 4."),),
+    web="webapp.routes.dominoes",
 )

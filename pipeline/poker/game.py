@@ -20,4 +20,5 @@ GAME = GameDeclaration(
         code=("lookup/poker/cards.py", "lookup/poker/tables.py", "pipeline/poker/report.py"),
         artifacts=("poker-preflop.zarr",), seconds=10,
         note="The 13x13 equity grids and the published figures beside ours (not an artifact)."),),
+    web="webapp.routes.poker",
 )
