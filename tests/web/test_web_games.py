@@ -106,6 +106,7 @@ def test_tictactoe_move_values_are_the_exact_best_response(client, web_artifacts
     assert got["value"] == tictactoe.value(board, model, artifacts_dir=web_artifacts)
     assert {(o["square"], o["row"], o["column"]) for o in got["options"]} == {
         (m + 1, m // 3 + 1, m % 3 + 1) for m in want}
+    assert [(e["side"], e["square"]) for e in got["log"]] == [("XO"[i % 2], m + 1) for i, m in enumerate(moves)]
 
 
 def test_tictactoe_the_model_replies_from_its_distribution(client):
@@ -180,5 +181,6 @@ def test_dominoes_bad_input_is_named(client):
                                                             "seat": 0})) == str(bad.value)
     assert detail(client.post("/api/dominoes/decide", json={"hand": HAND, "history": [], "seat": 0,
                                                             "depth": 9})) == "depth=9 outside 1..3"
+    assert detail(client.post("/api/dominoes/play", json={"deal": -1, "moves": []})).startswith("deal=-1 outside 0..")
     assert "model must be one of" in detail(client.post("/api/dominoes/play", json={"deal": 3, "moves": [],
                                                                                     "model": "perfect"}))

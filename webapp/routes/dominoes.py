@@ -22,6 +22,7 @@ MAX_DEPTH = 3
 MAX_SAMPLES = 8
 MAX_EXACT = 200
 MAX_ENDGAME = 2
+MAX_DEAL = 2**62  # the deals lookup.dominoes.deal numbers
 MAX_MOVES = 120  # a game has at most 28 placements, 14 draws and its passes: far fewer tokens than this
 
 
@@ -119,7 +120,7 @@ def play_route(q: Play) -> dict[str, object]:
     the other's hand."""
     you = integer(q.you, "you", 0, 1)
     model = choice(q.model, "model", MODEL_NAMES)
-    start = GAME.deal(q.deal)
+    start = GAME.deal(integer(q.deal, "deal", 0, MAX_DEAL))
     state = _replay(start, q.moves)
     moves = list(q.moves)
     while not GAME.is_terminal(state) and state.to_move != you:

@@ -76,8 +76,9 @@ def models_route(root: Artifacts) -> dict[str, list[str]]:
 @router.post("/play")
 def play_route(q: Game, root: Artifacts) -> dict[str, object]:
     """The game after ``moves`` and the model's replies (played while it is the model's turn): the board,
-    whose turn, the result when over; on the player's turn every legal move's value for the player (+1
-    win, 0 draw, -1 loss, expected, against the model) and the advised moves (``lookup.tictactoe``)."""
+    every move with its side (X moves first), whose turn, the result when over; on the player's turn every
+    legal move's value for the player (+1 win, 0 draw, -1 loss, expected, against the model) and the advised
+    moves (``lookup.tictactoe``)."""
     models = load_tables(artifacts_dir=root).models
     if q.model not in models:
         raise ValueError(f"unknown opponent model {q.model!r}; built here: {', '.join(models)}")
@@ -91,6 +92,7 @@ def play_route(q: Game, root: Artifacts) -> dict[str, object]:
         moves.append(m)
         state = GAME.apply(state, m)
     out: dict[str, object] = {"moves": moves, "replies": [square(m) for m in replies], "board": format_board(state),
+                              "log": [{"side": SIDES[i % 2], **square(m)} for i, m in enumerate(moves)],
                               "over": GAME.is_terminal(state), "you": q.you, "model": q.model}
     if GAME.is_terminal(state):
         r = GAME.returns(state)[SIDES.index(q.you)]

@@ -47,7 +47,7 @@ function draw(d) {
     }
     board.append(b);
   });
-  $("ttt-log").innerHTML = d.moves.map((m, i) => `<li>${"XO"[i % 2]}: square ${m + 1}</li>`).join("");
+  $("ttt-log").innerHTML = d.log.map((m) => `<li>${m.side}: ${name(m)}</li>`).join("");
   const status = $("ttt-status");
   if (d.over) {
     status.dataset.result = d.result;
