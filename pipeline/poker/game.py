@@ -23,4 +23,5 @@ GAME = GameDeclaration(
     # The preflop and equity kernels: a user's first `poker equity` loads them (pipeline/poker/warm.py).
     warm=WarmUp(params="poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
                        "    seed: 1\n", then="pipeline.poker.warm:compile_kernels", seconds=70),
+    web="webapp.routes.poker",
 )

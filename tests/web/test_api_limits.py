@@ -272,7 +272,10 @@ def _schema_fields(client: Any) -> dict[tuple[str, str], tuple[dict[str, Any], l
 
 
 SANE = {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "sheet": {}, "category": "chance", "my_score": 3,
-        "other_score": 5, "banked": 100, "turn_total": 50, "target": 20}
+        "other_score": 5, "banked": 100, "turn_total": 50, "target": 20,
+        # poker, tic-tac-toe, dominoes: bodies the routes answer, so that each junk field is read past the model
+        "hands": ["AsAh"], "board": "2c7d9h", "moves": [], "model": "random", "seat": 0, "history": [],
+        "hand": ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]}
 
 
 def _sane(name: str, schema: dict[str, Any]) -> Any:

@@ -1,0 +1,91 @@
+"""The poker, tic-tac-toe and dominoes views in a real headless Chromium (the ``browser`` and ``server``
+fixtures: tests/web/conftest.py): what the page shows equals what the library answers, computed here."""
+
+import pytest
+
+from lookup import dominoes, poker, tictactoe
+from webapp.routes import dominoes as dominoes_route
+
+
+@pytest.fixture(scope="module")
+def page(browser, server):
+    pg = browser.new_page(viewport={"width": 390, "height": 900})  # the narrowest width the page supports
+    pg.set_default_timeout(20_000)
+    yield pg
+    pg.close()
+
+
+def fits_the_width(page, view):
+    """The view's section is no wider than the window and holds nothing wider than itself (the header is
+    the page shell's)."""
+    assert page.evaluate(f"""(() => {{ const s = document.getElementById("tab-{view}");
+        return s.scrollWidth <= s.clientWidth && s.getBoundingClientRect().right <= window.innerWidth; }})()""")
+
+
+def test_poker_equity_and_preflop_chart(page, server, web_artifacts):
+    page.goto(server + "/#poker")
+    page.wait_for_selector("#pk-chart button[data-hand='AA']")
+    page.fill("#pk-hand-0", "Ah Kh")
+    page.fill("#pk-hand-1", "7c7d")
+    page.fill("#pk-board", "Qh 7s 2h")
+    page.click("#pk-go")
+    page.wait_for_selector("#pk-table")
+    want = poker.equity(["AhKh", "7c7d"], "Qh7s2h", artifacts_dir=web_artifacts)
+    assert want.exact and "exact" in page.inner_text("#pk-kind")
+    shown = [page.inner_text(f"#pk-table tr[data-hand='{h}'] td.eq") for h in ("Ah Kh", "7c 7d")]
+    assert shown == [f"{e:.6f}" for e in want.equity]
+    # a bad card: the library's message, and no answer left on the page
+    page.fill("#pk-board", "Qh 7s 2x")
+    page.click("#pk-go")
+    page.wait_for_function("document.getElementById('pk-error').textContent !== ''")
+    assert "'2x' is not a card" in page.inner_text("#pk-error") and page.inner_text("#pk-out") == ""
+    # the chart against one random hand: AA's cell is the table's value
+    page.click("#pk-chart button[data-hand='AA']")
+    aa = poker.preflop("AA", 1, artifacts_dir=web_artifacts)
+    assert page.inner_text("#pk-cell-equity") == f"{aa.equity:.6f}" and "exact" in page.inner_text("#pk-cell")
+    assert "blue" in page.inner_text("#pk-legend")
+    fits_the_width(page, "poker")
+
+
+def test_tictactoe_following_the_advice_against_perfect_play_draws(page, server, web_artifacts):
+    page.goto(server + "/#tictactoe")
+    page.wait_for_selector("#ttt-board button.advised")
+    page.select_option("#ttt-model", "perfect")
+    page.click("#ttt-new")
+    page.wait_for_function("document.getElementById('ttt-status').textContent.includes('against perfect')")
+    for _ in range(5):
+        page.wait_for_function("document.getElementById('ttt-status').dataset.result !== undefined || "
+                               "document.querySelectorAll('#ttt-board button.advised').length === 1")
+        if page.get_attribute("#ttt-status", "data-result"):
+            break
+        board = "".join(page.locator(f"#ttt-board button[data-cell='{c}']").get_attribute("class") == "mark"
+                        and page.inner_text(f"#ttt-board button[data-cell='{c}']") or "." for c in range(9))
+        advised = int(page.get_attribute("#ttt-board button.advised", "data-cell"))
+        assert advised == tictactoe.decide(board, "perfect", artifacts_dir=web_artifacts)
+        marks = board.count("X") + board.count("O")
+        page.click(f"#ttt-board button[data-cell='{advised}']")
+        page.wait_for_function(f"document.querySelectorAll('#ttt-board button.mark').length > {marks + 1} || "
+                               "document.getElementById('ttt-status').dataset.result !== undefined")
+    assert page.get_attribute("#ttt-status", "data-result") == "draw"
+    assert page.inner_text("#ttt-status") == "Draw."
+    fits_the_width(page, "tictactoe")
+
+
+def test_dominoes_decision_values_are_lookups(page, server):
+    page.goto(server + "/#dominoes")
+    page.wait_for_selector(".dm-moves button")  # a game against a model starts at once
+    hand = ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]
+    history = ["6-6", "6-3L", "3-5L", "draw", "pass"]
+    page.fill("#dm-hand", ",".join(hand))
+    page.fill("#dm-history", " ".join(history))
+    page.click("#dm-decide")
+    page.wait_for_selector("#dm-values")
+    want = dominoes.move_values(hand, history, 0, depth=dominoes_route.MAX_DEPTH, samples=dominoes_route.MAX_SAMPLES,
+                                max_exact=dominoes_route.MAX_EXACT, endgame=dominoes_route.MAX_ENDGAME, seed=0)
+    rows = page.locator("#dm-values tr[data-move]")
+    shown = [(rows.nth(i).get_attribute("data-move"), rows.nth(i).locator("td.v").inner_text())
+             for i in range(rows.count())]
+    assert shown == [(m, f"{v:+.4f}") for m, v in want]
+    best = max(v for _, v in want)
+    assert page.inner_text("#dm-advice") == next(m for m, v in want if v == best)
+    fits_the_width(page, "dominoes")

@@ -1,0 +1,186 @@
+"""The poker, tic-tac-toe and dominoes routes answer what the library answers (computed here, independently where
+the library has a second way: tic-tac-toe's move values by the exact players of lookup.opponents), and refuse bad
+cards, moves and settings with a 422 naming the problem."""
+
+from fractions import Fraction
+
+import pytest
+
+from lookup import dominoes, poker, tictactoe
+from lookup.opponents import Player, get_model
+from lookup.tictactoe import GAME as TTT
+from webapp.routes import dominoes as dominoes_route
+from webapp.routes import poker as poker_route
+
+
+def detail(response, status=422):
+    assert response.status_code == status, response.text[:300]
+    return response.json()["detail"]
+
+
+# --- poker ---------------------------------------------------------------------------------------------------
+
+
+def test_poker_equity_is_the_librarys_exact_count(client, web_artifacts):
+    body = {"hands": ["AsAh", "Kd Kc", "7h8h"], "board": "2c 7d 9h", "dead": "Qs"}
+    got = client.post("/api/poker/equity", json=body).json()
+    want = poker.equity(["AsAh", "KdKc", "7h8h"], "2c7d9h", dead="Qs", artifacts_dir=web_artifacts)
+    assert got["exact"] and want.exact and got["deals"] == want.deals == 42 * 41 // 2
+    assert [p["equity"] for p in got["players"]] == list(want.equity)
+    assert [(p["wins"], p["ties"]) for p in got["players"]] == list(zip(want.wins, want.ties, strict=True))
+    assert [Fraction(p["shares"]) for p in got["players"]] == list(want.shares)
+    assert sum(p["equity"] for p in got["players"]) == pytest.approx(1.0)
+
+
+def test_poker_equity_estimate_carries_its_standard_error(client, web_artifacts):
+    """Three opponents: beyond what the numpy engine counts exactly, so a seeded Monte Carlo estimate."""
+    body = {"hands": ["AsAh"], "opponents": 3, "board": "2c7d9h", "samples": 3000, "seed": 5}
+    got = client.post("/api/poker/equity", json=body).json()
+    want = poker.equity(["AsAh"], "2c7d9h", 3, samples=3000, seed=5, budget=poker_route.MAX_BUDGET,
+                        artifacts_dir=web_artifacts)
+    assert not got["exact"] and got["deals"] == 3000 and got["source"] == "monte carlo"
+    assert got["players"][0]["equity"] == want.equity[0] and got["players"][0]["se"] == want.se[0] > 0
+
+
+def test_poker_preflop_chart_is_the_table(client, web_artifacts):
+    one = client.get("/api/poker/preflop", params={"opponents": 1}).json()
+    assert one["rows"] == [1, 2] and one["exact"]
+    cells = {c["hand"]: c for c in one["cells"]}
+    assert [one["cells"][k]["hand"] for k in (0, 1, 13, 168)] == ["AA", "AKs", "AKo", "22"]
+    for hand in ("AA", "72o", "T9s"):
+        want = poker.preflop(hand, 1, artifacts_dir=web_artifacts)
+        assert cells[hand]["equity"] == want.equity and Fraction(cells[hand]["fraction"]) == want.fraction
+    two = client.get("/api/poker/preflop", params={"opponents": 2}).json()
+    want = poker.preflop("KQs", 2, artifacts_dir=web_artifacts)
+    cell = next(c for c in two["cells"] if c["hand"] == "KQs")
+    assert not two["exact"] and (cell["equity"], cell["se"]) == (want.equity, want.se) and want.se > 0
+    assert "answers 1, 2 random opponent(s), not 3" in detail(client.get("/api/poker/preflop", params={"opponents": 3}))
+
+
+def test_poker_bad_input_is_named(client, web_artifacts):
+    with pytest.raises(ValueError) as bad_card:
+        poker.equity(["AsKx"], artifacts_dir=web_artifacts)
+    assert detail(client.post("/api/poker/equity", json={"hands": ["AsKx"]})) == str(bad_card.value)
+    assert "'Kx' is not a card" in str(bad_card.value)
+    assert "both in hand 1 and in board" in detail(client.post("/api/poker/equity",
+                                                               json={"hands": ["AsKh"], "board": "As2c3d"}))
+    assert "0, 3, 4 or 5 cards" in detail(client.post("/api/poker/equity", json={"hands": ["AsKh"], "board": "2c"}))
+    assert "budget must be a number within 0..0.25" in detail(client.post("/api/poker/equity",
+                                                                          json={"hands": ["AsKh"], "budget": 60.0}))
+    assert "samples" in detail(client.post("/api/poker/equity", json={"hands": ["AsKh"], "samples": 10**7}))
+    assert "1..9 known hands" in detail(client.post("/api/poker/equity", json={"hands": []}))
+
+
+# --- tic-tac-toe ------------------------------------------------------------------------------------------------
+
+
+def _exact_values(moves: list[int], model: str) -> dict[int, Fraction]:
+    """Each legal move's exact value for the player to move, best responding to ``model``: the predictive
+    player of lookup.opponents, a search of the game tree (not the tables the route reads)."""
+    state = tictactoe.parse_board("".join(".XO"[c] for c in _board(moves)))
+    player = Player("predictive", TTT, TTT.to_move(state), [get_model(model)])
+    return dict(player.move_values(state, player.initial_belief()))
+
+
+def _board(moves: list[int]) -> tuple[int, ...]:
+    state = (0,) * 9
+    for m in moves:
+        state = TTT.apply(state, m)
+    return state
+
+
+@pytest.mark.parametrize(("moves", "model"), [([], "random"), ([], "greedy"), ([0, 4], "perfect"),
+                                              ([4, 0, 8], "first"), ([4, 0, 8], "last")])
+def test_tictactoe_move_values_are_the_exact_best_response(client, web_artifacts, moves, model):
+    you = "XO"[len(moves) % 2]
+    got = client.post("/api/tictactoe/play", json={"moves": moves, "model": model, "you": you}).json()
+    assert got["moves"] == moves and got["to_move"] == you and not got["over"]
+    want = _exact_values(moves, model)
+    assert {o["cell"]: o["value"] for o in got["options"]} == pytest.approx({m: float(v) for m, v in want.items()},
+                                                                           abs=1e-12)
+    board = got["board"]
+    assert got["advice"]["cell"] == tictactoe.decide(board, model, artifacts_dir=web_artifacts)
+    assert {o["cell"] for o in got["options"] if o["best"]} == set(
+        tictactoe.best_moves(board, model, artifacts_dir=web_artifacts)) == {m for m, v in want.items()
+                                                                             if v == max(want.values())}
+    assert got["value"] == tictactoe.value(board, model, artifacts_dir=web_artifacts)
+    assert {(o["square"], o["row"], o["column"]) for o in got["options"]} == {
+        (m + 1, m // 3 + 1, m % 3 + 1) for m in want}
+    assert [(e["side"], e["square"]) for e in got["log"]] == [("XO"[i % 2], m + 1) for i, m in enumerate(moves)]
+
+
+def test_tictactoe_the_model_replies_from_its_distribution(client):
+    body = {"moves": [], "model": "greedy", "you": "O", "seed": 11}
+    got = client.post("/api/tictactoe/play", json=body).json()
+    (reply,) = got["moves"]
+    assert got["replies"][0]["cell"] == reply and reply in get_model("greedy").distribution(TTT, (0,) * 9)
+    assert client.post("/api/tictactoe/play", json=body).json()["moves"] == [reply]  # the same seed, the same reply
+    # "first" always plays the lowest empty cell: a whole game, the player taking the last advised square
+    moves, done = [], None
+    while done is None:
+        got = client.post("/api/tictactoe/play", json={"moves": moves, "model": "first", "you": "O"}).json()
+        moves = got["moves"]
+        done = got.get("result")
+        if done is None:
+            moves = [*moves, got["advice"]["cell"]]
+    assert done == "win"  # best response to a model this predictable wins from the second seat
+
+
+def test_tictactoe_bad_moves_are_named(client):
+    assert detail(client.post("/api/tictactoe/play", json={"moves": [4, 4], "model": "random"})) == \
+        "move 2: cell 4 is not an empty cell 0..8 of ....X...."
+    assert "cell 9 is not an empty cell" in detail(client.post("/api/tictactoe/play",
+                                                               json={"moves": [9], "model": "random"}))
+    assert "the game is already over" in detail(client.post("/api/tictactoe/play", json={
+        "moves": [0, 3, 1, 4, 2, 5], "model": "random"}))
+    assert "unknown opponent model 'strong'" in detail(client.post("/api/tictactoe/play",
+                                                                   json={"moves": [], "model": "strong"}))
+    assert client.get("/api/tictactoe/models").json()["models"] == ["random", "first", "last", "greedy", "perfect"]
+
+
+# --- dominoes ---------------------------------------------------------------------------------------------------
+
+HAND = ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]
+SEARCH = {"depth": dominoes_route.MAX_DEPTH, "samples": dominoes_route.MAX_SAMPLES,
+          "max_exact": dominoes_route.MAX_EXACT, "endgame": dominoes_route.MAX_ENDGAME, "seed": 0}
+
+
+def test_dominoes_decision_is_the_librarys(client):
+    history = ["6-6", "6-3L", "3-5L", "draw", "pass"]
+    got = client.post("/api/dominoes/decide", json={"hand": HAND, "history": history, "seat": 0}).json()
+    want = dominoes.move_values(HAND, history, 0, **SEARCH)
+    assert [(o["move"], o["value"]) for o in got["options"]] == want
+    assert got["move"] == dominoes.decide(HAND, history, 0, **SEARCH)
+    pred = client.post("/api/dominoes/decide", json={"hand": HAND, "history": history, "seat": 0,
+                                                     "player": "predictive", "model": "greedy"}).json()
+    assert [(o["move"], o["value"]) for o in pred["options"]] == dominoes.move_values(
+        HAND, history, 0, player="predictive", model="greedy", **SEARCH)
+
+
+def test_dominoes_game_against_a_model(client):
+    """The deal is lookup's deal of that number; the "first" model opens with its first legal move; the
+    player's options are lookup's move values from the player's view (its dealt hand, the moves it saw)."""
+    start = dominoes.deal(3)
+    got = client.post("/api/dominoes/play", json={"deal": 3, "you": 1, "model": "first", "moves": []}).json()
+    opening = dominoes.move_name(dominoes.GAME.legal_moves(start)[0])
+    assert got["moves"] == [opening] and got["history"] == [opening] and got["boneyard"] == 14
+    dealt = [dominoes.tile_name(t) for t in range(28) if start.hands[1] >> t & 1]
+    assert got["dealt"] == got["hand"] == dealt and got["opponent_tiles"] == 6
+    want = dominoes.move_values(dealt, [opening], 1, player="realistic", **SEARCH)
+    assert [(o["move"], o["value"]) for o in got["options"]] == want
+    assert "opponent_hand" not in got  # hidden until the end
+
+
+def test_dominoes_bad_input_is_named(client):
+    assert detail(client.post("/api/dominoes/play", json={"deal": 3, "moves": ["9-9"]})) == \
+        "move 1: tile '9-9': expected 'a-b' with pips 0..6 (e.g. '3-5')"
+    assert "is not legal here" in detail(client.post("/api/dominoes/play", json={"deal": 3, "moves": ["6-6", "6-6L"]}))
+    with pytest.raises(ValueError) as bad:
+        dominoes.move_values(HAND, ["6-6", "6-6R"], 0)
+    assert detail(client.post("/api/dominoes/decide", json={"hand": HAND, "history": ["6-6", "6-6R"],
+                                                            "seat": 0})) == str(bad.value)
+    assert detail(client.post("/api/dominoes/decide", json={"hand": HAND, "history": [], "seat": 0,
+                                                            "depth": 9})) == "depth=9 outside 1..3"
+    assert detail(client.post("/api/dominoes/play", json={"deal": -1, "moves": []})).startswith("deal=-1 outside 0..")
+    assert "model must be one of" in detail(client.post("/api/dominoes/play", json={"deal": 3, "moves": [],
+                                                                                    "model": "perfect"}))

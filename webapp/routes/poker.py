@@ -1,0 +1,109 @@
+"""Poker routes: the equity of known hands (exact or estimated, ``lookup.poker.equity``) and the preflop chart
+(every starting-hand class against 1..n random hands, ``lookup.poker.preflop``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from lookup.poker import Equity, class_name, equity, preflop
+from lookup.poker.tables import load_preflop
+from lookup.validate import integer, number
+from webapp.common import StrictModel, artifacts_dir
+
+router = APIRouter(prefix="/api/poker", tags=["poker"])
+Artifacts = Annotated[Path, Depends(artifacts_dir)]
+
+# What one request may cost. ``budget`` is lookup's own: the exact count is tried when the engine's estimate
+# of its time is within it. The engine is lookup's default, numpy (the web app never compiles or loads the
+# numba kernels, which live in ``pipeline``), whose estimate is optimistic: heads-up preflop (1.7 M boards) is
+# estimated at 0.13 s and takes 0.46 s on a quiet machine, 1.5 s at load 3 (docs/benchmarks.md, "Poker"), 6 s
+# at load 9. MAX_BUDGET keeps that case exact and everything larger an estimate: at most MAX_SAMPLES Monte
+# Carlo deals, ~0.5 s with nine players on a quiet machine (2 s at load 9).
+MAX_BUDGET = 0.25
+DEFAULT_SAMPLES = 20_000
+MAX_SAMPLES = 100_000
+MAX_CARDS_TEXT = 200  # "AsKh" is 4 characters; no real board, hand or dead list comes near
+
+
+class EquityQuery(StrictModel):
+    """hands: each known player's two hole cards ("AsKh", "As Kh"); opponents: players with unknown cards
+    (random hands); board: 0, 3, 4 or 5 cards; dead: cards out of play; budget: seconds the exact count
+    may take by lookup's estimate (at most MAX_BUDGET; else an estimate from ``samples`` deals drawn with
+    ``seed``)."""
+
+    hands: list[str]
+    opponents: int = 0
+    board: str = ""
+    dead: str = ""
+    budget: float = MAX_BUDGET
+    samples: int = DEFAULT_SAMPLES
+    seed: int = 0
+
+
+def _cards(text: str, what: str) -> str:
+    if len(text) > MAX_CARDS_TEXT:
+        raise ValueError(f"{what}: at most {MAX_CARDS_TEXT} characters of cards, got {len(text)}")
+    return text
+
+
+def _answer(e: Equity) -> dict[str, object]:
+    """The equity as JSON: per known player win, tie (None where the preflop table has no counts), equity,
+    and its standard error (0 when exact); ``deals`` the equally likely deals counted (exact) or sampled."""
+    players = []
+    for i, hand in enumerate(e.hands):
+        share = e.shares[i]
+        players.append({"hand": hand, "equity": e.equity[i], "se": e.se[i],
+                        "win": None if e.win is None else e.win[i], "tie": None if e.tie is None else e.tie[i],
+                        "wins": None if e.wins is None else e.wins[i], "ties": None if e.ties is None else e.ties[i],
+                        "shares": f"{share.numerator}/{share.denominator}" if e.exact else None})
+    return {"hands": list(e.hands), "board": e.board, "opponents": e.opponents, "exact": e.exact, "deals": e.deals,
+            "source": e.source, "method": e.method, "notes": list(e.notes), "seconds": e.seconds, "players": players}
+
+
+@router.post("/equity")
+def equity_route(q: EquityQuery, root: Artifacts) -> dict[str, object]:
+    """Win, tie and equity (share of the pot won on average) of each known hand, in the order given: exact
+    (integer counts over every deal) when the count fits the budget, else a seeded Monte Carlo estimate
+    with its standard error; answered from the preflop table for one hand against random opponents."""
+    if not 1 <= len(q.hands) <= 9:
+        raise ValueError(f"hands: give 1..9 known hands (two cards each, e.g. 'AsKh'), got {len(q.hands)}")
+    hands = [_cards(h, f"hand {i + 1}") for i, h in enumerate(q.hands)]
+    budget = number(q.budget, "budget", 0, MAX_BUDGET)
+    samples = integer(q.samples, "samples", 2, MAX_SAMPLES)
+    e = equity(hands, _cards(q.board, "board"), q.opponents, _cards(q.dead, "dead"), budget=budget,
+               samples=samples, seed=q.seed, artifacts_dir=root)
+    return _answer(e)
+
+
+def built_rows(root: Path) -> list[int]:
+    """The numbers of random opponents the preflop table answers: 1 (exact counts) and every row beyond it
+    that is exact or estimated (a row still being built has neither)."""
+    a = load_preflop(root).arrays
+    return [1] + [n for n in range(2, a["multi_equity"].shape[0] + 1)
+                  if int(a["multi_exact"][n - 1]) == 1 or int(a["multi_samples"][n - 1]) > 0]
+
+
+def _chart(opponents: int, root: Path) -> dict[str, object]:
+    cells = []
+    for x in range(169):
+        p = preflop(class_name(x), opponents, artifacts_dir=root)
+        cells.append({"hand": p.hand, "equity": p.equity, "exact": p.exact, "se": p.se,
+                      "fraction": None if p.fraction is None else f"{p.fraction.numerator}/{p.fraction.denominator}",
+                      "wins": p.wins, "ties": p.ties, "deals": p.deals})
+    return {"opponents": opponents, "against": p.against, "exact": p.exact, "cells": cells}
+
+
+@router.get("/preflop")
+def preflop_route(root: Artifacts, opponents: int = 1) -> dict[str, object]:
+    """The preflop chart against ``opponents`` random hands: ``cells[13 * i + j]`` is the class at row i,
+    column j (0 = ace ... 12 = deuce; pairs on the diagonal, suited above it, offsuit below), with its
+    equity (share of the pot won on average), exact or estimated (``se``), and ``rows``: every number of
+    opponents the table answers."""
+    rows = built_rows(root)
+    if opponents not in rows:
+        raise ValueError(f"opponents: the preflop table here answers {', '.join(map(str, rows))} random "
+                         f"opponent(s), not {opponents}")
+    return {**_chart(opponents, root), "rows": rows}
