@@ -27,7 +27,7 @@ from tests import shared
 ROOT = Path(__file__).resolve().parent.parent
 # Distributions of the build and serve extras: the core install must not bring any (PyYAML it does: zarr needs it).
 NOT_CORE = {"numba", "llvmlite", "scipy", "dask", "distributed", "click", "rich", "matplotlib", "dvc", "fastapi",
-            "starlette", "uvicorn", "httptools", "uvloop", "orjson"}
+            "fastapi-offline", "starlette", "uvicorn", "httptools", "uvloop", "orjson"}
 CORE = {"dicetables", "numpy", "zarr", "numcodecs", "crc32c", "h5py", "zstandard", "google-crc32c"}
 NEEDS_BUILD = "the dicetables command needs the build extra: pip install 'dicetables[build]'"
 

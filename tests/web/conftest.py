@@ -64,9 +64,11 @@ def server(web_artifacts):
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """One headless Chromium per worker; each test module opens its own pages (``browser.new_page``)."""
+    """One headless Chromium per test module, which opens its own pages (``browser.new_page``). Not one per
+    session: Playwright's sync API keeps an asyncio loop running in this thread while it is open, and a later
+    test that calls ``asyncio.run`` (the TestClient's, tests/web/test_api_limits.py) would fail."""
     _need_browser()
     from playwright.sync_api import sync_playwright
 

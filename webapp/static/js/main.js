@@ -1,6 +1,7 @@
 // The page: one view per game, each a module of its own (js/<view>.js exporting `mount()`), mounted the first
 // time its tab is shown. The address's #fragment names the view, so a view can be linked to and reloaded.
-const VIEWS = ["yahtzee", "dicerace", "g151", "poker", "tictactoe", "dominoes"];
+// The views are the nav's buttons (index.html): a view is named once.
+const VIEWS = [...document.querySelectorAll("nav [data-tab]")].map((b) => b.dataset.tab);
 const mounted = new Map();
 
 async function show(name) {
