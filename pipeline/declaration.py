@@ -69,11 +69,14 @@ class Report:
 class WarmUp:
     """How ``dicetables compile`` compiles a game's numba kernels (``pipeline.warm``): ``params``, a params.yaml
     text of the game's smallest instance (its families are built and its reports written, in a temporary
-    directory); ``then`` (``"module:function"``), called with that artifacts directory, for kernels that no build
-    or report calls (a user's question); ``seconds``, its rough time with an empty cache (the longest start
-    first)."""
+    directory); ``families``, the families built (default: all that ``params`` defines) where the smallest
+    instance of one is not small (what only one stage or test compiles gains nothing here: it compiles once
+    there); ``then`` (``"module:function"``), called with that artifacts directory, for kernels that no build or
+    report calls (a user's question); ``seconds``, its rough time with an empty cache (the longest start first).
+    """
 
     params: str
+    families: tuple[str, ...] = ()
     then: str | None = None
     seconds: float = 30
 

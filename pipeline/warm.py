@@ -57,12 +57,12 @@ def warm_one(name: str) -> float:
         (root / "params.yaml").write_text(game.warm.params)
         params = load_params(root / "params.yaml")
         artifacts = root / "artifacts"
-        registry.build(None, params_path=root / "params.yaml", artifacts_dir=artifacts)
+        registry.build(list(game.warm.families) or None, params_path=root / "params.yaml", artifacts_dir=artifacts)
         for owner in declarations():
             if owner.game_name != name:
                 continue
             for report in owner.reports:
-                if owner.report_section(report) in params:
+                if owner.report_section(report) in params and not game.warm.families:
                     write = resolve(f"{report.module}:write_report")
                     write(params[owner.report_section(report)], artifacts, root / "reports" / owner.report_out(report))
         if game.warm.then:

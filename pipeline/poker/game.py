@@ -20,8 +20,9 @@ GAME = GameDeclaration(
         code=("lookup/poker/cards.py", "lookup/poker/tables.py", "pipeline/poker/report.py"),
         artifacts=("poker-preflop.zarr",), seconds=10,
         note="The 13x13 equity grids and the published figures beside ours (not an artifact)."),),
-    # The preflop and equity kernels: a user's first `poker equity` loads them (pipeline/poker/warm.py).
-    warm=WarmUp(params="poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
-                       "    seed: 1\n", then="pipeline.poker.warm:compile_kernels", seconds=70),
+    # The equity kernels, which a user's first `poker equity` loads (pipeline/poker/warm.py). Not the preflop
+    # table's: its smallest instance is the exact heads-up table (a minute of CPU), and one stage compiles them.
+    warm=WarmUp(params="poker:\n  preflop: {}\n", families=("poker-evaluator",),
+                then="pipeline.poker.warm:compile_kernels", seconds=70),
     web="webapp.routes.poker",
 )

@@ -32,17 +32,12 @@ GAME = GameDeclaration(
         params=("yahtzee.towin.rule_sets", "yahtzee.towin_report"), seconds=5,
         note="The play-to-win report: both policies' P(final >= t), exact."),),
     web="webapp.routes.yahtzee",
-    # The solver, score laws, play-to-win (on one Dask worker) and tie kernels, and the strategy lab's engine
-    # (pipeline/yahtzee_lab: its weights and tournament): the solver on the smallest rule set, scandinavian+forced
-    # (16 sheets: the build is a second, the compiling the rest); the lab's players need an American sheet, and
-    # its weights read the seed tables whatever the rule set, so the lab plays seed.
+    # The solver, score-law, play-to-win (on one Dask worker) and tie kernels on the smallest rule set,
+    # scandinavian+forced (16 sheets: the build is a second, the compiling the rest), which every rule set's stage
+    # then loads. Not the strategy lab's engine: its weights read the seed tables (a full solve), and only its
+    # stage compiles it.
     warm=WarmUp(params=(
         "yahtzee:\n  rule_sets: [scandinavian+forced]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
         "    objectives: [goal, win]\n    max_points: null\n    rows_per_task: 16\n  towin_cluster:\n"
-        "    scheduler: null\n    workers: 1\n  towin_report:\n    targets: [100]\n"
-        "yahtzee_lab:\n  perturbation:\n    rules: seed\n    iterations: 1\n    games: 64\n    seed: 1\n"
-        "    step: 1.0\n    target: 0.52\n  tournament:\n    rules: seed\n"
-        "    players: [optimal, esperance, decision_une, perturbation, random]\n    games: 64\n"
-        "    mode: antithetic\n    seed: 1\n    batch: 64\n    comparison_modes: [independent, coupled]\n"
-        "  distributions: [seed]\n"), seconds=120),
+        "    scheduler: null\n    workers: 1\n  towin_report:\n    targets: [100]\n"), seconds=90),
 )
