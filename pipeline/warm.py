@@ -43,13 +43,16 @@ def warm_games() -> list[GameDeclaration]:
     return sorted(games, key=lambda g: -g.warm.seconds)
 
 
-def warm_one(name: str) -> float:
-    """Compile game ``name``'s kernels and mark it done; returns the seconds taken. Builds every family the
-    warm-up's params define and writes every report of the game (and of the packages that extend it) into a
-    temporary directory, then calls the warm-up's ``then(artifacts_dir)``."""
+def warm_one(name: str, quiet: bool = True) -> float:
+    """Compile game ``name``'s kernels and mark it done; returns the seconds taken. Builds the warm-up's
+    families (default: every one its params define) and writes every report of the game (and of the packages
+    that extend it) into a temporary directory, then calls the warm-up's ``then(artifacts_dir)``. ``quiet``: no
+    progress bars (two games at a time would interleave theirs; ``compile_all`` reports each game instead)."""
     from pipeline import registry
     from pipeline.family import load_params
+    from pipeline.progress import set_quiet
 
+    set_quiet(quiet)
     game = next(g for g in declarations() if g.name == name)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=f"dicetables-warm-{name}-") as tmp:
@@ -87,6 +90,8 @@ def compile_all(names: Sequence[str] = (), jobs: int = 2, force: bool = False,
     done: dict[str, float] = {}
     if not todo:
         return done
+    report(f"compiling the numba kernels of {', '.join(todo)} ({min(jobs, len(todo))} at a time; minutes with an "
+           "empty cache)")
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo))), mp_context=get_context("spawn")) as pool:
         futures = {pool.submit(warm_one, name): name for name in todo}
         for future in as_completed(futures):
