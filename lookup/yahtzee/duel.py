@@ -133,7 +133,7 @@ def duel_layout(rules: Rules | str, boxes: tuple[int, ...] | None = None, player
     if not rules.forced_order:
         raise ValueError(f"rule set {rules.name!r} is not forced-order: the duel tables need boxes filled in "
                          "sheet order (e.g. scandinavian+forced)")
-    if rules.joker != "none" or rules.yahtzee_bonus:
+    if rules.joker != "none" or rules.yahtzee_bonus or not rules.bonus_in_optimisation:
         raise ValueError(f"rule set {rules.name!r} has a Joker or a Yatzy bonus; the duel solver covers rule sets "
                          "without them (Scandinavian)")
     if type(players) is not int or players != 2:
@@ -174,3 +174,234 @@ def duel_layout(rules: Rules | str, boxes: tuple[int, ...] | None = None, player
     object.__setattr__(lay, "max_total", tuple(max_total))
     object.__setattr__(lay, "half", half)
     return lay
+
+
+def layer_offsets(lay: DuelLayout) -> np.ndarray:
+    """Start of each layer in the flat stored arrays (C order within a layer), and the total at the end."""
+    sizes = [int(np.prod(lay.shape(layer))) for layer in range(lay.n_layers)]
+    return np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class DuelTable:
+    """The 2-player table of a rule set, opened for play: ``value`` and ``tie`` flat (``layer_offsets``),
+    read element by element (``lookup.chunked.ChunkedArray``, chunks checked on first use)."""
+
+    layout: DuelLayout
+    value: Any
+    tie: Any
+    offsets: np.ndarray
+    stats: dict[str, Any]
+
+    def flat(self, layer: int, a: int, b: int, d: int) -> int:
+        """Flat position of (layer, seat 0's upper index a, seat 1's b, difference d = seat 0 - seat 1)."""
+        shape = self.layout.shape(layer)
+        half = self.layout.half[layer]
+        if not (0 <= a < shape[0] and 0 <= b < shape[1] and -half <= d <= half):
+            raise ValueError(f"state (layer {layer}, uppers {a}, {b}, difference {d}) is outside the table")
+        return int(self.offsets[layer] + (a * shape[1] + b) * shape[2] + d + half)
+
+    def seat0(self, layer: int, a: int, b: int, d: int) -> tuple[float, float]:
+        """(seat 0's P(win) + P(tie) / 2, P(tie)) at the start of ``layer``'s turn."""
+        i = self.flat(layer, a, b, d)
+        return float(self.value[i]), float(self.tie[i])
+
+
+def load_duel(rules: Rules | str = "scandinavian+forced", players: int = 2,
+              artifacts_dir: str | Path | None = None) -> DuelTable:
+    """The verified 2-player table of ``rules``; NotBuiltError (a ValueError) naming the file when missing."""
+    lay = duel_layout(get_rules(rules), None, players)
+    root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
+    path = artifact_path(root, duel_name(lay.rules, players))
+    return _load(lay, path, artifact_stamp(path))
+
+
+@lru_cache(maxsize=4)
+def _load(lay: DuelLayout, path: Path, stamp: int) -> DuelTable:
+    name = lay.rules.name
+    if not stamp:
+        raise NotBuiltError(f"{path}: the {name!r} {lay.players}-player table is not built; add {name!r} to "
+                            "yahtzee.duel.rule_sets and "
+                            f"{lay.players} to yahtzee.duel.players in params.yaml and run `dicetables build "
+                            f"yahtzee-duel{lay.players}-{name.replace('+', '-')}`",
+                            f"the {lay.players}-player table of rule set {name!r} is not built on this server")
+    meta, arrays = play_arrays(path, ["value", "tie", "layer_offset"], schema=DUEL_SCHEMA, versions=SCHEMA_VERSIONS,
+                               rules=lay.rules.to_dict(), params={"players": lay.players})
+    offsets = np.asarray(arrays["layer_offset"]).astype(np.int64)
+    if not np.array_equal(offsets, layer_offsets(lay)):
+        raise ValueError(f"{path}: its layer offsets differ from this code's layout (rebuild the table)")
+    return DuelTable(lay, arrays["value"], arrays["tie"], offsets, meta.get("stats", {}))
+
+
+@dataclass(frozen=True)
+class DuelOption:
+    """One legal option of the mover with its value: the mover's P(win) + P(tie) / 2 if both play on
+    optimally (``probability``), and its loss against the best option (``regret``, exactly 0 when tied:
+    ``lookup.yahtzee.turn.tied``)."""
+
+    action: str
+    keep: tuple[int, ...] | None
+    category: str | None
+    probability: float
+    regret: float
+
+
+@dataclass(frozen=True)
+class DuelDecision:
+    """What the mover should do to maximise their P(win) + P(tie) / 2 (ties half) against the opponents.
+
+    seat: 0 if the mover plays first at this box, 1 if second. reroll / keep / category as
+    ``lookup.yahtzee.Decision``; probability: the mover's P(win) + P(tie) / 2 from here under optimal
+    play of both.
+    """
+
+    rules: str
+    dice: tuple[int, ...]
+    rerolls: int
+    seat: int
+    reroll: tuple[bool, ...] | None
+    keep: tuple[int, ...] | None
+    category: str | None
+    probability: float
+
+    def __str__(self) -> str:
+        if self.category is not None:
+            action = f"score {list(self.dice)} as {self.category}"
+        elif not any(self.reroll or ()):
+            action = f"keep all of {list(self.dice)} (stop rolling)"
+        else:
+            action = f"keep {list(self.keep)}, reroll {sum(self.reroll)} dice"
+        return f"{action}; P(win) + P(tie)/2 = {self.probability:.6f} (seat {self.seat + 1})"
+
+
+@dataclass(frozen=True)
+class _Position:
+    lay: DuelLayout
+    sheet: Sheet
+    seat: int
+    layer: int
+    uppers: tuple[int, int]  # canonical upper indices of seat 0 and seat 1
+    diff: int  # seat 0's total - seat 1's
+
+
+def _prefix_filled(sh: Sheet, who: str) -> int:
+    filled = [b is not None for b in sh.boxes]
+    k = sum(filled)
+    if any(filled[k:]) or not all(filled[:k]):
+        raise ValueError(f"{who} is not filled in sheet order (forced order: boxes 0..k-1 filled, the rest open)")
+    return k
+
+
+def _position(sheet: SheetLike, opponents: Any, rules: Rules | str) -> _Position:
+    """The joint state of the mover (``sheet``) against ``opponents``, validated."""
+    rules = get_rules(rules)
+    if isinstance(opponents, str | bytes | dict) or not isinstance(opponents, Sequence):
+        raise ValueError(f"opponents must be a list of sheets (one per opponent), got {type(opponents).__name__}")
+    if len(opponents) != 1:
+        raise ValueError(f"the {rules.name!r} duel tables are for 2 players: give exactly 1 opponent sheet, "
+                         f"got {len(opponents)}")
+    lay = duel_layout(rules, None, 2)
+    me = Sheet.parse(sheet, rules)
+    them = Sheet.parse(opponents[0], rules)
+    k, ko = _prefix_filled(me, "the mover's sheet"), _prefix_filled(them, "the opponent's sheet")
+    if k == rules.n_boxes:
+        raise ValueError("the mover's sheet is finished: every box is filled, there is nothing to decide")
+    if ko not in (k, k + 1):
+        raise ValueError(f"sheets not at the same box index: the mover has filled {k} boxes and the opponent "
+                         f"{ko}; in seat order the opponent has filled {k} (the mover plays first at this box) "
+                         f"or {k + 1} (the mover plays second)")
+    seat = 0 if ko == k else 1
+    ua = lay.canonical(me.upper_total, k)
+    ub = lay.canonical(them.upper_total, ko)
+    mine, theirs = (int(lay.u_index[k][ua]), int(lay.u_index[ko][ub]))
+    if mine < 0 or theirs < 0:
+        raise ValueError("an upper total that forced-order play cannot produce")
+    uppers = (mine, theirs) if seat == 0 else (theirs, mine)
+    diff = me.total - them.total if seat == 0 else them.total - me.total
+    return _Position(lay, me, seat, 2 * k + seat, uppers, diff)
+
+
+def _analyse(table: DuelTable, pos: _Position):
+    """The mover's turn valued in their P(win) + P(tie) / 2 (a ``lookup.yahtzee.turn.TurnAnalysis``)."""
+    lay, seat, k = pos.lay, pos.seat, pos.layer // 2
+    rules = lay.rules
+    mask, upper, ybox = pos.sheet.state
+
+    def worth(reward: int, nxt: tuple[int, int, int]) -> float:
+        nu = int(lay.u_index[k + 1][lay.canonical(nxt[1], k + 1)])
+        a, b = (nu, pos.uppers[1]) if seat == 0 else (pos.uppers[0], nu)
+        d = pos.diff + reward if seat == 0 else pos.diff - reward
+        v, _ = table.seat0(pos.layer + 1, a, b, d)
+        return v if seat == 0 else 1.0 - v
+
+    return analyse_final(rules, (mask, upper, ybox), final_outcomes(rules, mask, upper, ybox, worth), "probability")
+
+
+def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str, opponents: Any,
+               artifacts_dir: str | Path | None):
+    rules = get_rules(rules)
+    pips = parse_dice(dice, rules)
+    rerolls = integer(rerolls, "rerolls", 0, 2)
+    pos = _position(sheet, opponents, rules)
+    table = load_duel(rules, 2, artifacts_dir)
+    roll = rules.encoding.roll_index([p - 1 for p in pips])
+    return rules, pips, rerolls, pos, _analyse(table, pos), roll
+
+
+def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "scandinavian+forced", *,
+           opponents: Sequence[SheetLike], artifacts_dir: str | Path | None = None) -> DuelDecision:
+    """The move that maximises the mover's P(win) + P(tie) / 2 against ``opponents`` (one sheet: the
+    2-player table) when both play optimally from here. The mover's seat follows from the sheets: the
+    opponent has filled as many boxes (the mover plays first at this box) or one more (second). Ties as
+    ``lookup.yahtzee.towin.decide`` (relative ``PROBABILITY_TIE_REL``; fewest dice rerolled, then lowest mask)."""
+    rules, pips, rerolls, pos, analysis, roll = _situation(dice, rerolls, sheet, rules, opponents, artifacts_dir)
+    enc = rules.encoding
+    if rerolls == 0:
+        c = analysis.best_category(roll)
+        return DuelDecision(rules.name, pips, 0, pos.seat, None, None, rules.categories[c],
+                            float(analysis.final[roll, c]))
+    mask = analysis.best_reroll(rerolls, roll)
+    k = int(enc.keep_of_mask[roll, mask])
+    order = sorted(range(len(pips)), key=lambda i: pips[i])  # input position of each sorted die
+    reroll = [False] * len(pips)
+    for bit, where in enumerate(order):
+        reroll[where] = bool((mask >> bit) & 1)
+    keep = tuple(int(f) + 1 for f in enc.keeps[k])
+    return DuelDecision(rules.name, pips, rerolls, pos.seat, tuple(reroll), keep, None,
+                        float(analysis.keep[rerolls][k]))
+
+
+def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "scandinavian+forced", *,
+            opponents: Sequence[SheetLike], artifacts_dir: str | Path | None = None) -> list[DuelOption]:
+    """Every legal option (distinct keeps, or the one box forced order allows) with the mover's P(win) +
+    P(tie) / 2, best first; options tied with the best come first in tie order, so the first is ``decide``'s."""
+    rules, pips, rerolls, pos, analysis, roll = _situation(dice, rerolls, sheet, rules, opponents, artifacts_dir)
+    enc = rules.encoding
+    options = []
+    if rerolls == 0:
+        for c, v in enumerate(analysis.final[roll]):
+            if not np.isnan(v):
+                options.append((f"score as {rules.categories[c]}", None, rules.categories[c], float(v)))
+    else:
+        seen = set()
+        for mask in enc.mask_order:
+            k = int(enc.keep_of_mask[roll, mask])
+            if k not in seen:
+                seen.add(k)
+                keep = tuple(int(f) + 1 for f in enc.keeps[k])
+                label = "keep all (stop)" if len(keep) == rules.n_dice else f"keep {list(keep)}"
+                options.append((label, keep, None, float(analysis.keep[rerolls][k])))
+    best = max(o[3] for o in options)
+    ranked = sorted(options, key=lambda o: -best if tied(o[3], best, "probability") else -o[3])
+    return [DuelOption(a, k, c, p, 0.0 if tied(p, best, "probability") else best - p) for a, k, c, p in ranked]
+
+
+def win_probability(sheet: SheetLike, rules: Rules | str = "scandinavian+forced", *,
+                    opponents: Sequence[SheetLike], artifacts_dir: str | Path | None = None
+                    ) -> tuple[float, float, float]:
+    """(P(mover wins), P(tie), P(mover loses)) from the start of the mover's turn, both playing optimally
+    (P(tie) under the build's tie rule among exactly equal keeps, ``pipeline.yahtzee.duel_kernels``)."""
+    pos = _position(sheet, opponents, rules)
+    v, t = load_duel(pos.lay.rules, 2, artifacts_dir).seat0(pos.layer, *pos.uppers, pos.diff)
+    mine = v if pos.seat == 0 else 1.0 - v
+    return mine - t / 2, t, 1.0 - mine - t / 2
