@@ -13,7 +13,8 @@ finished game):
   undecided, and the threshold itself once it is decided (reached, or out of reach even with every
   remaining upper box at its maximum). After the last upper box every seat's bonus is decided, so the
   upper totals collapse to one value and only the score difference remains;
-* ``d`` = seat 0's total minus seat 1's total (upper bonus counted when earned), in ``-H[L]..H[L]``.
+* ``d`` = seat 0's total minus seat 1's total (upper bonus counted when earned), in ``-low[L]..high[L]``:
+  every d a game can reach there, and every d' a turn leads to is on the next layer's axis.
 
 The table holds, for every layer and state, ``value`` = seat 0's P(win) + P(tie) / 2 under optimal play
 of both from the start of the mover's turn (seat 1's is ``1 - value``: zero-sum), and ``tie`` = P(tie)
@@ -55,14 +56,15 @@ def duel_name(rules: Rules, players: int = 2) -> str:
 class DuelLayout:
     """The joint states of a forced-order game between ``players`` seats (read-only arrays).
 
-    boxes: the sheet indices played, in order (the whole sheet, or a reduced game for tests).
-    points[i]: sorted distinct points box ``boxes[i]`` can score; ``point_of_roll[i][r]`` the index in
-    ``points[i]`` of roll r's points. reach[j]: sorted canonical upper totals of a seat that has filled
-    box positions 0..j-1. ``u_index[j][u]``: position of canonical total u in reach[j] (-1: unreachable).
-    max_total[j]: the most points a seat can hold after j boxes (bonus included); ``half[L]`` the half-width
-    of layer L's score-difference axis. ``merge_decided``: True collapses every decided bonus (reached or out
-    of reach) into the threshold; False (fixed-policy evaluation) keeps a reached bonus apart from an
-    unreachable one (played as upper 0), as the single-player policy rows do (``lookup.yahtzee.states``).
+    boxes: the sheet indices played, in order (the whole sheet, or a reduced game for tests). points[i]: sorted
+    distinct points box ``boxes[i]`` can score; ``point_of_roll[i][r]`` the index in ``points[i]`` of roll r's
+    points. reach[j]: sorted canonical upper totals of a seat that has filled box positions 0..j-1.
+    ``u_index[j][u]``: position of canonical total u in reach[j] (-1: unreachable). max_total[j]: a bound on a
+    seat's total after j boxes (the sum of each turn's best reward); layer L's difference axis runs from ``-low[L]``
+    (seat 1 at most max_total[i] ahead) to ``high[L]`` (seat 0 at most max_total[i + s] ahead), stored at index d +
+    low[L]. ``merge_decided``: True collapses every decided bonus (reached or out of reach) into the threshold;
+    False (fixed-policy evaluation) keeps a reached bonus apart from an unreachable one (played as upper 0), as the
+    single-player policy rows do (``lookup.yahtzee.states``).
     """
 
     rules: Rules
@@ -74,7 +76,8 @@ class DuelLayout:
     reach: tuple[tuple[int, ...], ...]
     u_index: tuple[np.ndarray, ...]
     max_total: tuple[int, ...]
-    half: tuple[int, ...]
+    low: tuple[int, ...]
+    high: tuple[int, ...]
 
     @property
     def n_boxes(self) -> int:
@@ -112,7 +115,7 @@ class DuelLayout:
     def shape(self, layer: int) -> tuple[int, ...]:
         """Array shape of ``layer``: one axis of canonical upper totals per seat, then the difference."""
         return tuple(len(self.reach[self.filled(layer, p)]) for p in range(self.players)) + (
-            2 * self.half[layer] + 1,)
+            self.low[layer] + self.high[layer] + 1,)
 
     def score_step(self, i: int, upper: int, points: int) -> tuple[int, int]:
         """(reward, next canonical upper) of scoring ``points`` in box position ``i`` with canonical upper
@@ -147,7 +150,7 @@ def duel_layout(rules: Rules | str, boxes: tuple[int, ...] | None = None, player
         pts, inv = np.unique(st.score[:, c], return_inverse=True)
         points.append(pts.astype(np.int64))
         of_roll.append(inv.astype(np.int64))
-    lay = DuelLayout(rules, boxes, players, merge_decided, tuple(points), tuple(of_roll), (), (), (), ())
+    lay = DuelLayout(rules, boxes, players, merge_decided, tuple(points), tuple(of_roll), (), (), (), (), ())
     reach: list[tuple[int, ...]] = [(lay.canonical(0, 0),)]
     for i in range(len(boxes)):
         reach.append(tuple(sorted({lay.score_step(i, u, int(p))[1] for u in reach[i] for p in points[i]})))
@@ -157,22 +160,25 @@ def duel_layout(rules: Rules | str, boxes: tuple[int, ...] | None = None, player
         idx[list(r)] = np.arange(len(r))
         idx.setflags(write=False)
         u_index.append(idx)
-    # The most a seat can hold after j boxes (it sizes the difference axis): the boxes' maxima, plus the
-    # bonus once the upper boxes played can reach the threshold.
+    # max_total[j]: the sum over the first j boxes of the most one turn can earn (box points, plus the bonus
+    # where some reachable upper total can cross the threshold). It bounds a seat's total after j boxes and,
+    # being additive, keeps every read of the next layer on its axis (a tighter bound on totals would not:
+    # a stored but unreachable d, seat 1 ahead by the bound, plus a turn's best reward, leaves it).
     max_total = [0]
-    for j in range(1, len(boxes) + 1):
-        upper_max = sum(int(points[i].max()) for i in range(j) if boxes[i] < UPPER)
-        bonus = rules.upper_bonus if upper_max >= rules.upper_threshold else 0
-        max_total.append(sum(int(points[i].max()) for i in range(j)) + bonus)
+    for i in range(len(boxes)):
+        best = max(lay.score_step(i, u, int(p))[0] for u in reach[i] for p in points[i])
+        max_total.append(max_total[-1] + best)
     n = len(boxes)
-    # Layer L = (i, s): seat 0 has filled i + (s > 0) boxes, seat 1 has filled i: |d| <= max_total[i + (s > 0)].
-    half = tuple(max_total[min(n, layer // players + (layer % players > 0))] for layer in range(players * n + 1))
+    # Layer L = (i, s): seat 0 has filled i + (s > 0) boxes, seat 1 has filled i.
+    low = tuple(max_total[layer // players] for layer in range(players * n + 1))
+    high = tuple(max_total[min(n, layer // players + (layer % players > 0))] for layer in range(players * n + 1))
     for a in points + of_roll:
         a.setflags(write=False)
     object.__setattr__(lay, "reach", tuple(reach))
     object.__setattr__(lay, "u_index", tuple(u_index))
     object.__setattr__(lay, "max_total", tuple(max_total))
-    object.__setattr__(lay, "half", half)
+    object.__setattr__(lay, "low", low)
+    object.__setattr__(lay, "high", high)
     return lay
 
 
@@ -196,10 +202,10 @@ class DuelTable:
     def flat(self, layer: int, a: int, b: int, d: int) -> int:
         """Flat position of (layer, seat 0's upper index a, seat 1's b, difference d = seat 0 - seat 1)."""
         shape = self.layout.shape(layer)
-        half = self.layout.half[layer]
-        if not (0 <= a < shape[0] and 0 <= b < shape[1] and -half <= d <= half):
+        low, high = self.layout.low[layer], self.layout.high[layer]
+        if not (0 <= a < shape[0] and 0 <= b < shape[1] and -low <= d <= high):
             raise ValueError(f"state (layer {layer}, uppers {a}, {b}, difference {d}) is outside the table")
-        return int(self.offsets[layer] + (a * shape[1] + b) * shape[2] + d + half)
+        return int(self.offsets[layer] + (a * shape[1] + b) * shape[2] + d + low)
 
     def seat0(self, layer: int, a: int, b: int, d: int) -> tuple[float, float]:
         """(seat 0's P(win) + P(tie) / 2, P(tie)) at the start of ``layer``'s turn."""

@@ -6,8 +6,8 @@ the turns are ``pipeline.yahtzee.duel_kernels`` (numba). Layers are solved from 
 the first turn; a layer reads only the next one. Each layer's arrays, for every joint state at the start
 of the mover's turn:
 
-* ``value[a, b, d + half]``: seat 0's P(win) + P(tie) / 2 under optimal play of both (seat 1's is 1 - it);
-* ``tie[a, b, d + half]``: P(tie) under that play (the kernel's tie rule among exactly equal keeps);
+* ``value[a, b, d + low]``: seat 0's P(win) + P(tie) / 2 under optimal play of both (seat 1's is 1 - it);
+* ``tie[a, b, d + low]``: P(tie) under that play (the kernel's tie rule among exactly equal keeps);
 
 a, b: positions of seat 0's and seat 1's canonical upper totals in ``layout.reach``; d = seat 0's total
 minus seat 1's. From them: P(seat 0 wins) = value - tie / 2, P(seat 1 wins) = 1 - value - tie / 2.
@@ -50,8 +50,8 @@ class DuelSolution:
     def start(self) -> tuple[float, float, float]:
         """(P(seat 0 wins), P(tie), P(seat 1 wins)) from the start of the game."""
         lay = self.layout
-        v = float(self.values[0][0, 0, lay.half[0]])
-        t = float(self.ties[0][0, 0, lay.half[0]])
+        v = float(self.values[0][0, 0, lay.low[0]])
+        t = float(self.ties[0][0, 0, lay.low[0]])
         return v - t / 2, t, 1.0 - v - t / 2
 
     def n_states(self) -> int:
@@ -62,7 +62,7 @@ class DuelSolution:
 def terminal(lay: DuelLayout) -> tuple[np.ndarray, np.ndarray]:
     """The finished game: seat 0 scores 1 ahead, 1/2 level (one of two tied winners), 0 behind."""
     shape = lay.shape(lay.n_layers - 1)
-    d = np.arange(shape[-1]) - lay.half[-1]
+    d = np.arange(shape[-1]) - lay.low[-1]
     value = np.broadcast_to(np.where(d > 0, 1.0, np.where(d == 0, 0.5, 0.0)), shape).copy()
     tie = np.broadcast_to((d == 0).astype(np.float64), shape).copy()
     return value, tie
@@ -116,11 +116,16 @@ def solve_duel(rules: Rules | str = "scandinavian+forced", boxes: tuple[int, ...
     for layer in range(lay.n_layers - 2, -1, -1):
         i, mover = lay.position(layer)
         next_u, reward = _steps(lay, i)
+        # numba does not check bounds: every shifted read must stay on the next layer's difference axis.
+        shifts = reward if mover == 0 else -reward
+        base = lay.low[layer + 1] - lay.low[layer] + shifts
+        if base.min() < 0 or base.max() + lay.shape(layer)[-1] > lay.shape(layer + 1)[-1]:
+            raise AssertionError(f"layer {layer}: a score difference off the next layer's axis (layout bug)")
         prow = _policy_rows(lay, i, policy_index) if fixed else np.zeros(1, dtype=np.int64)
         shape = lay.shape(layer)
         out_v = np.empty(shape, dtype=np.float64)
         out_t = np.empty(shape, dtype=np.float64)
-        duel_kernels.solve_layer(mover, lay.half[layer], values[layer + 1], ties[layer + 1], lay.half[layer + 1],
+        duel_kernels.solve_layer(mover, lay.low[layer], values[layer + 1], ties[layer + 1], lay.low[layer + 1],
                                  next_u, reward, np.ascontiguousarray(lay.point_of_roll[i]), out_v, out_t,
                                  kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.keep_of_mask,
                                  int(fixed), prow, reroll, kernels._n_chunks(shape[0] * shape[1]))

@@ -3,8 +3,8 @@
 
 ``yahtzee-duel2-RULES`` ('+' written '-') publishes ``yahtzee-RULES-duel2`` (schema ``yahtzee.duel``): the
 flat arrays ``value`` and ``tie`` of every layer of ``pipeline.yahtzee.duel.solve_duel`` (layer L starts at
-``layer_offset[L]``, C order over (seat 0's upper index, seat 1's upper index, difference + half[L])), and
-the axes that make them readable without this code: ``half[L]``, ``layer_shape[L]`` and
+``layer_offset[L]``, C order over (seat 0's upper index, seat 1's upper index, difference + low[L])), and
+the axes that make them readable without this code: ``low[L]``, ``high[L]``, ``layer_shape[L]`` and
 ``upper_axis[j, u]`` (position of canonical upper total u after j boxes, -1 unreachable). The stats hold
 the headline numbers: optimal play from the start, and both seats playing the expected-score policy.
 """
@@ -80,7 +80,7 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
     }
     arrays = {
         "value": StoredArray(np.concatenate([v.ravel() for v in sol.values]),
-                             "value[layer_offset[L] + (a * n_b + b) * width + d + half[L]]: seat 0's P(win) + "
+                             "value[layer_offset[L] + (a * n_b + b) * width + d + low[L]]: seat 0's P(win) + "
                              "P(tie) / 2 from the start of layer L's turn (L = 2 * box + seat to move) under "
                              "optimal play of both; a, b: seat 0's and seat 1's upper_axis positions; d = seat "
                              "0's total - seat 1's; seat 1's value is 1 - value"),
@@ -90,9 +90,10 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
         "layer_offset": StoredArray(layer_offsets(lay), "start of layer L in value and tie; the last entry is "
                                     "their length"),
         "layer_shape": StoredArray(np.array([lay.shape(L) for L in range(lay.n_layers)], dtype=np.int64),
-                                   "layer_shape[L] = (n_a, n_b, width = 2 * half[L] + 1)"),
-        "half": StoredArray(np.asarray(lay.half, dtype=np.int64), "half[L]: the difference axis of layer L "
-                            "runs from -half[L] to half[L]"),
+                                   "layer_shape[L] = (n_a, n_b, width = low[L] + high[L] + 1)"),
+        "low": StoredArray(np.asarray(lay.low, dtype=np.int64), "the difference axis of layer L runs from "
+                           "-low[L] to high[L]"),
+        "high": StoredArray(np.asarray(lay.high, dtype=np.int64), "see low"),
         "upper_axis": StoredArray(upper_axis, "upper_axis[j, u]: position of canonical upper total u (the "
                                   "threshold once the bonus is decided) on the axis of a seat that has filled j "
                                   "boxes; -1 = unreachable"),

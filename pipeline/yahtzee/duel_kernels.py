@@ -79,14 +79,15 @@ def _best2(e, et, m, mt, sub_pad, size_offset, width):
 
 
 @njit(cache=True, parallel=True)
-def solve_layer(mover, half, nxt_v, nxt_t, nxt_half, next_u, reward, pidx, out_v, out_t, add_die, sub_pad,
+def solve_layer(mover, low, nxt_v, nxt_t, nxt_low, next_u, reward, pidx, out_v, out_t, add_die, sub_pad,
                 size_offset, roll_offset, keep_of_mask, fixed, prow, reroll, n_chunks):
-    """Fill ``out_v[a, b, :]`` / ``out_t[a, b, :]`` (seat 0's value and P(tie) at d = x - half) for every
+    """Fill ``out_v[a, b, :]`` / ``out_t[a, b, :]`` (seat 0's value and P(tie) at d = x - low) for every
     pair of the layer.
 
     mover: the seat to move (0 or 1); next_u[u, q] / reward[u, q]: the mover's next upper index and the
     points earned (box + bonus) when the box scores its q-th possible points with upper index u; nxt_v /
-    nxt_t: the next layer's arrays (difference axis centred on ``nxt_half``).
+    nxt_t: the next layer's arrays (difference d at index d + ``nxt_low``; the driver checks that every read
+    is on that axis).
     """
     n_a, n_b, width = out_v.shape
     n_keeps = add_die.shape[0]
@@ -109,7 +110,7 @@ def solve_layer(mover, half, nxt_v, nxt_t, nxt_half, next_u, reward, pidx, out_v
             for q in range(n_q):
                 nu = next_u[u, q]
                 shift = reward[u, q] if mover == 0 else -reward[u, q]
-                base = nxt_half - half + shift  # next index of x: (x - half) + shift + nxt_half
+                base = nxt_low - low + shift  # next index of x: (x - low) + shift + nxt_low
                 if mover == 0:
                     src = nxt_v[nu, b]
                     srct = nxt_t[nu, b]
