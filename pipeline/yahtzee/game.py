@@ -10,14 +10,14 @@ _TOWIN_CODE = ("lookup/yahtzee/encoding.py", "lookup/yahtzee/rules.py", "lookup/
 
 GAME = GameDeclaration(
     name="yahtzee",
-    families="pipeline.yahtzee.families:families",
+    families="pipeline.yahtzee.stage:families",
     stages={
         "yahtzee-towin-*": Stage(params=tuple(f"yahtzee.towin.{key}" for key in (
             "rule_sets", "objectives", "max_points", "rows_per_task")), seconds=20,
             note="Play to win: one stage per rule set in yahtzee.towin.rule_sets ('+' written '-' in the stage "
                  "name); the tasks run on Dask (yahtzee.towin_cluster, not a dependency: where they run changes "
                  "no byte)."),
-        "yahtzee-duel*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=40,
+        "yahtzee-duel*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=25,
                                note="Forced-order duel (docs/yahtzee.md): one stage per rule set and player count "
                                     "in yahtzee.duel."),
         # One stage per rule set in yahtzee.rule_sets, without params: adding a rule set rebuilds no other.
