@@ -1,7 +1,7 @@
 """Two-player forced-order Yatzy played to win: backward induction over the joint states, and the
 headline numbers.
 
-The joint states and their layout are ``lookup.yahtzee.duel`` (one definition, read by play as well);
+The joint states and their layout are ``lookup.yahtzee.duel_states`` (one definition, read by play as well);
 the turns are ``pipeline.yahtzee.duel_kernels`` (numba). Layers are solved from the finished game back to
 the first turn; a layer reads only the next one. Each layer's arrays, for every joint state at the start
 of the mover's turn:
@@ -16,8 +16,9 @@ minus seat 1's. From them: P(seat 0 wins) = value - tie / 2, P(seat 1 wins) = 1 
 (``pipeline.yahtzee.solver``): the exact Markov chain of two expected-score players.
 
 Precision: float64 means and maxima of probabilities (no subtraction in the tree, so rounding is relative,
-~1e-16 per operation; the start value carries ~1e-14 at most). Where two keeps' probabilities differ by less
-than that, float64 cannot order them: decide() (``lookup.yahtzee.duel``) treats them as tied.
+~1e-16 per operation); the reduced games of the tests agree with exact rationals within their 1e-12
+tolerance. Where two keeps' probabilities differ by less than the rounding, float64 cannot order them:
+decide() (``lookup.yahtzee.duel``) treats options within a relative 4 eps as tied.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from lookup.yahtzee.duel import DuelLayout, duel_layout
+from lookup.yahtzee.duel_states import DuelLayout, duel_layout
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.states import state_space
 from pipeline.yahtzee import duel_kernels, kernels

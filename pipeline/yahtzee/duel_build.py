@@ -17,14 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from lookup.yahtzee.duel import DUEL_SCHEMA, SCHEMA_VERSIONS, duel_layout, duel_name, layer_offsets
+from lookup.yahtzee.duel_states import DUEL_SCHEMA, SCHEMA_VERSIONS, duel_layout, duel_name, layer_offsets
 from lookup.yahtzee.rules import get_rules
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import say
 from pipeline.store import ArtifactSpec, StoredArray
 
 CODE = (
-    "lookup/yahtzee/duel.py",  # the joint layout
+    "lookup/yahtzee/duel_states.py",  # the joint layout
     "lookup/yahtzee/encoding.py",
     "lookup/yahtzee/rules.py",
     "lookup/yahtzee/states.py",
