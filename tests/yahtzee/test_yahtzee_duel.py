@@ -297,3 +297,20 @@ def test_bad_input_is_refused(duel_tables):
         duel_layout(FORCED, None, 3)
     with pytest.raises(ValueError, match="increasing"):
         solve_duel(FORCED, (3, 1))
+
+
+def test_params_are_checked():
+    from pipeline.yahtzee.duel_build import families, settings
+
+    assert settings({"duel": {"rule_sets": [FORCED], "players": [2]}}) == {"rule_sets": [FORCED], "players": [2]}
+    assert [f.name for f in families({"duel": {"rule_sets": [FORCED], "players": [2]}})] == [
+        "yahtzee-duel2-scandinavian-forced"]
+    assert families({}) == []
+    for duel, match in (({"rule_sets": [FORCED], "players": [3]}, "not built"),
+                        ({"rule_sets": [FORCED], "players": [2, 2]}, "distinct"),
+                        ({"rule_sets": ["scandinavian"], "players": [2]}, "not forced-order"),
+                        ({"rule_sets": ["nope"], "players": [2]}, "nope"),
+                        ({"rule_sets": [FORCED]}, "yahtzee.duel.players"),
+                        ([2], "must be a mapping")):
+        with pytest.raises(ValueError, match=match):
+            settings({"duel": duel})
