@@ -12,8 +12,10 @@ of the mover's turn:
 a, b: positions of seat 0's and seat 1's canonical upper totals in ``layout.reach``; d = seat 0's total
 minus seat 1's. From them: P(seat 0 wins) = value - tie / 2, P(seat 1 wins) = 1 - value - tie / 2.
 
-``fixed_policy`` replaces the maximisation by the single-player expected-score policy of both seats
-(``pipeline.yahtzee.solver``): the exact Markov chain of two expected-score players.
+A ``policy`` (the single-player expected-score policy, ``pipeline.yahtzee.solver``) replaces the
+maximisation for the seats in ``fixed_seats``: both seats give the exact Markov chain of two expected-score
+players; one seat gives the other's best response to an expected-score player (the value is still seat 0's
+P(win) + P(tie) / 2; the responding seat maximises its own).
 
 Precision: float64 means and maxima of probabilities (no subtraction in the tree, so rounding is relative,
 ~1e-16 per operation); the reduced games of the tests agree with exact rationals within their 1e-12
@@ -95,12 +97,15 @@ def _policy_rows(lay: DuelLayout, i: int, policy_index: np.ndarray) -> np.ndarra
 
 
 def solve_duel(rules: Rules | str = "scandinavian+forced", boxes: tuple[int, ...] | None = None,
-               policy: tuple[np.ndarray, np.ndarray] | None = None) -> DuelSolution:
+               policy: tuple[np.ndarray, np.ndarray] | None = None,
+               fixed_seats: tuple[int, ...] = (0, 1)) -> DuelSolution:
     """Solve the 2-player game of ``rules`` on ``boxes`` (sheet indices in play order; default: every
     box). ``policy`` = (state_index, reroll) of the single-player policy tables (``solver.solve(...,
-    policy=True)``): both seats play it instead of playing to win (the whole sheet only)."""
+    policy=True)``): the seats in ``fixed_seats`` play it instead of playing to win (the whole sheet only)."""
     rules = get_rules(rules)
     fixed = policy is not None
+    if fixed and (not fixed_seats or not set(fixed_seats) <= {0, 1}):
+        raise ValueError(f"fixed_seats must name seats among 0 and 1, not {fixed_seats!r}")
     if fixed and boxes is not None and tuple(boxes) != tuple(range(rules.n_boxes)):
         raise ValueError("a fixed single-player policy is defined on the whole sheet only")
     lay = duel_layout(rules, None if boxes is None else tuple(boxes), 2, merge_decided=not fixed)
@@ -129,7 +134,8 @@ def solve_duel(rules: Rules | str = "scandinavian+forced", boxes: tuple[int, ...
         duel_kernels.solve_layer(mover, lay.low[layer], values[layer + 1], ties[layer + 1], lay.low[layer + 1],
                                  next_u, reward, np.ascontiguousarray(lay.point_of_roll[i]), out_v, out_t,
                                  kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.keep_of_mask,
-                                 int(fixed), prow, reroll, kernels._n_chunks(shape[0] * shape[1]))
+                                 int(fixed and mover in fixed_seats), prow, reroll,
+                                 kernels._n_chunks(shape[0] * shape[1]))
         values[layer], ties[layer] = out_v, out_t
     return DuelSolution(lay, values, ties, time.perf_counter() - t0)
 
@@ -152,9 +158,14 @@ def expected_score_duel(rules: Rules | str = "scandinavian+forced") -> dict[str,
 
     rules = get_rules(rules)
     sol = solve(rules, policy=True)
-    chain = solve_duel(rules, policy=(sol.state_index, sol.reroll))
+    policy = (sol.state_index, sol.reroll)
+    chain = solve_duel(rules, policy=policy)
     law = score_distribution(rules, sol.state_index, sol.reroll, sol.category)
-    return {"chain": chain.start(), "iid": iid_outcomes(law.pmf), "seconds": chain.seconds}
+    # Best responses: one seat plays to win against an expected-score player in the other seat.
+    first_responds = solve_duel(rules, policy=policy, fixed_seats=(1,)).start()
+    second_responds = solve_duel(rules, policy=policy, fixed_seats=(0,)).start()
+    return {"chain": chain.start(), "iid": iid_outcomes(law.pmf), "seconds": chain.seconds,
+            "first_responds": first_responds, "second_responds": second_responds}
 
 
 def headline(rules: Rules | str = "scandinavian+forced") -> dict[str, Any]:
@@ -165,4 +176,6 @@ def headline(rules: Rules | str = "scandinavian+forced") -> dict[str, Any]:
     return {"optimal": {"first": first, "tie": tie, "second": second, "edge": first - second,
                         "seconds": opt.seconds, "states": opt.n_states()},
             "expected_score": {"first": es["chain"][0], "tie": es["chain"][1], "second": es["chain"][2],
-                               "iid": list(es["iid"]), "seconds": es["seconds"]}}
+                               "iid": list(es["iid"]), "seconds": es["seconds"]},
+            "first_plays_to_win_against_expected_score": list(es["first_responds"]),
+            "second_plays_to_win_against_expected_score": list(es["second_responds"])}

@@ -77,6 +77,9 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
         "optimal": {"first_wins": first, "tie": tie, "second_wins": second, "first_edge": first - second},
         "expected_score": {"first_wins": es["chain"][0], "tie": es["chain"][1], "second_wins": es["chain"][2],
                            "iid_check": list(es["iid"])},
+        # One seat plays to win (best response), the other for expected score: (first wins, tie, second wins).
+        "first_plays_to_win_against_expected_score": list(es["first_responds"]),
+        "second_plays_to_win_against_expected_score": list(es["second_responds"]),
     }
     arrays = {
         "value": StoredArray(np.concatenate([v.ravel() for v in sol.values]),

@@ -173,6 +173,20 @@ def test_both_expected_score_players_markov_chain_equals_independent_scores(expe
     assert iid_outcomes(np.array([0.25, 0.5, 0.25])) == (0.3125, 0.375, 0.3125)
 
 
+def test_best_responses_to_an_expected_score_player(expected_pair, optimal):
+    """Playing to win against an expected-score player does at least as well as against a perfect one (the
+    zero-sum value) and as playing for expected score oneself (1/2 for either seat)."""
+    minimax_first = optimal.start()[0] + optimal.start()[1] / 2
+    first, tie, second = expected_pair["first_responds"]
+    assert abs(first + tie + second - 1) < 1e-12
+    assert first + tie / 2 >= max(minimax_first, 0.5)
+    first, tie, second = expected_pair["second_responds"]
+    assert abs(first + tie + second - 1) < 1e-12
+    assert second + tie / 2 >= max(1 - minimax_first, 0.5)
+    with pytest.raises(ValueError, match="fixed_seats"):
+        solve_duel(FORCED, policy=(np.zeros(1), np.zeros(1)), fixed_seats=(2,))
+
+
 def _simulate(games: int, seed: int) -> np.ndarray:
     """Seeded games of two expected-score players (the single-player policy tables, played die by die):
     outcome counts (seat 0 wins, tie, seat 1 wins)."""
