@@ -31,7 +31,7 @@ from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, p
 from lookup.validate import integer, shown
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
-from lookup.yahtzee.turn import TurnAnalysis, analyse_final, final_outcomes, tied
+from lookup.yahtzee.turn import TurnAnalysis, action_text, analyse_final, chosen_keep, final_outcomes, ranked_options
 
 OBJECTIVE_SCHEMAS = {"goal": "yahtzee.goal", "win": "yahtzee.win"}
 SCHEMA_VERSIONS = (1,)
@@ -150,12 +150,7 @@ class WinDecision:
     probability: float
 
     def __str__(self) -> str:
-        if self.category is not None:
-            action = f"score {list(self.dice)} as {self.category}"
-        elif not any(self.reroll or ()):
-            action = f"keep all of {list(self.dice)} (stop rolling)"
-        else:
-            action = f"keep {list(self.keep)}, reroll {sum(self.reroll)} dice"
+        action = action_text(self.dice, self.reroll, self.keep, self.category)
         what = f"P(final >= {self.target})" if self.objective == "goal" else f"P(beat {self.target}, ties half)"
         return f"{action}; {what} = {self.probability:.6f}"
 
@@ -206,19 +201,12 @@ def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rul
     rules, pips, rerolls, sh, table, objective, target, needed, roll = _situation(
         dice, rerolls, sheet, rules, goal, beat, artifacts_dir)
     analysis = analyse(table, sh.state, needed)
-    enc = rules.encoding
     if rerolls == 0:
         c = analysis.best_category(roll)
         return WinDecision(rules.name, pips, 0, objective, target, needed, None, None, rules.categories[c],
                            float(analysis.final[roll, c]))
-    mask = analysis.best_reroll(rerolls, roll)
-    k = int(enc.keep_of_mask[roll, mask])
-    order = sorted(range(len(pips)), key=lambda i: pips[i])  # input position of each sorted die
-    reroll = [False] * len(pips)
-    for bit, pos in enumerate(order):
-        reroll[pos] = bool((mask >> bit) & 1)
-    keep = tuple(int(f) + 1 for f in enc.keeps[k])
-    return WinDecision(rules.name, pips, rerolls, objective, target, needed, tuple(reroll), keep, None,
+    reroll, keep, k = chosen_keep(rules, pips, roll, analysis.best_reroll(rerolls, roll))
+    return WinDecision(rules.name, pips, rerolls, objective, target, needed, reroll, keep, None,
                        float(analysis.keep[rerolls][k]))
 
 
@@ -231,26 +219,7 @@ def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Ru
     rules, pips, rerolls, sh, table, *_, needed, roll = _situation(dice, rerolls, sheet, rules, goal, beat,
                                                                     artifacts_dir)
     analysis = analyse(table, sh.state, needed)
-    enc = rules.encoding
-    options = []
-    if rerolls == 0:
-        for c, v in enumerate(analysis.final[roll]):
-            if not np.isnan(v):
-                options.append((f"score as {rules.categories[c]}", None, rules.categories[c], float(v)))
-    else:
-        seen = set()
-        for mask in enc.mask_order:  # tie order: the first of equal options is the one decide() picks
-            k = int(enc.keep_of_mask[roll, mask])
-            if k not in seen:
-                seen.add(k)
-                keep = tuple(int(f) + 1 for f in enc.keeps[k])
-                label = "keep all (stop)" if len(keep) == rules.n_dice else f"keep {list(keep)}"
-                options.append((label, keep, None, float(analysis.keep[rerolls][k])))
-    best = max(o[3] for o in options)
-    # Stable sort: the options tied with the best keep their tie order (decide's choice first), then the rest
-    # by probability, highest first.
-    ranked = sorted(options, key=lambda o: -best if tied(o[3], best, "probability") else -o[3])
-    return [ChanceOption(a, k, c, p, 0.0 if tied(p, best, "probability") else best - p) for a, k, c, p in ranked]
+    return [ChanceOption(*option) for option in ranked_options(analysis, roll, rerolls)]
 
 
 def chance(sheet: SheetLike, rules: str | Rules = "hasbro", *, goal: int | None = None, beat: int | None = None,

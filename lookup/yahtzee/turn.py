@@ -32,8 +32,8 @@ from lookup.yahtzee.rules import (
     scoring_tables,
 )
 
-__all__ = ["PROBABILITY_TIE_REL", "TIE_EPS", "UNITS", "TurnAnalysis", "analyse_final", "analyse_turn",
-           "final_outcomes", "tied"]
+__all__ = ["PROBABILITY_TIE_REL", "TIE_EPS", "UNITS", "TurnAnalysis", "action_text", "analyse_final", "analyse_turn",
+           "chosen_keep", "final_outcomes", "ranked_options", "tied"]
 
 TIE_EPS = 1e-9  # points; the one definition, also used by the pipeline.yahtzee kernels
 
@@ -173,3 +173,54 @@ def analyse_final(rules: Rules, state: tuple[int, int, int], final: np.ndarray, 
     v2 = _best_of_subkeeps(rules, keep2)[enc.roll_offset:]
     start = float(np.dot(enc.roll_prob, v2))
     return TurnAnalysis(rules, state, final, {1: keep1, 2: keep2}, {0: v0, 1: v1, 2: v2}, start, unit)
+
+
+def chosen_keep(rules: Rules, pips: tuple[int, ...], roll: int, mask: int
+                ) -> tuple[tuple[bool, ...], tuple[int, ...], int]:
+    """Reroll ``mask`` (over the sorted dice of ``roll``) as play shows it: one reroll flag per input die
+    (in the order of ``pips``), the kept pips, and the keep's index."""
+    enc = rules.encoding
+    k = int(enc.keep_of_mask[roll, mask])
+    order = sorted(range(len(pips)), key=lambda i: pips[i])  # input position of each sorted die
+    reroll = [False] * len(pips)
+    for bit, pos in enumerate(order):
+        reroll[pos] = bool((mask >> bit) & 1)
+    return tuple(reroll), tuple(int(f) + 1 for f in enc.keeps[k]), k
+
+
+def action_text(dice: tuple[int, ...], reroll: tuple[bool, ...] | None, keep: tuple[int, ...] | None,
+                category: str | None) -> str:
+    """A decision's action in words: score as a box, stop rolling, or keep some dice and reroll the rest."""
+    if category is not None:
+        return f"score {list(dice)} as {category}"
+    if not any(reroll or ()):
+        return f"keep all of {list(dice)} (stop rolling)"
+    return f"keep {list(keep or ())}, reroll {sum(reroll or ())} dice"
+
+
+def ranked_options(analysis: TurnAnalysis, roll: int, rerolls: int
+                   ) -> list[tuple[str, tuple[int, ...] | None, str | None, float, float]]:
+    """Every legal option of ``roll`` with ``rerolls`` left (distinct keeps, or allowed boxes) as (label, keep,
+    category, value, regret): the options tied with the best (``analysis.tied``, regret exactly 0) first in tie
+    order (fewest dice rerolled, then lowest mask; lowest box), so the first is the decision's, then the rest
+    by value, highest first."""
+    rules = analysis.rules
+    enc = rules.encoding
+    options = []
+    if rerolls == 0:
+        for c, v in enumerate(analysis.final[roll]):
+            if not np.isnan(v):
+                options.append((f"score as {rules.categories[c]}", None, rules.categories[c], float(v)))
+    else:
+        seen = set()
+        for mask in enc.mask_order:  # tie order: the first of equal options is the one decide() picks
+            k = int(enc.keep_of_mask[roll, mask])
+            if k not in seen:
+                seen.add(k)
+                keep = tuple(int(f) + 1 for f in enc.keeps[k])
+                label = "keep all (stop)" if len(keep) == rules.n_dice else f"keep {list(keep)}"
+                options.append((label, keep, None, float(analysis.keep[rerolls][k])))
+    best = max(o[3] for o in options)
+    # Stable sort: the tied options keep their tie order, then the rest by value, highest first.
+    ranked = sorted(options, key=lambda o: -best if analysis.tied(o[3], best) else -o[3])
+    return [(a, k, c, v, 0.0 if analysis.tied(v, best) else best - v) for a, k, c, v in ranked]

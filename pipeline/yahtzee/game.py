@@ -17,6 +17,9 @@ GAME = GameDeclaration(
             note="Play to win: one stage per rule set in yahtzee.towin.rule_sets ('+' written '-' in the stage "
                  "name); the tasks run on Dask (yahtzee.towin_cluster, not a dependency: where they run changes "
                  "no byte)."),
+        "yahtzee-duel*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=10,
+                               note="Forced-order duel (docs/yahtzee.md): one stage per rule set and player count "
+                                    "in yahtzee.duel."),
         # One stage per rule set in yahtzee.rule_sets, without params: adding a rule set rebuilds no other.
         "yahtzee-hasbro": Stage(seconds=15, note="One stage per rule set in yahtzee.rule_sets."),
         "yahtzee-seed": Stage(seconds=5),

@@ -37,6 +37,7 @@ from pipeline import layout as storage
 from pipeline.family import Family, nonempty_list
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, create_zarr_array, write_zarr_in_place
+from pipeline.yahtzee import duel_build
 
 CODE = (
     "lookup/yahtzee/encoding.py",
@@ -220,11 +221,14 @@ def family_name(rule_set: str) -> str:
 
 
 def families(section: Mapping[str, Any]) -> list[Family]:
-    """One family per rule set in ``yahtzee.towin.rule_sets`` (none when params have no ``towin``)."""
+    """One family per rule set in ``yahtzee.towin.rule_sets`` (none when params have no ``towin``), then the
+    forced-order duel's (``duel_build``: play to win against people; registered here rather than in
+    ``stage.families`` so that adding it leaves the fingerprints of the value tables alone)."""
+    duel = duel_build.families(section)
     if section.get("towin") is None:
-        return []
+        return duel
     towin = settings(section)
     return [Family(name=family_name(name), section="yahtzee", code=CODE,
                    artifacts=lambda sec, n=name: towin_specs(n, settings(sec)), compute=_no_compute,
                    publish=_publish)
-            for name in towin["rule_sets"]]
+            for name in towin["rule_sets"]] + duel
