@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from lookup.validate import integer, integer_array
-from lookup.yahtzee import fastpath, towin
+from lookup.yahtzee import duel, fastpath, towin
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.tables import YahtzeeTables, load_tables
@@ -118,6 +118,14 @@ def keep_label(keep: Sequence[int], n_dice: int) -> str:
     return "keep all (stop)" if len(keep) == n_dice else f"keep {list(keep)}"
 
 
+def _one_objective(goal: object, beat: object) -> None:
+    """Playing against opponents' sheets is its own objective: a goal or a known score to beat besides it is
+    refused."""
+    if goal is not None or beat is not None:
+        raise ValueError("give opponents, or goal / beat, not both: against opponents' sheets the objective is "
+                         "winning the game")
+
+
 def decide(
     dice: Sequence[int],
     rerolls: int,
@@ -127,14 +135,20 @@ def decide(
     artifacts_dir: str | Path | None = None,
     goal: int | None = None,
     beat: int | None = None,
-) -> Decision | towin.WinDecision:
+    opponents: Sequence[SheetLike] | None = None,
+) -> Decision | towin.WinDecision | duel.DuelDecision:
     """The optimal move for ``dice`` (pips, player's order) with ``rerolls`` left on ``sheet``.
 
     ``sheet``: a mapping box name -> points or None (optionally ``yahtzee_bonus``), a list in sheet
     order (one entry per box of ``rules``) with None for empty boxes, or a ``Sheet``. Raises ValueError
     on bad input or missing tables. With ``goal`` (a final score to reach) or ``beat`` (an opponent's known
-    final score) the move maximises that probability instead (``lookup.yahtzee.towin.decide``).
+    final score) the move maximises that probability instead (``lookup.yahtzee.towin.decide``). With
+    ``opponents`` (the other players' sheets, in a forced-order game of two) it maximises the mover's
+    P(win) + P(tie) / 2 against them, both playing to win (``lookup.yahtzee.duel.decide``).
     """
+    if opponents is not None:
+        _one_objective(goal, beat)
+        return duel.decide(dice, rerolls, sheet, rules, opponents=opponents, artifacts_dir=artifacts_dir)
     if goal is not None or beat is not None:
         return towin.decide(dice, rerolls, sheet, rules, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
     plan = fastpath.plan_of(rules)
@@ -186,9 +200,14 @@ def explain(
     artifacts_dir: str | Path | None = None,
     goal: int | None = None,
     beat: int | None = None,
-) -> list[Option] | list[towin.ChanceOption]:
+    opponents: Sequence[SheetLike] | None = None,
+) -> list[Option] | list[towin.ChanceOption] | list[duel.DuelOption]:
     """Every legal option (distinct keeps, or allowed boxes) ranked by expected final score, or with
-    ``goal`` / ``beat`` by probability (``lookup.yahtzee.towin.explain``)."""
+    ``goal`` / ``beat`` by probability (``lookup.yahtzee.towin.explain``), or with ``opponents`` by the
+    mover's P(win) + P(tie) / 2 (``lookup.yahtzee.duel.explain``)."""
+    if opponents is not None:
+        _one_objective(goal, beat)
+        return duel.explain(dice, rerolls, sheet, rules, opponents=opponents, artifacts_dir=artifacts_dir)
     if goal is not None or beat is not None:
         return towin.explain(dice, rerolls, sheet, rules, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
     rules, pips, rerolls, sh, tables = _situation(dice, rerolls, sheet, rules, artifacts_dir)

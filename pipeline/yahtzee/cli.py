@@ -16,14 +16,14 @@ from pipeline import cli_options as opt
 SHEET_LIMIT = 1 << 20  # bytes of a --sheet file or of standard input (a sheet is a few hundred bytes)
 
 
-def read_sheet(source: str | None, boxes: tuple[str, ...], rules: str) -> Any:
+def read_sheet(source: str | None, boxes: tuple[str, ...], rules: str, option: str = "--sheet") -> Any:
     """The score sheet of ``--sheet SOURCE`` (a JSON file, or ``-``: standard input) with the ``--box
     NAME=POINTS`` entries on top (a box given twice is refused). Empty when neither is given.
 
     The sheet is checked by the library when used (``Sheet.parse``); this only reads it, as a regular file
     (a FIFO or a device is refused without blocking) or standard input, of at most ``SHEET_LIMIT`` bytes and
     ``lookup.files.JSON_DEPTH_LIMIT`` levels of nesting. ValueError naming the source or the ``--box`` entry
-    that cannot be read.
+    that cannot be read. ``option``: the option named in messages (``--opponent`` reads a sheet too).
     """
     from lookup.files import parse_json_bounded
     from lookup.store import read_json
@@ -35,16 +35,16 @@ def read_sheet(source: str | None, boxes: tuple[str, ...], rules: str) -> Any:
         # At most SHEET_LIMIT bytes are read: `yes | dicetables yahtzee value --sheet -` ends at once.
         data = sys.stdin.buffer.read(SHEET_LIMIT + 1)
         if len(data) > SHEET_LIMIT:
-            raise ValueError(f"--sheet -: standard input holds more than {SHEET_LIMIT} bytes; refused "
+            raise ValueError(f"{option} -: standard input holds more than {SHEET_LIMIT} bytes; refused "
                              "(a sheet is a few hundred bytes)")
-        sheet = parse_json_bounded(data, "--sheet -: standard input")
+        sheet = parse_json_bounded(data, f"{option} -: standard input")
     else:
         try:
             sheet = read_json(Path(source), "sheet file not found", limit=SHEET_LIMIT)
         except OSError as exc:  # no permission: named, not a traceback
-            raise ValueError(f"--sheet {source}: cannot be read ({exc.strerror})") from exc
+            raise ValueError(f"{option} {source}: cannot be read ({exc.strerror})") from exc
         except ValueError as exc:  # missing, a directory or a FIFO (never read), too large, not JSON
-            raise ValueError(f"--sheet {source}: cannot be read ({str(exc).removeprefix(f'{source}: ')})") from exc
+            raise ValueError(f"{option} {source}: cannot be read ({str(exc).removeprefix(f'{source}: ')})") from exc
     if not boxes:
         return sheet
     if not isinstance(sheet, dict):  # a list in sheet order: name its boxes so --box can replace one
@@ -82,6 +82,21 @@ def cli() -> None:
     """Optimal Yahtzee play from the precomputed tables, and the strategy lab."""
 
 
+def _print_chances(rules_name: str, decision: Any, options: list[Any], top: int, as_json: bool,
+                   fields: dict[str, Any], note: str = "") -> None:
+    """A play-to-win decision and its ranked options (each with its probability and regret), as text or JSON
+    (``fields`` added to the JSON object)."""
+    if as_json:
+        opt.echo_json({"rules": rules_name, **fields, "decision": str(decision),
+                       "options": [{"action": o.action, "probability": o.probability, "regret": o.regret}
+                                   for o in options]})
+        return
+    click.echo(f"{rules_name}: {decision}{note}")
+    click.echo(f"{'rank':>4}  {'option':<28} {'probability':>12} {'regret':>10}")
+    for rank, option in enumerate(options[:top], start=1):
+        click.echo(f"{rank:>4}  {option.action:<28} {option.probability:>12.6f} {option.regret:>10.6f}")
+
+
 @cli.command()
 @click.argument("dice", nargs=-1, type=int, required=True)
 @click.option("--rerolls", type=int, default=2, show_default=True, help="Rerolls left (2, 1 or 0).")
@@ -94,27 +109,31 @@ def cli() -> None:
               help="Play to win: maximise P(final score >= GOAL) instead of the expected score.")
 @click.option("--beat", type=int, default=None,
               help="Play to win: maximise P(beating an opponent whose final score is BEAT), ties half.")
+@click.option("--opponent", "opponent_source", default=None, metavar="FILE|-",
+              help="Play to win against another player whose sheet (JSON, as --sheet) is FILE: two players, "
+                   "forced order (scandinavian+forced), both playing to win; ties half.")
 @opt.json_option
 def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes: tuple[str, ...], rules_name: str,
-           artifacts_dir: Path | None, top: int, goal: int | None, beat: int | None, as_json: bool) -> None:
+           artifacts_dir: Path | None, top: int, goal: int | None, beat: int | None, opponent_source: str | None,
+           as_json: bool) -> None:
     """Advice for DICE (the five faces) with --rerolls left on the sheet, and the ranked options."""
     from lookup.yahtzee.play import decide as decide_
     from lookup.yahtzee.play import explain
 
     sheet = read_sheet(sheet_source, boxes, rules_name)
+    if opponent_source is not None:
+        opponents = [read_sheet(opponent_source, (), rules_name, option="--opponent")]
+        decision = decide_(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, opponents=opponents,
+                           artifacts_dir=artifacts_dir)
+        options = explain(list(dice), rerolls, sheet, rules_name, opponents=opponents, artifacts_dir=artifacts_dir)
+        _print_chances(rules_name, decision, options, top, as_json, {"seat": decision.seat + 1})
+        return
     if goal is not None or beat is not None:
         decision = decide_(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
         options = explain(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
-        if as_json:
-            opt.echo_json({"rules": rules_name, "goal": goal, "beat": beat, "needed": decision.needed,
-                           "decision": str(decision),
-                           "options": [{"action": o.action, "probability": o.probability, "regret": o.regret}
-                                       for o in options]})
-            return
-        click.echo(f"{rules_name}: {decision} ({decision.needed} points still needed)")
-        click.echo(f"{'rank':>4}  {'option':<28} {'probability':>12} {'regret':>10}")
-        for rank, option in enumerate(options[:top], start=1):
-            click.echo(f"{rank:>4}  {option.action:<28} {option.probability:>12.6f} {option.regret:>10.6f}")
+        _print_chances(rules_name, decision, options, top, as_json,
+                       {"goal": goal, "beat": beat, "needed": decision.needed},
+                       f" ({decision.needed} points still needed)")
         return
     decision = decide_(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
     options = explain(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)

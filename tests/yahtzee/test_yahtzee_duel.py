@@ -328,3 +328,58 @@ def test_params_are_checked():
                         ([2], "must be a mapping")):
         with pytest.raises(ValueError, match=match):
             settings({"duel": duel})
+
+
+@pytest.fixture(scope="module")
+def duel_and_towin(tmp_path_factory, duel_tables):
+    """The duel table beside the scandinavian+forced value and play-to-win (goal, win) tables (shared builds)."""
+    return shared.union(tmp_path_factory, "duel-towin", duel_tables, shared.yahtzee(tmp_path_factory, FORCED),
+                        shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"]))
+
+
+@pytest.mark.parametrize("dice, rerolls", [([6, 6, 6, 2, 1], 2), ([6, 6, 2, 6, 1], 1), ([6, 6, 6, 6, 6], 0),
+                                           ([1, 2, 3, 4, 5], 2)])
+def test_against_a_finished_opponent_equals_beating_its_score(duel_and_towin, dice, rerolls):
+    # The second player's last box (yatzy) against a finished first player: winning the game is beating the
+    # opponent's known final score, ties half, which the single-player play-to-win table answers on its own
+    # (a different table, built by a different solver).
+    from lookup import yahtzee
+    from lookup.yahtzee import Sheet
+
+    opponent = [2, 4, 9, 16, 20, 24, 10, 14, 9, 16, 15, 0, 24, 25, 50]
+    s = Sheet.parse(opponent, FORCED).total  # 288
+    for chance in (7, 19, 29):  # the mover's total before the yatzy box: 238 (50 more ties), 250, 260
+        me = [3, 6, 9, 12, 15, 24, 12, 14, 9, 16, 15, 20, 26, chance, None]
+        duel = explain(dice, rerolls, me, FORCED, opponents=[opponent], artifacts_dir=duel_and_towin)
+        beat = yahtzee.explain(dice, rerolls, me, FORCED, beat=s, artifacts_dir=duel_and_towin)
+        assert sorted((o.action, round(o.probability, 12)) for o in duel) == sorted(
+            (o.action, round(o.probability, 12)) for o in beat), chance
+        assert 0 < max(o.probability for o in duel) < 1 or rerolls == 0
+        d = yahtzee.decide(dice, rerolls, me, FORCED, opponents=[opponent], artifacts_dir=duel_and_towin)
+        assert d.seat == 1 and d.probability == pytest.approx(
+            yahtzee.decide(dice, rerolls, me, FORCED, beat=s, artifacts_dir=duel_and_towin).probability, abs=1e-12)
+
+
+def test_cli_opponent_prints_the_librarys_ranking(duel_tables, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+
+    me, them = [3, 6] + [None] * 13, [2, 4, 9] + [None] * 12
+    (tmp_path / "me.json").write_text(json.dumps(me))
+    (tmp_path / "them.json").write_text(json.dumps(them))
+    args = ["yahtzee", "decide", "6", "2", "2", "5", "1", "--rules", FORCED, "--sheet", str(tmp_path / "me.json"),
+            "--opponent", str(tmp_path / "them.json"), "--artifacts", str(duel_tables)]
+    got = CliRunner().invoke(main, [*args, "--json"])
+    assert got.exit_code == 0, got.output
+    want = explain([6, 2, 2, 5, 1], 2, me, FORCED, opponents=[them], artifacts_dir=duel_tables)
+    printed = json.loads(got.output)
+    assert printed["seat"] == 2 and [(o["action"], o["probability"]) for o in printed["options"]] == [
+        (o.action, o.probability) for o in want]
+    refused = CliRunner().invoke(main, [*args, "--goal", "100"])
+    assert refused.exit_code == 1 and "not both" in refused.output
+    (tmp_path / "bad.json").write_text("[")
+    refused = CliRunner().invoke(main, [*args[:-4], "--opponent", str(tmp_path / "bad.json")])
+    assert refused.exit_code == 1 and "--opponent" in refused.output
