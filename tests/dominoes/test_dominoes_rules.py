@@ -134,7 +134,7 @@ def test_names_and_bad_input():
     (["6-6"], ["0-1", "2-2"], (-1, 1)),
 ])
 def test_blocked_game_result_by_pip_totals(mine, theirs, expected):
-    """After four passes in a row the lower pip total in hand wins and equal totals draw (docs: GUIDE 3.7); the
+    """After four passes in a row the lower pip total in hand wins and equal totals draw (docs/dominoes.md); the
     totals are summed here from the tile names. Random play rarely ends blocked with equal totals."""
     def hand(tiles):
         return sum(1 << parse_tile(t) for t in tiles)

@@ -1,5 +1,5 @@
 """An exact forward pass of a Yahtzee policy over the turn-start states, in numpy, from the rules as stated in
-docs/yahtzee.md (GUIDE 3.1): independent of the numba kernels (solver.exact_statistics, the score-law pass).
+docs/yahtzee.md: independent of the numba kernels (solver.exact_statistics, the score-law pass).
 
 ``occupancy(rules, state_index, reroll, category)`` plays the policy tables (``Solution`` / the policy artifact's
 arrays) from the start of a game and returns P[mask, upper, ybox], the probability that the game passes through

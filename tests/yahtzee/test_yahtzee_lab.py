@@ -265,7 +265,7 @@ def test_cli_simulate_and_match(lab, tmp_path):
                                 "--seed", "1", "--artifacts", str(lab), "--json"])
     assert done.exit_code == 0, done.output
     summary = json.loads(done.output)["summary"]
-    # The exact mean of optimal hasbro play: the published start value (docs GUIDE 3.1), at 5 standard errors.
+    # The exact mean of optimal hasbro play: the published start value (docs/yahtzee.md), at 5 standard errors.
     assert summary["n"] == 2000 and abs(summary["mean"] - 254.5877287) < 5 * summary["std"] / np.sqrt(2000)
     hist = tmp_path / "match.png"
     done = runner.invoke(main, ["--quiet", "yahtzee", "match", "esperance", "decision_une", "--games", "2000",

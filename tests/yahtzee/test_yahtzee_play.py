@@ -30,7 +30,7 @@ def _random_situations(n: int, seed: int = 0):
 
 
 def test_start_value_and_stats(hasbro_tables):
-    """The start value is the published one (docs/GUIDE 3.1: 254.5877287, to its 7 decimals); P(upper bonus)
+    """The start value is the published one (docs/yahtzee.md: 254.5877287, to its 7 decimals); P(upper bonus)
     and P(Yahtzee box ends at 50) equal an exact forward pass of the policy tables written in numpy
     (tests/yahtzee/occupancy.py), to float rounding."""
     from tests.yahtzee.occupancy import end_statistics
@@ -178,7 +178,7 @@ def test_cli_decide_and_value(hasbro_tables, tmp_path):
     assert out.exit_code == 0, out.output
     assert "expected final score" in out.output and "regret" in out.output
     out = runner.invoke(main, ["yahtzee", "value", "--artifacts", str(hasbro_tables)])
-    assert out.exit_code == 0 and float(out.output) == pytest.approx(254.5877287, abs=5e-8)  # published, GUIDE 3.1
+    assert out.exit_code == 0 and float(out.output) == pytest.approx(254.5877287, abs=5e-8)  # published (docs)
     out = runner.invoke(main, ["yahtzee", "decide", "1", "3", "3", "5", "9", "--artifacts", str(hasbro_tables)])
     assert out.exit_code == 1 and "die face 9" in out.output
 

@@ -13,7 +13,7 @@ from pipeline.cli import main
 def test_tournament_report(lab, tmp_path):
     """The numbers the report prints are those of the games played, recomputed here from the raw scores with
     numpy (not through pipeline.yahtzee_lab.stats); the exact means are the tables' (the optimal one is the
-    published start value, docs/GUIDE 3.1: 254.5877287), and the simulated mean agrees with it at 5 standard
+    published start value, docs/yahtzee.md: 254.5877287), and the simulated mean agrees with it at 5 standard
     errors. The seed's own figures (236.84 ...) are constants of the template: only their presence is checked."""
     from pipeline.yahtzee_lab.report import write_files
     from pipeline.yahtzee_lab.tournament import run_tournament

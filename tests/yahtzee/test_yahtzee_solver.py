@@ -13,7 +13,7 @@ from lookup.yahtzee.states import state_space
 from lookup.yahtzee.turn import analyse_turn
 from pipeline.yahtzee.solver import exact_statistics, solve
 
-# Start-of-game values published to 7 decimals (docs/GUIDE 3.1): compared to their rounding (5e-8).
+# Start-of-game values published to 7 decimals (docs/yahtzee.md): compared to their rounding (5e-8).
 PUBLISHED_START = {
     "hasbro": 254.5877287,
     "verhoeff": 254.5896095,
@@ -48,7 +48,7 @@ def test_start_of_game_values(name, solved):
 def test_single_open_box_values(name, solved):
     value = solved(name).value
     assert value[ALL_FILLED & ~(1 << CHANCE), 0, 0] == pytest.approx(70 / 3, abs=1e-12)
-    assert value[ALL_FILLED & ~(1 << YAHTZEE), 0, 0] == pytest.approx(2.30143212628495, abs=1e-12)  # GUIDE 3.1
+    assert value[ALL_FILLED & ~(1 << YAHTZEE), 0, 0] == pytest.approx(2.30143212628495, abs=1e-12)  # docs/yahtzee.md
 
 
 @pytest.mark.full
@@ -60,7 +60,7 @@ def test_verhoeff_statistics(solved):
     assert stats["mean"] == pytest.approx(PUBLISHED_START["verhoeff"], abs=5e-8)
     # The sd depends on how exact ties are broken: test_verhoeff_published_figures checks ours against
     # an independent re-evaluation and Verhoeff's 59.6117 against the exact range over all tie rules.
-    assert stats["p_upper_bonus"] == pytest.approx(0.681, abs=5e-4)  # published 68.1 % (GUIDE 3.1), rounded
+    assert stats["p_upper_bonus"] == pytest.approx(0.681, abs=5e-4)  # published 68.1 % (docs/yahtzee.md), rounded
     # Both probabilities against an exact forward pass of the same policy written in numpy (to float rounding).
     exact = end_statistics(sol.rules, sol.state_index, sol.reroll, sol.category)
     assert abs(stats["p_upper_bonus"] - exact["p_upper_bonus"]) < 1e-12
