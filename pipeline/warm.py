@@ -70,9 +70,10 @@ def warm_one(name: str, quiet: bool = True) -> float:
                     write(params[owner.report_section(report)], artifacts, root / "reports" / owner.report_out(report))
         if game.warm.then:
             resolve(game.warm.then)(artifacts)
+    seconds = time.perf_counter() - start
     _mark(name).parent.mkdir(parents=True, exist_ok=True)
-    _mark(name).write_text(f"{time.perf_counter() - start:.1f}\n")
-    return time.perf_counter() - start
+    _mark(name).write_text(f"{seconds:.1f}\n")
+    return seconds
 
 
 def compile_all(names: Sequence[str] = (), jobs: int = 2, force: bool = False,

@@ -138,10 +138,3 @@ export function ramp(t) {
   const u = Math.min(1, Math.max(0, t));
   return `hsl(${60 + 170 * u},${55 + 15 * u}%,${88 - 62 * u}%)`;
 }
-
-// The bare grid without axes or scale (kept for views written against it; new views use `heatmap`).
-export function heat(canvas, grid, color) {
-  const ctx = canvas.getContext("2d"); const n = grid.length, m = grid[0].length;
-  const w = canvas.width / m, h = canvas.height / n; ctx.clearRect(0, 0, canvas.width, canvas.height);
-  grid.forEach((row, i) => row.forEach((v, j) => { ctx.fillStyle = color(v, i, j); ctx.fillRect(j * w, i * h, Math.ceil(w), Math.ceil(h)); }));
-}
