@@ -17,12 +17,13 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[build,serve,test]"
 	touch $(STAMP)
 
-# `dicetables repro` is `dvc repro` with independent stages on both cores (pipeline/repro.py).
-# `dicetables compile` first: every game's numba kernels compiled once for this code, two games at a time
-# (pipeline/warm.py), instead of inside the stages, tests and a user's first call; instant when nothing changed.
+# `dicetables repro` is `dvc repro` with independent stages on both cores (pipeline/repro.py); each stage compiles
+# the numba kernels it needs into the shared cache, once per version of the code. Beside it, `dicetables compile
+# poker` compiles the one game's kernels that a user's call runs (poker equity; pipeline/warm.py), so that no call
+# after `make run` compiles. The other games' warm-ups are for the tests (`make test`): here they would only
+# build small tables twice (docs/benchmarks.md, "make run").
 run: $(STAMP)
-	$(BIN)/dicetables compile
-	$(BIN)/dicetables repro
+	$(BIN)/dicetables compile poker & warm=$$!; $(BIN)/dicetables repro && wait $$warm
 	$(BIN)/dicetables summary
 	@echo "Web advisor and JSON API: $(BIN)/dicetables serve  (then open http://127.0.0.1:8000/, API docs at /docs)"
 
