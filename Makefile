@@ -10,20 +10,22 @@ export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 venv: $(STAMP)
 
 # Reinstall whenever the declared or pinned dependencies change. Every install layer (README, "Install"):
-# the pipeline and the command (build), the web server (serve), the test tools (test).
+# the pipeline and the command (build), the web server (serve), the test tools (test). The bytecode is compiled
+# after the install on every core (pip compiles it one file at a time: 44 s -> 38 s for the whole target).
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[build,serve,test]"
+	$(BIN)/python -m pip install --quiet --no-compile -c constraints.txt -e ".[build,serve,test]"
+	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib
 	touch $(STAMP)
 
 # `dicetables repro` is `dvc repro` with independent stages on both cores (pipeline/repro.py); each stage compiles
-# the numba kernels it needs into the shared cache, once per version of the code. Beside it, `dicetables compile
-# poker` compiles the one game's kernels that a user's call runs (poker equity; pipeline/warm.py), so that no call
-# after `make run` compiles. The other games' warm-ups are for the tests (`make test`): here they would only
-# build small tables twice (docs/benchmarks.md, "make run").
+# the numba kernels it needs into the shared cache, once per version of the code. `dicetables compile` is left to
+# `make test` (and to a user who wants poker's numba equity engine: until then `poker equity` uses the numpy one,
+# and no call compiles): within the five minutes of `make run` it would only build small tables twice
+# (docs/benchmarks.md, "make run").
 run: $(STAMP)
-	$(BIN)/dicetables compile poker & warm=$$!; $(BIN)/dicetables repro && wait $$warm
+	$(BIN)/dicetables repro
 	$(BIN)/dicetables summary
 	@echo "Web advisor and JSON API: $(BIN)/dicetables serve  (then open http://127.0.0.1:8000/, API docs at /docs)"
 

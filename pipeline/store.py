@@ -39,6 +39,7 @@ from lookup.store import (
     sha256_of_array,
     swap_leftovers,
     verify_problems,
+    zarr_module,
 )
 from pipeline.layout import HDF5_CHUNK_BYTES, LAYOUT_VERSION, ZSTD_LEVEL, chunk_digests, digest_name, layout
 
@@ -146,7 +147,7 @@ def array_entry(name: str, data: Any, chunks: tuple[int, ...], shards: tuple[int
 
 
 def _write_zarr(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArray]) -> None:
-    import zarr
+    zarr = zarr_module()
 
     group = zarr.open_group(zarr.storage.LocalStore(str(path)), mode="w-", zarr_format=3)
     for name, arr in arrays.items():
@@ -282,7 +283,7 @@ def write_zarr_in_place(
     ``create_zarr_array`` and fills every chunk. The sha256 of each array is then computed by reading it
     back, the metadata attached (``stats`` is read after ``write`` returns: ``write`` may fill it), the whole
     verified and renamed into place, as ``write_artifact`` does."""
-    import zarr
+    zarr = zarr_module()
 
     check_name(spec.name, "artifact name")
     target = Path(artifacts_dir) / f"{spec.name}.zarr"

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from lookup.store import zarr_module
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.towin import OBJECTIVE_SCHEMAS, SCHEMA_VERSIONS, layer_name, towin_name
 from pipeline import layout as storage
@@ -117,7 +118,7 @@ _next_cache: dict[str, Any] = {}
 
 def _next_layer(path: str, n: int) -> np.ndarray:
     """Layer ``n`` of the store at ``path``, read once per process (the tasks of a layer share it)."""
-    import zarr
+    zarr = zarr_module()
 
     key = f"{path}|{n}"
     with _cache_lock:
@@ -130,7 +131,7 @@ def _next_layer(path: str, n: int) -> np.ndarray:
 def _task(path: str, rules: Rules, max_points: int | None, n: int, lo: int, hi: int, threads: int | None) -> int:
     """Compute rows lo..hi-1 of layer ``n`` and write them (one whole shard); returns the row count."""
     import numba
-    import zarr
+    zarr = zarr_module()
 
     from pipeline.yahtzee.towin import layout, solve_block
 
@@ -146,7 +147,7 @@ def _task(path: str, rules: Rules, max_points: int | None, n: int, lo: int, hi: 
 def build_store(path: Path, rules: Rules, objective: str, max_points: int | None, rows_per_task: int,
                 client: Any, threads: int | None = None) -> dict[str, Any]:
     """Write the whole table of ``objective`` into a new Zarr group at ``path``; return its stats."""
-    import zarr
+    zarr = zarr_module()
 
     from pipeline.yahtzee.towin import layout, terminal
 
