@@ -233,8 +233,9 @@ def _poker_value_legal(a: Artifacts, rng: random.Random) -> int:
 
     n = 0
     for _ in range(20):
-        # A class against 1 or 2 opponents, a specific hand heads-up (against two it is counted: ~1 s each).
-        specific = rng.random() < 0.5
+        # A class against 1 or 2 opponents (read from the table), or one time in four a specific hand heads-up
+        # (counted over every board: ~1 s each, so a few are enough to cover that path).
+        specific = rng.random() < 0.25
         hand = "".join(_deck(rng)[:2]) if specific else class_name(rng.randrange(169))
         v = value(hand, 1 if specific else rng.choice([1, 2]), artifacts_dir=a)
         assert _finite(v) and 0 <= v <= 1

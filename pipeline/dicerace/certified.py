@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from pipeline.jit import njit
 
 WIN, DRAW, LOSE, SLACK = 0, 1, 2, 3
 CHANNELS = 4

@@ -20,9 +20,9 @@ decreasing order, so each table keeps only RING = 7 consecutive totals (slot m %
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lookup.dicerace import rules as _rules
+from pipeline.jit import njit
 
 SAFE_FACES = np.array(_rules.SAFE_FACES, dtype=np.int64)
 N_SAFE = float(len(_rules.SAFE_FACES))

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from pipeline.dicerace.kernels import (
     BUST_SCORE,
@@ -34,6 +33,7 @@ from pipeline.dicerace.kernels import (
 )
 from pipeline.dicerace.policies import Policy
 from pipeline.dicerace.sequential import evaluate_sequential
+from pipeline.jit import njit
 
 MAX_FACE = int(SAFE_FACES.max())
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+
+from pipeline.jit import njit
 
 # HiGHS's feasibility tolerances (defaults 1e-7) set to its tightest, so the duality gap is ~1e-10.
 HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}

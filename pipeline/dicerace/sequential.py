@@ -31,7 +31,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from pipeline.dicerace.kernels import (
     BUST_SCORE,
@@ -45,6 +44,7 @@ from pipeline.dicerace.kernels import (
     race_won,
     safe_powers,
 )
+from pipeline.jit import njit
 
 
 @dataclass(frozen=True)

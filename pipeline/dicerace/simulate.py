@@ -7,12 +7,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from lookup.dicerace.rules import BUST_FACE, BUST_SCORE, FACES
 from pipeline.dicerace.kernels import final_outcome, policy_probs, race_won, simultaneous_over
 from pipeline.dicerace.matchups import Outcome, _check
 from pipeline.dicerace.policies import Policy
+from pipeline.jit import njit
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from lookup.dicerace.tables import MIXED, NO_SADDLE, NOT_UNIQUE, SimultaneousTable
 from pipeline.dicerace.certified import (
@@ -85,6 +84,7 @@ from pipeline.dicerace.matrix_game import (
     row_strategy_unique,
     solve_lp,
 )
+from pipeline.jit import njit
 
 # flags[i, j] bits (lookup.dicerace.tables), for the strategy of the player with score i at (i, j):
 # MIXED: the stored optimal strategy uses two or more numbers of dice; NOT_UNIQUE: another optimal

@@ -19,9 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 
 import numpy as np
-from numba import njit
 
 import lookup.dominoes.engine as _source
+from pipeline.jit import njit
 
 
 def _compiled_copy() -> ModuleType:

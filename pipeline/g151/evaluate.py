@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from lookup.g151.rules import UNIT, Rules, get_rules
 from pipeline.g151.kernels import roll_args, solitaire_bank, turn_affine
+from pipeline.jit import njit
 
 
 @njit(cache=True)

@@ -14,9 +14,9 @@ banks the turn total instead of losing it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lookup.g151.rules import Rules, kernel_roll_law
+from pipeline.jit import njit
 
 ROLL, BANK, NO_DECISION = 1, 0, 2  # policy codes of the tables
 

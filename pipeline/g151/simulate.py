@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from lookup.g151.rules import UNIT, Rules, get_rules, points_by_dice
+from pipeline.jit import njit
 
 MAX_TURNS = 100_000  # per player and game: a policy that never finishes is cut here and reported
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from lookup.g151.rules import Rules, get_rules
 from pipeline.g151.kernels import NO_DECISION, roll_args, solitaire_bank, turn_affine, turn_greedy
+from pipeline.jit import njit
 
 SOLITAIRE_TOL = 1e-10  # turns
 DUEL_TOL = 1e-12  # win probability

@@ -30,7 +30,9 @@ Every vector's arithmetic depends only on its own pair, so the numbers do not de
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from pipeline.jit import njit
 
 
 @njit(cache=True, inline="always")

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from lookup.yahtzee import rules as _rules
 from lookup.yahtzee.turn import TIE_EPS as _LOOKUP_TIE_EPS
+from pipeline.jit import njit
 
 # One definition of the Joker rule and of a box's bookkeeping, compiled from the lookup module.
 scoring_options = njit(cache=True, inline="always")(_rules.scoring_options_n)

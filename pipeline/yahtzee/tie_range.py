@@ -37,10 +37,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from lookup.yahtzee.rules import Rules, get_rules, kernel_params, scoring_tables
 from lookup.yahtzee.states import state_space
+from pipeline.jit import njit
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables, solve
 

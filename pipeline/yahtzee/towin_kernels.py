@@ -25,8 +25,9 @@ partition of a layer into tasks gives the same bytes.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from pipeline.jit import njit
 from pipeline.yahtzee import kernels
 
 N_UPPER = kernels.N_UPPER

@@ -43,7 +43,6 @@ first).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lookup.yahtzee.rules import (
     CHANCE,
@@ -56,6 +55,7 @@ from lookup.yahtzee.rules import (
     UPPER,
     YAHTZEE,
 )
+from pipeline.jit import njit
 from pipeline.yahtzee_lab.features import bonus_playable, keep_faces_mask, longest_run, modal_face
 
 UPPER_P1_PER_PIP = 2.0  # poids1 of an upper box: 2 * face * count (+ UPPER_P1_BONUS while the bonus is playable)

@@ -22,9 +22,10 @@ from functools import cache
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from lookup.yahtzee.rules import UPPER, Rules, scoring_tables
+from pipeline.jit import njit
 from pipeline.prefetch import prefetch
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables, padded_subkeeps

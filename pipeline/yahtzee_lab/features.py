@@ -6,9 +6,8 @@ set when die i of the sorted dice is rerolled; ``counts[f]`` is how many dice sh
 
 from __future__ import annotations
 
-from numba import njit
-
 from lookup.yahtzee.rules import UPPER
+from pipeline.jit import njit
 
 PAR_DICE = 3  # three of a face in each upper box makes exactly 63: the usual "par" for the bonus
 

@@ -37,9 +37,9 @@ lowest box whose E' is within TIE_EPS of the best.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lookup.yahtzee.rules import LARGE_STRAIGHT, N_CATEGORIES, SMALL_STRAIGHT, UPPER, YAHTZEE
+from pipeline.jit import njit
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee_lab.features import PAR_DICE, bonus_playable, longest_run, modal_face, open_upper
 

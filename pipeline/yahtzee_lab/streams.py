@@ -22,7 +22,8 @@ exactly uniform: a byte is used only when below 252 (= 6 x 42), then taken modul
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from pipeline.jit import njit
 
 __all__ = ["MODES", "N_DESTINY", "game_streams", "destiny", "destiny_at", "stream_base", "destiny_list", "rng_start",
            "rng_next"]

@@ -136,7 +136,7 @@ def test_nearly_decided_state_is_not_a_false_tie():
 
 
 @pytest.mark.full  # (make test-full; make test certifies the nearly decided states of (5, 100))
-def test_every_state_of_the_largest_default_game_is_certified():
+def test_every_state_of_the_largest_game_is_certified():
     """At (30, 1000) no decision falls back to a tolerance (version 2 of the table left 32 states:
     chains of ill-conditioned mixed states, and saddle points 2e-15 apart whose bounds were mostly inherited
     slack), and no uniqueness needs an LP."""

@@ -34,8 +34,11 @@ def test_hand_value_by_text(poker_artifacts):
         hand_value("As Ks", artifacts_dir=poker_artifacts)
 
 
+@pytest.mark.full
 def test_all_133784560_seven_card_hands_by_category(evaluator):
-    """Every C(52, 7) hand through the numba enumeration: published category counts, 4824 values."""
+    """Every C(52, 7) hand through the numba enumeration: published category counts, 4824 values (make test-full:
+    the enumeration and its kernel's compiling take ~20 s; make test keeps 200,000 random hands against
+    phevaluator, below)."""
     from pipeline.poker.kernels import fused_table, seven_card_census
 
     last, first6 = fused_table(evaluator.rank_next, evaluator.rank_value)

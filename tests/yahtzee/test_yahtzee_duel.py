@@ -122,10 +122,11 @@ def _raw_uppers(rules, boxes: tuple[int, ...], j: int) -> list[int]:
     return sorted(totals)
 
 
+# make test keeps the four-box game and the five-dice one (floats); the other two run in make test-full.
 @pytest.mark.parametrize("n_dice, threshold, boxes, exact", [
-    (2, 4, (0, 1, 14), True),        # ones, twos, yatzy (two alike), bonus at 4
+    pytest.param(2, 4, (0, 1, 14), True, marks=pytest.mark.full),  # ones, twos, yatzy (two alike), bonus at 4
     (2, 5, (0, 1, 6, 13), True),     # four boxes: ones, twos, one pair, chance, bonus at 5
-    (3, 5, (0, 1, 13), True),        # ones, twos, chance with three dice
+    pytest.param(3, 5, (0, 1, 13), True, marks=pytest.mark.full),  # ones, twos, chance with three dice
     (5, 3, (0, 14), False),          # five dice: ones and yatzy, bonus at 3 (floats: 1e-12)
 ])
 def test_reduced_games_equal_brute_force_at_every_state(n_dice, threshold, boxes, exact):

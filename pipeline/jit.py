@@ -1,0 +1,40 @@
+"""``njit`` without literal specialisations of calls between compiled functions.
+
+When a compiled function calls another with a constant (``f(x, 1)``, ``f(x, False)``) or with a variable whose
+first assignment is a constant (``left = -1`` before a loop that updates it), numba's type inference asks the
+callee for a version typed on the literal value (``Literal[int](1)``), compiles it, and later the ``int64`` one
+as well: the callee and everything it calls compiled twice or more. The dominoes engine compiled ``move_values``
+(and the search under it) for ``Literal[int](-1)`` board ends and again for ``int64`` ones this way.
+
+:func:`plain_calls` makes a dispatcher type such calls on the non-literal types, so each function compiles once
+per argument types. Nothing here relies on literal dispatch (no ``numba.literally``, no tuple indexed by an
+argument); the only loss is numba's pruning of a branch on a constant argument, which the compiled code then
+tests at run time. It replaces ``get_call_template`` on the dispatcher instance: numba's own entry point for
+typing a call to it from compiled code (``numba.core.dispatcher``), kept as is apart from the argument types.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numba import njit as _njit
+from numba.core import types
+
+
+def plain_calls(dispatcher: Any) -> Any:
+    """``dispatcher``, typing calls from compiled code on ``types.unliteral`` of the argument types."""
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args: tuple, kws: dict) -> Any:
+        return typed(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """``numba.njit`` (same arguments, bare or called) whose dispatchers are :func:`plain_calls`."""
+    if args and callable(args[0]) and not options:
+        return plain_calls(_njit(args[0]))
+    decorate = _njit(*args, **options)
+    return lambda func: plain_calls(decorate(func))
