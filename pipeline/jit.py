@@ -34,7 +34,7 @@ def plain_calls(dispatcher: Any) -> Any:
 
 def njit(*args: Any, **options: Any) -> Any:
     """``numba.njit`` (same arguments, bare or called) whose dispatchers are :func:`plain_calls`."""
-    if args and callable(args[0]) and not options:
-        return plain_calls(_njit(args[0]))
+    if args and callable(args[0]):
+        return plain_calls(_njit(*args, **options))
     decorate = _njit(*args, **options)
     return lambda func: plain_calls(decorate(func))
