@@ -233,7 +233,7 @@ def summary(artifacts_dir: Path | None) -> None:
 @click.option("--force", is_flag=True, help="Compile again even the games already compiled for this code.")
 def compile_(games: tuple[str, ...], jobs: int, force: bool) -> None:
     """Compile every game's numba kernels (or GAMES') into numba's cache for the current code, so that no
-    build, test or user call compiles (pipeline/warm.py); `make run` and `make test` run it first. Returns at
+    test compiles and poker's equity uses its numba engine (pipeline/warm.py); `make test` runs it first. Returns at
     once when nothing changed."""
     import time
 

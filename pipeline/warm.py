@@ -1,5 +1,5 @@
 """Compiling every game's numba kernels once per version of the code, before anything needs them:
-``dicetables compile`` (run by ``make run`` and ``make test`` before their work).
+``dicetables compile`` (run by ``make test`` before its tests; ``make run``'s stages compile what they use).
 
 Why: numba compiles a kernel the first time it is called with new argument types and keeps the machine code in
 its on-disk cache (``NUMBA_CACHE_DIR``, keyed by the code: ``pipeline.code_stamp``). Left to the first call, the

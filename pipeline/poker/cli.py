@@ -45,7 +45,7 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
     start = time.perf_counter()
     root = artifacts_root(artifacts_dir)
     # Compiling the kernels takes 25-75 s: never on a user's call, whose --budget it would blow. Without
-    # the compiled cache (`dicetables compile`, which `make run` runs) the numpy engine answers.
+    # the compiled cache (`dicetables compile`, which `make test` runs) the numpy engine answers.
     engine = NumbaEngine(root) if kernels_cached() else None
     if engine is None:
         say("[yellow]note[/]: the compiled poker kernels are not cached yet (run `dicetables compile poker`; "

@@ -1,4 +1,4 @@
-"""The numba equity kernels compiled ahead of any user's call: ``dicetables compile`` (run by ``make run``; the
+"""The numba equity kernels compiled ahead of any user's call: ``dicetables compile`` (run by ``make test``; the
 poker game's ``WarmUp``, pipeline/warm.py) calls :func:`compile_kernels` and so fills numba's on-disk cache;
 ``dicetables poker equity`` uses the numba engine only when that cache holds every kernel, and the numpy engine
 otherwise (compiling takes 25 to 75 s on this machine, far beyond a ``--budget`` of seconds; docs/poker.md,
