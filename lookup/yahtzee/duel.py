@@ -39,6 +39,7 @@ from lookup.errors import NotBuiltError
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
 from lookup.validate import integer
 from lookup.yahtzee.duel_states import DUEL_SCHEMA, SCHEMA_VERSIONS, DuelLayout, duel_layout, duel_name, layer_offsets
+from lookup.yahtzee.party import load_party, party_analysis, party_outcomes, party_position, prefix_filled
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.turn import action_text, analyse_final, chosen_keep, final_outcomes, ranked_options
@@ -112,11 +113,11 @@ class DuelOption:
 
 @dataclass(frozen=True)
 class DuelDecision:
-    """What the mover should do to maximise their P(win) + P(tie) / 2 (ties half) against the opponents.
+    """What the mover should do to maximise their expected score of the game against the opponents: P(win) +
+    P(tie) / 2 with one opponent; with two, a sole win 1 and a tie of m winners 1/m (the mover's "share").
 
-    seat: 0 if the mover plays first at this box, 1 if second. reroll / keep / category as
-    ``lookup.yahtzee.Decision``; probability: the mover's P(win) + P(tie) / 2 from here under optimal
-    play of both.
+    seat: 0 if the mover plays first at this box, 1 if second, 2 if third. reroll / keep / category as
+    ``lookup.yahtzee.Decision``; probability: the mover's share from here when every player plays to win.
     """
 
     rules: str
@@ -143,26 +144,27 @@ class _Position:
     diff: int  # seat 0's total - seat 1's
 
 
-def _prefix_filled(sh: Sheet, who: str) -> int:
-    filled = [b is not None for b in sh.boxes]
-    k = sum(filled)
-    if any(filled[k:]) or not all(filled[:k]):
-        raise ValueError(f"{who} is not filled in sheet order (forced order: boxes 0..k-1 filled, the rest open)")
-    return k
+def _opponent_count(opponents: Any, rules: Rules) -> int:
+    """The number of opponents' sheets (1: the 2-player table; 2: the 3-player one), checked."""
+    if isinstance(opponents, str | bytes | dict) or not isinstance(opponents, Sequence):
+        raise ValueError(f"opponents must be a list of sheets (one per opponent), got {type(opponents).__name__}")
+    if len(opponents) not in (1, 2):
+        raise ValueError(f"the {rules.name!r} tables of play between players are for 2 or 3 players: give 1 or 2 "
+                         f"opponent sheets, got {len(opponents)}")
+    return len(opponents)
 
 
 def _position(sheet: SheetLike, opponents: Any, rules: Rules | str) -> _Position:
     """The joint state of the mover (``sheet``) against ``opponents``, validated."""
     rules = get_rules(rules)
-    if isinstance(opponents, str | bytes | dict) or not isinstance(opponents, Sequence):
-        raise ValueError(f"opponents must be a list of sheets (one per opponent), got {type(opponents).__name__}")
+    _opponent_count(opponents, rules)
     if len(opponents) != 1:
         raise ValueError(f"the {rules.name!r} duel tables are for 2 players: give exactly 1 opponent sheet, "
                          f"got {len(opponents)}")
     lay = duel_layout(rules, None, 2)
     me = Sheet.parse(sheet, rules)
     them = Sheet.parse(opponents[0], rules)
-    k, ko = _prefix_filled(me, "the mover's sheet"), _prefix_filled(them, "the opponent's sheet")
+    k, ko = prefix_filled(me, "the mover's sheet"), prefix_filled(them, "the opponent's sheet")
     if k == rules.n_boxes:
         raise ValueError("the mover's sheet is finished: every box is filled, there is nothing to decide")
     if ko not in (k, k + 1):
@@ -201,17 +203,21 @@ def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules
     rules = get_rules(rules)
     pips = parse_dice(dice, rules)
     rerolls = integer(rerolls, "rerolls", 0, 2)
-    pos = _position(sheet, opponents, rules)
-    table = load_duel(rules, 2, artifacts_dir)
     roll = rules.encoding.roll_index([p - 1 for p in pips])
-    return rules, pips, rerolls, pos, _analyse(table, pos), roll
+    if _opponent_count(opponents, rules) == 2:
+        three = party_position(sheet, opponents, rules)
+        return rules, pips, rerolls, three, party_analysis(load_party(rules, 3, artifacts_dir), three), roll
+    pos = _position(sheet, opponents, rules)
+    return rules, pips, rerolls, pos, _analyse(load_duel(rules, 2, artifacts_dir), pos), roll
 
 
 def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "scandinavian+forced", *,
            opponents: Sequence[SheetLike], artifacts_dir: str | Path | None = None) -> DuelDecision:
     """The move that maximises the mover's P(win) + P(tie) / 2 against ``opponents`` (one sheet: the
     2-player table) when both play optimally from here. The mover's seat follows from the sheets: the
-    opponent has filled as many boxes (the mover plays first at this box) or one more (second). Ties as
+    opponent has filled as many boxes (the mover plays first at this box) or one more (second). Two sheets:
+    the 3-player table and the mover's share (``DuelDecision``), the opponents in turn order after the mover
+    (``lookup.yahtzee.party``). Ties as
     ``lookup.yahtzee.towin.decide`` (relative ``PROBABILITY_TIE_REL``; fewest dice rerolled, then lowest mask)."""
     rules, pips, rerolls, pos, analysis, roll = _situation(dice, rerolls, sheet, rules, opponents, artifacts_dir)
     if rerolls == 0:
@@ -233,8 +239,15 @@ def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | 
 def win_probability(sheet: SheetLike, rules: Rules | str = "scandinavian+forced", *,
                     opponents: Sequence[SheetLike], artifacts_dir: str | Path | None = None
                     ) -> tuple[float, float, float]:
-    """(P(mover wins), P(tie), P(mover loses)) from the start of the mover's turn, both playing optimally
-    (P(tie) under the build's tie rule among exactly equal keeps, ``pipeline.yahtzee.duel_kernels``)."""
+    """(P(mover wins alone), P(mover tied for the highest total), P(mover loses)) from the start of the mover's
+    turn, every player playing to win (P(tie) under the build's tie rule among exactly equal keeps,
+    ``pipeline.yahtzee.duel_kernels`` and ``party_kernels``). Two opponents: the 3-player table."""
+    if _opponent_count(opponents, get_rules(rules)) == 2:
+        three = party_position(sheet, opponents, rules)
+        p = party_outcomes(load_party(three.lay.rules, 3, artifacts_dir), three)
+        win = p[f"win_{three.seat}"]
+        tie = sum(v for name, v in p.items() if name.startswith("tie_") and str(three.seat) in name)
+        return win, tie, 1.0 - win - tie
     pos = _position(sheet, opponents, rules)
     v, t = load_duel(pos.lay.rules, 2, artifacts_dir).seat0(pos.layer, *pos.uppers, pos.diff)
     mine = v if pos.seat == 0 else 1.0 - v

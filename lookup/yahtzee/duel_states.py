@@ -16,7 +16,8 @@ from functools import cache
 import numpy as np
 
 from lookup.validate import shown
-from lookup.yahtzee.rules import UPPER, Rules, box_outcome_n, get_rules, scoring_tables
+from lookup.yahtzee.party_states import SeatLayers, forced_boxes
+from lookup.yahtzee.rules import UPPER, Rules, box_outcome_n
 
 __all__ = ["DUEL_SCHEMA", "SCHEMA_VERSIONS", "DuelLayout", "duel_layout", "duel_name", "layer_offsets"]
 
@@ -29,7 +30,7 @@ def duel_name(rules: Rules, players: int = 2) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class DuelLayout:
+class DuelLayout(SeatLayers):
     """The joint states of a forced-order game between ``players`` seats (read-only arrays).
 
     boxes: the sheet indices played, in order (the whole sheet, or a reduced game for tests). points[i]: sorted
@@ -54,24 +55,6 @@ class DuelLayout:
     max_total: tuple[int, ...]
     low: tuple[int, ...]
     high: tuple[int, ...]
-
-    @property
-    def n_boxes(self) -> int:
-        return len(self.boxes)
-
-    @property
-    def n_layers(self) -> int:
-        """Turn layers (``players`` per box) plus the finished game."""
-        return self.players * self.n_boxes + 1
-
-    def position(self, layer: int) -> tuple[int, int]:
-        """(box position, seat to move) of a turn layer."""
-        return divmod(layer, self.players)
-
-    def filled(self, layer: int, seat: int) -> int:
-        """Box positions filled by ``seat`` at the start of ``layer``'s turn."""
-        i, s = self.position(layer)
-        return i + (1 if seat < s else 0)
 
     def canonical(self, upper: int, filled: int) -> int:
         """The canonical upper total of a seat with ``upper`` points in its upper boxes after ``filled``
@@ -108,25 +91,10 @@ def duel_layout(rules: Rules | str, boxes: tuple[int, ...] | None = None, player
                 merge_decided: bool = True) -> DuelLayout:
     """The (cached) joint layout of ``rules`` (a forced-order rule set without Joker or Yatzy bonus),
     playing ``boxes`` (sheet indices, increasing; default: the whole sheet)."""
-    rules = get_rules(rules)
-    if not rules.forced_order:
-        raise ValueError(f"rule set {rules.name!r} is not forced-order: the duel tables need boxes filled in "
-                         "sheet order (e.g. scandinavian+forced)")
-    if rules.joker != "none" or rules.yahtzee_bonus or not rules.bonus_in_optimisation:
-        raise ValueError(f"rule set {rules.name!r} has a Joker or a Yatzy bonus; the duel solver covers rule sets "
-                         "without them (Scandinavian)")
     if type(players) is not int or players != 2:
-        raise ValueError(f"players must be 2 (three or more are not built), not {shown(players)}")
-    boxes = tuple(range(rules.n_boxes)) if boxes is None else tuple(int(c) for c in boxes)
-    if not boxes or list(boxes) != sorted(set(boxes)) or not 0 <= boxes[0] <= boxes[-1] < rules.n_boxes:
-        raise ValueError(f"boxes must be distinct increasing sheet indices of {rules.name!r}, not {boxes!r}")
-    st = scoring_tables(rules)
-    points, of_roll = [], []
-    for c in boxes:
-        pts, inv = np.unique(st.score[:, c], return_inverse=True)
-        points.append(pts.astype(np.int64))
-        of_roll.append(inv.astype(np.int64))
-    lay = DuelLayout(rules, boxes, players, merge_decided, tuple(points), tuple(of_roll), (), (), (), (), ())
+        raise ValueError(f"players must be 2 (three: lookup.yahtzee.party_states), not {shown(players)}")
+    rules, boxes, points, of_roll = forced_boxes(rules, boxes)
+    lay = DuelLayout(rules, boxes, players, merge_decided, points, of_roll, (), (), (), (), ())
     reach: list[tuple[int, ...]] = [(lay.canonical(0, 0),)]
     for i in range(len(boxes)):
         reach.append(tuple(sorted({lay.score_step(i, u, int(p))[1] for u in reach[i] for p in points[i]})))

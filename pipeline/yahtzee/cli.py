@@ -109,20 +109,21 @@ def _print_chances(rules_name: str, decision: Any, options: list[Any], top: int,
               help="Play to win: maximise P(final score >= GOAL) instead of the expected score.")
 @click.option("--beat", type=int, default=None,
               help="Play to win: maximise P(beating an opponent whose final score is BEAT), ties half.")
-@click.option("--opponent", "opponent_source", default=None, metavar="FILE|-",
-              help="Play to win against another player whose sheet (JSON, as --sheet) is FILE: two players, "
-                   "forced order (scandinavian+forced), both playing to win; ties half.")
+@click.option("--opponent", "opponent_sources", multiple=True, metavar="FILE|-",
+              help="Play to win against another player whose sheet (JSON, as --sheet) is FILE: forced order "
+                   "(scandinavian+forced), every player playing to win; ties half. Twice for three players, in "
+                   "turn order after you (those still to play this box first).")
 @opt.json_option
 def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes: tuple[str, ...], rules_name: str,
-           artifacts_dir: Path | None, top: int, goal: int | None, beat: int | None, opponent_source: str | None,
-           as_json: bool) -> None:
+           artifacts_dir: Path | None, top: int, goal: int | None, beat: int | None,
+           opponent_sources: tuple[str, ...], as_json: bool) -> None:
     """Advice for DICE (the five faces) with --rerolls left on the sheet, and the ranked options."""
     from lookup.yahtzee.play import decide as decide_
     from lookup.yahtzee.play import explain
 
     sheet = read_sheet(sheet_source, boxes, rules_name)
-    if opponent_source is not None:
-        opponents = [read_sheet(opponent_source, (), rules_name, option="--opponent")]
+    if opponent_sources:
+        opponents = [read_sheet(source, (), rules_name, option="--opponent") for source in opponent_sources]
         decision = decide_(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, opponents=opponents,
                            artifacts_dir=artifacts_dir)
         options = explain(list(dice), rerolls, sheet, rules_name, opponents=opponents, artifacts_dir=artifacts_dir)

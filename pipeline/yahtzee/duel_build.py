@@ -1,5 +1,5 @@
 """The forced-order duel table families: one per rule set in ``yahtzee.duel.rule_sets`` and player count in
-``yahtzee.duel.players`` (only 2 is built; see docs/yahtzee.md, "Two players, forced order").
+``yahtzee.duel.players``: 2 here (docs/yahtzee.md, "Two players, forced order"), 3 by ``party_build``.
 
 ``yahtzee-duel2-RULES`` ('+' written '-') publishes ``yahtzee-RULES-duel2`` (schema ``yahtzee.duel``): the
 flat arrays ``value`` and ``tie`` of every layer of ``pipeline.yahtzee.duel.solve_duel`` (layer L starts at
@@ -22,10 +22,12 @@ from lookup.yahtzee.rules import get_rules
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import say
 from pipeline.store import ArtifactSpec, StoredArray
+from pipeline.yahtzee import party_build
 
 CODE = (
     "lookup/yahtzee/duel_states.py",  # the joint layout
     "lookup/yahtzee/encoding.py",
+    "lookup/yahtzee/party_states.py",  # the checks and boxes shared with the 3-player layout
     "lookup/yahtzee/rules.py",
     "lookup/yahtzee/states.py",
     "lookup/yahtzee/score_law.py",
@@ -36,21 +38,21 @@ CODE = (
     "pipeline/yahtzee/kernels.py",
     "pipeline/yahtzee/solver.py",
 )
-BUILT_PLAYERS = (2,)
+BUILT_PLAYERS = (2, 3)  # 3: pipeline.yahtzee.party_build
 
 
 def settings(section: Mapping[str, Any]) -> dict[str, Any]:
-    """``yahtzee.duel`` checked: rule_sets (forced-order ones) and players (2)."""
+    """``yahtzee.duel`` checked: rule_sets (forced-order ones) and players (2, 3)."""
     duel = section.get("duel")
     if not isinstance(duel, Mapping):
         raise ValueError("yahtzee.duel must be a mapping (rule_sets, players)")
     rule_sets = nonempty_list(duel, "rule_sets", "yahtzee.duel.rule_sets", "forced-order rule sets", get_rules)
     for name in rule_sets:
         duel_layout(get_rules(name))  # ValueError naming a rule set the duel solver does not cover
-    players = nonempty_list(duel, "players", "yahtzee.duel.players", "player counts (2)")
+    players = nonempty_list(duel, "players", "yahtzee.duel.players", "player counts (2, 3)")
     bad = [p for p in players if type(p) is not int or p not in BUILT_PLAYERS]
     if bad or len(set(players)) != len(players):
-        raise ValueError(f"yahtzee.duel.players must list distinct counts among {list(BUILT_PLAYERS)} (three or "
+        raise ValueError(f"yahtzee.duel.players must list distinct counts among {list(BUILT_PLAYERS)} (four or "
                          f"more players are not built), not {players!r}")
     return {"rule_sets": rule_sets, "players": players}
 
@@ -116,4 +118,5 @@ def families(section: Mapping[str, Any]) -> list[Family]:
     duel = settings(section)
     return [Family(name=family_name(name, players), section="yahtzee", code=CODE,
                    artifacts=lambda _sec, n=name, p=players: [duel_spec(n, p)], compute=_compute)
+            if players == 2 else party_build.family(name, players)
             for name in duel["rule_sets"] for players in duel["players"]]

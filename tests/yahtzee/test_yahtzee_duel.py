@@ -292,9 +292,9 @@ def test_bad_input_is_refused(duel_tables):
         (dict(rules="no-such-rules", opponents=[empty]), "no-such-rules"),
         (dict(rules="scandinavian", opponents=[empty]), "not forced-order"),
         (dict(rules="hasbro", opponents=[[None] * 13]), "not forced-order"),
-        (dict(opponents=[]), "exactly 1 opponent"),
-        (dict(opponents=[empty, empty]), "exactly 1 opponent"),
-        (dict(opponents=empty), "exactly 1 opponent"),
+        (dict(opponents=[]), "give 1 or 2 opponent sheets, got 0"),
+        (dict(opponents=[empty, empty]), "3-player table is not built"),  # three players: not built here
+        (dict(opponents=empty), "give 1 or 2 opponent sheets, got 15"),
         (dict(opponents=[[3, 6] + [None] * 13]), "not at the same box index"),
         (dict(opponents=[[None, 6] + [None] * 13]), "sheet order"),
         (dict(opponents="nope"), "list of sheets"),
@@ -321,7 +321,9 @@ def test_params_are_checked():
     assert [f.name for f in families({"duel": {"rule_sets": [FORCED], "players": [2]}})] == [
         "yahtzee-duel2-scandinavian-forced"]
     assert families({}) == []
-    for duel, match in (({"rule_sets": [FORCED], "players": [3]}, "not built"),
+    assert [f.name for f in families({"duel": {"rule_sets": [FORCED], "players": [2, 3]}})] == [
+        "yahtzee-duel2-scandinavian-forced", "yahtzee-party3-scandinavian-forced"]
+    for duel, match in (({"rule_sets": [FORCED], "players": [4]}, "four or more players are not built"),
                         ({"rule_sets": [FORCED], "players": [2, 2]}, "distinct"),
                         ({"rule_sets": ["scandinavian"], "players": [2]}, "not forced-order"),
                         ({"rule_sets": ["nope"], "players": [2]}, "nope"),
@@ -384,3 +386,26 @@ def test_cli_opponent_prints_the_librarys_ranking(duel_tables, tmp_path):
     (tmp_path / "bad.json").write_text("[")
     refused = CliRunner().invoke(main, [*args[:-4], "--opponent", str(tmp_path / "bad.json")])
     assert refused.exit_code == 1 and "--opponent" in refused.output
+
+
+def test_players_report(duel_tables, optimal, expected_pair, tmp_path):
+    """The report's numbers are the solver's (optimal play and the expected-score pair, solved here), its
+    shares add up, and the 3-player part says how to build it when it is not built."""
+    import json
+
+    from pipeline.yahtzee.players_report import write_report
+
+    section = {"duel": {"rule_sets": [FORCED], "players": [2, 3]}}
+    out = write_report(section, duel_tables, tmp_path / "report")
+    summary = json.loads((out / "summary.json").read_text())["results"][0]
+    rows = {m["matchup"]: m for m in summary["two_players"]}
+    first, tie, second = optimal.start()
+    both = rows["both play to win"]
+    assert abs(both["first_wins"] - first) < 1e-12 and abs(both["tie"] - tie) < 1e-12
+    es = rows["both play for expected score"]
+    assert abs(es["first_wins"] - expected_pair["chain"][0]) < 1e-12
+    for m in rows.values():
+        assert abs(m["first_share"] + m["second_share"] - 1) < 1e-12
+    assert summary["three_players"] is None
+    text = (out / "report.md").read_text()
+    assert "yahtzee.duel.players: [2, 3]" in text and (out / "scandinavian-forced-two-players.png").stat().st_size
