@@ -20,6 +20,9 @@ GAME = GameDeclaration(
         "yahtzee-duel*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=10,
                                note="Forced-order duel (docs/yahtzee.md): one stage per rule set and player count "
                                     "in yahtzee.duel."),
+        "yahtzee-party*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=240,
+                                note="Forced order among three players (docs/yahtzee.md): when yahtzee.duel.players "
+                                     "lists 3."),
         # One stage per rule set in yahtzee.rule_sets, without params: adding a rule set rebuilds no other.
         "yahtzee-hasbro": Stage(seconds=15, note="One stage per rule set in yahtzee.rule_sets."),
         "yahtzee-seed": Stage(seconds=5),
@@ -33,7 +36,15 @@ GAME = GameDeclaration(
         code=(*_TOWIN_CODE, "pipeline/yahtzee/towin_report.py", "lookup/yahtzee/towin.py"),
         artifacts=("yahtzee-scandinavian+forced-goal.zarr",),
         params=("yahtzee.towin.rule_sets", "yahtzee.towin_report"), seconds=5,
-        note="The play-to-win report: both policies' P(final >= t), exact."),),
+        note="The play-to-win report: both policies' P(final >= t), exact."),
+        Report(
+            module="pipeline.yahtzee.players_report", command="players-report", out="yahtzee-players",
+            help="Write what playing to win is worth against people (forced order, 2 and 3 players), exact.",
+            code=("pipeline/yahtzee/players_report.py", "pipeline/yahtzee/duel_build.py", "lookup/yahtzee/duel.py",
+                  "lookup/yahtzee/party.py"),
+            artifacts=("yahtzee-scandinavian+forced-duel2.zarr",),
+            params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=3,
+            note="Play to win against people: the forced-order tables' exact numbers."),),
     web="webapp.routes.yahtzee",
     # The solver, score-law, play-to-win (on one Dask worker) and tie kernels on the smallest rule set,
     # scandinavian+forced (16 sheets: the build is a second, the compiling the rest), which every rule set's stage

@@ -1,0 +1,119 @@
+"""What playing to win is worth against people, in forced-order Yatzy: every number exact, read from the
+tables' stats (``duel_build``: 2 players; ``party_build``: 3 players when built). Writes
+``artifacts/reports/yahtzee-players/`` (summary.json, report.md, a plot).
+
+Two players (both policies fixed make a Markov chain, solved exactly): both play to win (the zero-sum optimum),
+both play for expected score (the first player's edge is exactly 0: their scores are independent), and one
+plays to win against an expected-score player in either seat (the best response). Three players: every seat
+plays to win; each seat's chance to win alone and share of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from lookup.errors import NotBuiltError
+from lookup.yahtzee.duel import load_duel
+from lookup.yahtzee.party import load_party
+from pipeline.progress import say
+from pipeline.reports import publish_report, pyplot, save_figure, write_json
+from pipeline.yahtzee.duel_build import settings
+
+# (label, stats key) of the 2-player match-ups: (first wins, tie, second wins) each.
+MATCHUPS = (("both play to win", "optimal"), ("both play for expected score", "expected_score"),
+            ("first plays to win, second for expected score", "first_plays_to_win_against_expected_score"),
+            ("first for expected score, second plays to win", "second_plays_to_win_against_expected_score"))
+
+
+def _triple(entry: Any) -> tuple[float, float, float]:
+    if isinstance(entry, Mapping):
+        return float(entry["first_wins"]), float(entry["tie"]), float(entry["second_wins"])
+    first, tie, second = entry
+    return float(first), float(tie), float(second)
+
+
+def collect(rule_set: str, players: list[int], artifacts_dir: str | Path) -> dict[str, Any]:
+    """The exact numbers of one rule set: the 2-player match-ups, and the 3-player game when it is built."""
+    out: dict[str, Any] = {"rule_set": rule_set, "two_players": []}
+    stats = load_duel(rule_set, 2, artifacts_dir).stats
+    for label, key in MATCHUPS:
+        first, tie, second = _triple(stats[key])
+        out["two_players"].append({"matchup": label, "first_wins": first, "tie": tie, "second_wins": second,
+                                   "first_share": first + tie / 2, "second_share": second + tie / 2})
+    out["three_players"] = None
+    if 3 in players:
+        try:
+            three = load_party(rule_set, 3, artifacts_dir).stats
+        except NotBuiltError:
+            three = None
+        if three is not None:
+            out["three_players"] = {"outcomes": three["outcomes"], "shares": three["shares"],
+                                    "tie_for_first": three["tie_for_first"], "states": three["states"]}
+    return out
+
+
+def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir: str | Path) -> Path:
+    """The report for every rule set of ``yahtzee.duel.rule_sets``; out_dir written at once."""
+    duel = settings(section)
+    results = []
+    for name in duel["rule_sets"]:
+        say(f"  play to win against people: {name}")
+        results.append(collect(name, duel["players"], artifacts_dir))
+
+    def write(tmp: Path) -> None:
+        write_json(tmp / "summary.json", {"results": results})
+        lines = ["# Playing to win against people: forced-order Yatzy", "",
+                 "Exact probabilities from the start of a game (backward induction over every joint state; with "
+                 "both policies fixed, the exact Markov chain). No simulation. A tie counts half (two players); "
+                 "with three players a sole winner scores 1 and m tied winners 1/m each (the share).", ""]
+        plt = pyplot()
+        for r in results:
+            lines += [f"## {r['rule_set']}: two players", "",
+                      "| match-up | P(first wins) | P(tie) | P(second wins) | first's share | second's share |",
+                      "|---|---:|---:|---:|---:|---:|"]
+            for m in r["two_players"]:
+                lines.append(f"| {m['matchup']} | {m['first_wins']:.10f} | {m['tie']:.10f} | "
+                             f"{m['second_wins']:.10f} | {m['first_share']:.6f} | {m['second_share']:.6f} |")
+            opt, es, first_resp, second_resp = r["two_players"]
+            lines += ["", f"Playing second is worth {100 * (opt['second_share'] - opt['first_share']):.2f} "
+                      "percentage points when both play to win, and exactly 0 when both play for expected score. "
+                      "Against an expected-score player, playing to win is worth "
+                      f"{100 * (first_resp['first_share'] - 0.5):+.2f} points of share as first player and "
+                      f"{100 * (second_resp['second_share'] - 0.5):+.2f} as second.", ""]
+            fig, ax = plt.subplots(figsize=(8, 3.8))
+            labels = [m["matchup"].replace(", ", ",\n") for m in r["two_players"]]
+            first = [m["first_wins"] for m in r["two_players"]]
+            tie = [m["tie"] for m in r["two_players"]]
+            second = [m["second_wins"] for m in r["two_players"]]
+            ax.barh(labels, first, label="first wins")
+            ax.barh(labels, tie, left=first, label="tie")
+            ax.barh(labels, second, left=[a + b for a, b in zip(first, tie, strict=True)], label="second wins")
+            ax.axvline(0.5, color="black", linewidth=0.8)
+            ax.set_xlim(0, 1)
+            ax.set_xlabel("probability")
+            ax.invert_yaxis()
+            ax.legend(loc="lower right", fontsize=8)
+            ax.set_title(f"{r['rule_set']}, two players: who wins")
+            figure = f"{r['rule_set'].replace('+', '-')}-two-players.png"
+            save_figure(fig, tmp / figure)
+            plt.close(fig)
+            lines += [f"![Two players]({figure})", ""]
+            three = r["three_players"]
+            lines += [f"## {r['rule_set']}: three players", ""]
+            if three is None:
+                lines += ["Not built: `yahtzee.duel.players: [2, 3]` in params.yaml builds the 3-player table "
+                          "(about four minutes).", ""]
+                continue
+            o = three["outcomes"]
+            lines += ["Every seat plays to win.", "", "| | seat 0 (first) | seat 1 | seat 2 (last) |",
+                      "|---|---:|---:|---:|",
+                      f"| P(wins alone) | {o['win_0']:.10f} | {o['win_1']:.10f} | {o['win_2']:.10f} |",
+                      "| share | " + " | ".join(f"{three['shares'][f'seat_{j}']:.10f}" for j in range(3)) + " |",
+                      "", f"P(some tie for the win) = {three['tie_for_first']:.10f} (all three: "
+                      f"{o['tie_012']:.3g}); {three['states']:,} joint states.", ""]
+        (tmp / "report.md").write_text("\n".join(lines) + "\n")
+
+    publish_report(out_dir, write)
+    return Path(out_dir)
