@@ -82,20 +82,18 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
                       "Against an expected-score player, playing to win is worth "
                       f"{100 * (first_resp['first_share'] - 0.5):+.2f} points of share as first player and "
                       f"{100 * (second_resp['second_share'] - 0.5):+.2f} as second.", ""]
+            # The differences are a few tenths of a percent: plot the first player's edge, not the whole bar.
             fig, ax = plt.subplots(figsize=(8, 3.8))
             labels = [m["matchup"].replace(", ", ",\n") for m in r["two_players"]]
-            first = [m["first_wins"] for m in r["two_players"]]
-            tie = [m["tie"] for m in r["two_players"]]
-            second = [m["second_wins"] for m in r["two_players"]]
-            ax.barh(labels, first, label="first wins")
-            ax.barh(labels, tie, left=first, label="tie")
-            ax.barh(labels, second, left=[a + b for a, b in zip(first, tie, strict=True)], label="second wins")
-            ax.axvline(0.5, color="black", linewidth=0.8)
-            ax.set_xlim(0, 1)
-            ax.set_xlabel("probability")
+            edge = [100 * (m["first_share"] - m["second_share"]) for m in r["two_players"]]
+            bars = ax.barh(labels, edge, color=["tab:blue" if e >= 0 else "tab:orange" for e in edge])
+            ax.bar_label(bars, labels=[f"{e:+.2f}" for e in edge], padding=3, fontsize=8)
+            ax.axvline(0, color="black", linewidth=0.8)
+            lim = max(abs(e) for e in edge) * 1.4 + 0.1
+            ax.set_xlim(-lim, lim)
+            ax.set_xlabel("first player's share minus second's (percentage points; a tie counts half)")
             ax.invert_yaxis()
-            ax.legend(loc="lower right", fontsize=8)
-            ax.set_title(f"{r['rule_set']}, two players: who wins")
+            ax.set_title(f"{r['rule_set']}, two players: the first player's edge")
             figure = f"{r['rule_set'].replace('+', '-')}-two-players.png"
             save_figure(fig, tmp / figure)
             plt.close(fig)
