@@ -27,12 +27,10 @@ def _cases(game: str) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def poker_artifacts(tmp_path_factory) -> Path:
-    from pipeline import registry
+    """The evaluator tables the engines read: the run's shared build (tests/shared.py), not one of this module's own."""
+    from tests import shared
 
-    root = tmp_path_factory.mktemp("golden-poker")
-    (root / "params.yaml").write_text("poker:\n  preflop: {}\n")
-    registry.build(["poker-evaluator"], params_path=root / "params.yaml", artifacts_dir=root / "artifacts")
-    return root / "artifacts"
+    return shared.poker_evaluator(tmp_path_factory)
 
 
 def test_every_golden_file_has_its_check():

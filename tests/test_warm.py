@@ -42,11 +42,10 @@ def test_unknown_game_is_a_usage_error():
 
 # Run in a process of its own: in this one other tests may already have called (and so compiled or loaded) the
 # kernels, and numba reads its cache directory once, when first imported.
-_FIRST_CALL = """
-import sys
+# The start of each script: ``compiled`` lists every kernel numba compiles once ``listen()`` has been called.
+_LISTENER = """
 import pipeline  # first: it keys NUMBA_CACHE_DIR by the code before numba reads it
 from numba.core import event
-from pipeline.poker.warm import compile_kernels, kernels_cached
 
 compiled = []
 
@@ -57,8 +56,16 @@ class Listener(event.Listener):
     def on_end(self, ev):
         pass
 
+def listen():
+    event.register("numba:compile", Listener())
+"""
+
+_FIRST_CALL = _LISTENER + """
+import sys
+from pipeline.poker.warm import compile_kernels, kernels_cached
+
 assert kernels_cached()
-event.register("numba:compile", Listener())
+listen()
 compile_kernels(sys.argv[1])  # the calls a user's equity question makes
 print(len(compiled), compiled)
 """
@@ -71,5 +78,28 @@ def test_after_compile_the_first_equity_call_compiles_nothing(tmp_path_factory):
     evaluator = shared.poker_evaluator(tmp_path_factory)
     ran = subprocess.run([sys.executable, "-c", _FIRST_CALL, str(evaluator)], capture_output=True, text=True,
                          timeout=600, cwd=PIPELINE.parent, env={**os.environ, "PYTHONPATH": str(PIPELINE.parent)})
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.startswith("0 "), ran.stdout
+
+
+# The strategy lab's engine (pipeline/yahtzee_lab/warm.py): compiled by Yahtzee's warm-up on players that read no
+# table, so that the games of the tests and stages (here through `play`, another entry than the warm-up's)
+# load it instead of compiling it, both pytest workers at once.
+_FIRST_GAMES = _LISTENER + """
+from pipeline.yahtzee_lab.match import play
+
+listen()
+for mode in ("independent", "coupled"):
+    play("decision_une", "random", 40, seed=2, mode=mode)
+play("random", None, 10, seed=3)
+print(len(compiled), compiled)
+"""
+
+
+def test_after_compile_the_lab_games_compile_nothing():
+    result = CliRunner().invoke(main, ["compile", "yahtzee"])
+    assert result.exit_code == 0, result.output
+    ran = subprocess.run([sys.executable, "-c", _FIRST_GAMES], capture_output=True, text=True, timeout=600,
+                         cwd=PIPELINE.parent, env={**os.environ, "PYTHONPATH": str(PIPELINE.parent)})
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert ran.stdout.startswith("0 "), ran.stdout

@@ -48,10 +48,11 @@ GAME = GameDeclaration(
     web="webapp.routes.yahtzee",
     # The solver, score-law, play-to-win (on one Dask worker) and tie kernels on the smallest rule set,
     # scandinavian+forced (16 sheets: the build is a second, the compiling the rest), which every rule set's stage
-    # then loads. Not the strategy lab's engine: its weights read the seed tables (a full solve), and only its
-    # stage compiles it.
+    # then loads. Then the strategy lab's engine, on players that read no table (its weights read the seed
+    # tables, a full solve, so they are not built here): in `make test` both workers would compile it at once.
     warm=WarmUp(params=(
         "yahtzee:\n  rule_sets: [scandinavian+forced]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
         "    objectives: [goal, win]\n    max_points: null\n    rows_per_task: 16\n  towin_cluster:\n"
-        "    scheduler: null\n    workers: 1\n  towin_report:\n    targets: [100]\n"), seconds=90),
+        "    scheduler: null\n    workers: 1\n  towin_report:\n    targets: [100]\n"),
+        then="pipeline.yahtzee_lab.warm:compile_engine", seconds=120),
 )
