@@ -69,8 +69,10 @@ class Box:
       of the paired dice; ``four_as_two`` lets four alike count as two pairs (``tp4``).
     * ``straight``: ``n`` consecutive faces; ``lowest`` > 0 requires the run to start at that face
       (Scandinavian 1-2-3-4-5 / 2-3-4-5-6), 0 accepts any run; scores ``fixed``.
-    * ``full_house``: three of one face and two of another; scores ``fixed``, or the sum when ``fixed``
-      is 0; ``five_alike`` lets five alike count too (``fh5``).
+    * ``full_house``: ``parts`` = (3, 2) three of one face and two of another ((3, 3) villa, (4, 2) tower:
+      Maxi Yatzy); scores ``fixed``, or when ``fixed`` is 0 the sum of those dice (the best such choice of
+      faces: with six dice a full house counts five of them); ``five_alike`` lets five alike count too
+      (``fh5``).
     * ``chance``: the sum. ``yatzy``: all dice alike, scores ``fixed``.
 
     Under a Joker, ``full_house`` and ``straight`` boxes score ``fixed`` for five alike.
@@ -85,17 +87,22 @@ class Box:
     fixed: int = 0
     four_as_two: bool = False
     five_alike: bool = False
+    parts: tuple[int, int] = (3, 2)
 
     def __post_init__(self) -> None:
         if self.kind not in BOX_KINDS:
             raise ValueError(f"box kind must be one of {', '.join(BOX_KINDS)}, not {self.kind!r}")
         if self.points not in ("total", "kind"):
             raise ValueError(f"box points must be 'total' or 'kind', not {self.points!r}")
+        object.__setattr__(self, "parts", tuple(self.parts))
+        if len(self.parts) != 2 or not all(type(p) is int and p >= 1 for p in self.parts):
+            raise ValueError(f"box parts must be two counts of dice (e.g. (3, 2)), not {self.parts!r}")
 
     def to_dict(self) -> dict[str, Any]:
-        """The parameters that differ from the defaults (JSON-able)."""
+        """The parameters that differ from the defaults (JSON-able: ``parts`` as a list)."""
         default = Box(self.name, self.kind)
-        return {k: v for k, v in asdict(self).items() if k in ("name", "kind") or v != getattr(default, k)}
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()
+                if k in ("name", "kind") or v != getattr(default, k)}
 
 
 def _upper_boxes(names: tuple[str, ...]) -> tuple[Box, ...]:
@@ -129,6 +136,24 @@ def scandinavian_boxes(fh5: bool = False, tp4: bool = False) -> tuple[Box, ...]:
 
 
 SCANDINAVIAN_BOXES = scandinavian_boxes()
+
+# Maxi Yatzy: six dice, 20 boxes (docs/yahtzee.md, "Maxi Yatzy").
+MAXI_BOXES: tuple[Box, ...] = _upper_boxes(CATEGORIES[:UPPER]) + (
+    Box("one_pair", "pairs", n=1),
+    Box("two_pairs", "pairs", n=2),
+    Box("three_pairs", "pairs", n=3),
+    Box("three_of_a_kind", "of_a_kind", n=3, points="kind"),
+    Box("four_of_a_kind", "of_a_kind", n=4, points="kind"),
+    Box("five_of_a_kind", "of_a_kind", n=5, points="kind"),
+    Box("small_straight", "straight", n=5, lowest=1, fixed=15),
+    Box("large_straight", "straight", n=5, lowest=2, fixed=20),
+    Box("full_straight", "straight", n=6, lowest=1, fixed=21),
+    Box("full_house", "full_house"),
+    Box("villa", "full_house", parts=(3, 3)),
+    Box("tower", "full_house", parts=(4, 2)),
+    Box("chance", "chance"),
+    Box("maxi_yatzy", "yatzy", fixed=100),
+)
 
 
 @dataclass(frozen=True)
@@ -280,6 +305,10 @@ RULE_SETS: dict[str, Rules] = {
         Rules("plain", "Neither Joker rule nor Yahtzee bonus.", joker="none", yahtzee_bonus=0),
         *(_scandinavian(fh5, tp4, forced) for forced in (False, True) for fh5, tp4 in
           ((False, False), (True, False), (False, True), (True, True))),
+        Rules("maxi", "Maxi Yatzy (Norwegian rules): six dice, 20 boxes, bonus 100 at 84, no Joker.", n_dice=6,
+              upper_threshold=84, upper_bonus=100, yahtzee_bonus=0, joker="none", boxes=MAXI_BOXES),
+        Rules("maxi-se", "Maxi Yatzy (Swedish rules): six dice, 20 boxes, bonus 50 at 75, no Joker.", n_dice=6,
+              upper_threshold=75, upper_bonus=50, yahtzee_bonus=0, joker="none", boxes=MAXI_BOXES),
     )
 }
 DEFAULT_RULES = "hasbro"
@@ -339,8 +368,13 @@ def score_box(box: Box, counts: list[int], joker: bool = False) -> int:
             best = max(best, run)
         return box.fixed if best >= box.n else 0
     if kind == "full_house":
-        fits = sorted(c for c in counts if c) == [2, 3] or (box.five_alike and alike == n_dice)
-        return (box.fixed or total) if fits else 0
+        if box.five_alike and alike == n_dice:
+            return box.fixed or total
+        big, small = box.parts
+        # The best faces a != b with at least `big` and `small` dice: with five dice and (3, 2), all of them.
+        best = max((big * (a + 1) + small * (b + 1) for a in range(len(counts)) for b in range(len(counts))
+                    if a != b and counts[a] >= big and counts[b] >= small), default=0)
+        return (box.fixed or best) if best else 0
     if kind == "chance":
         return total
     return box.fixed if alike == n_dice else 0  # yatzy

@@ -56,7 +56,8 @@ def collect(rule_set: str, players: list[int], artifacts_dir: str | Path) -> dic
 
 def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir: str | Path) -> Path:
     """The report for every rule set of ``yahtzee.duel.rule_sets``; out_dir written at once."""
-    duel = settings(section)
+    # Without a yahtzee.duel section (the compile step's smallest instance) there is nothing to report.
+    duel = settings(section) if section.get("duel") is not None else {"rule_sets": [], "players": []}
     results = []
     for name in duel["rule_sets"]:
         say(f"  play to win against people: {name}")
@@ -111,6 +112,8 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
                       "| share | " + " | ".join(f"{three['shares'][f'seat_{j}']:.10f}" for j in range(3)) + " |",
                       "", f"P(some tie for the win) = {three['tie_for_first']:.10f} (all three: "
                       f"{o['tie_012']:.3g}); {three['states']:,} joint states.", ""]
+        if not results:
+            lines += ["No table of play between players is configured (`yahtzee.duel` in params.yaml).", ""]
         (tmp / "report.md").write_text("\n".join(lines) + "\n")
 
     publish_report(out_dir, write)

@@ -409,3 +409,5 @@ def test_players_report(duel_tables, optimal, expected_pair, tmp_path):
     assert summary["three_players"] is None
     text = (out / "report.md").read_text()
     assert "yahtzee.duel.players: [2, 3]" in text and (out / "scandinavian-forced-two-players.png").stat().st_size
+    empty = write_report({}, duel_tables, tmp_path / "none")  # no yahtzee.duel: nothing configured, said so
+    assert "No table of play between players" in (empty / "report.md").read_text()
