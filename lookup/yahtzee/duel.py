@@ -155,12 +155,9 @@ def _opponent_count(opponents: Any, rules: Rules) -> int:
 
 
 def _position(sheet: SheetLike, opponents: Any, rules: Rules | str) -> _Position:
-    """The joint state of the mover (``sheet``) against ``opponents``, validated."""
+    """The joint state of the mover (``sheet``) against one opponent (``opponents``, counted by
+    ``_opponent_count``), validated."""
     rules = get_rules(rules)
-    _opponent_count(opponents, rules)
-    if len(opponents) != 1:
-        raise ValueError(f"the {rules.name!r} duel tables are for 2 players: give exactly 1 opponent sheet, "
-                         f"got {len(opponents)}")
     lay = duel_layout(rules, None, 2)
     me = Sheet.parse(sheet, rules)
     them = Sheet.parse(opponents[0], rules)

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from lookup.yahtzee.duel_states import duel_layout
 from lookup.yahtzee.party_states import PartyLayout, outcome_names, party_layout, share_weights
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.states import state_space
@@ -122,10 +123,11 @@ def _policy_rows(lay: PartyLayout, layer: int, policy_index: np.ndarray, reroll:
         if not np.array_equal(reroll[reached], reroll[missed]):
             raise ValueError("the single-player policy differs between a reached and a missed bonus")
         return np.full((int(np.prod(shape[:-1])), shape[-1]), reached, dtype=np.int64)
-    room = sum(rules.n_dice * (c + 1) for c in lay.boxes[i:] if c < 6)
+    # The mover's canonical upper total is the duel layout's rule, unmerged as the single-player rows are.
+    canonical = duel_layout(rules, lay.boxes, 2, merge_decided=False).canonical
+    canon_of = np.array([canonical(u, i) for u in range(shape[s])], dtype=np.int64)
     u = np.indices(shape)[s].reshape(-1, shape[-1])
-    canon = np.where(u >= thr, thr, np.where(u + room < thr, 0, u))
-    rows = policy_index[mask, canon, 0].astype(np.int64)
+    rows = policy_index[mask, canon_of[u], 0].astype(np.int64)
     if (rows < 0).any():
         raise ValueError("the policy tables do not cover every reachable state")
     return rows
@@ -155,7 +157,7 @@ def solve_party(rules: Rules | str = "scandinavian+forced", boxes: tuple[int, ..
     layers: list[np.ndarray] = [np.empty(0)] * lay.n_layers
     layers[-1] = terminal(lay)
     for layer in range(lay.n_layers - 2, -1, -1):
-        _, mover = lay.position(layer)
+        i, mover = lay.position(layer)
         nxt = layers[layer + 1]
         next_low: tuple[int, ...] | None = None
         if lay.is_raw(layer) and not lay.is_raw(layer + 1):
@@ -171,7 +173,7 @@ def solve_party(rules: Rules | str = "scandinavian+forced", boxes: tuple[int, ..
         out = np.empty((lay.n_outcomes, n_rows, shape[-1]))
         party_kernels.solve_layer(
             np.ascontiguousarray(nxt.reshape(lay.n_outcomes, -1, next_shape[-1])), nrow, ncol,
-            np.ascontiguousarray(lay.point_of_roll[lay.position(layer)[0]]), np.ascontiguousarray(weights[mover]),
+            np.ascontiguousarray(lay.point_of_roll[i]), np.ascontiguousarray(weights[mover]),
             out, kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.keep_of_mask, int(fixed), prow, reroll,
             PROBABILITY_TIE_REL, kernels._n_chunks(n_rows))
         layers[layer] = out.reshape(lay.n_outcomes, *shape)

@@ -32,6 +32,7 @@ from pipeline.progress import say
 from pipeline.store import ArtifactSpec, StoredArray
 
 CODE = (
+    "lookup/yahtzee/duel_states.py",  # the canonical upper total of a fixed single-player policy
     "lookup/yahtzee/encoding.py",
     "lookup/yahtzee/party_states.py",  # the joint layout
     "lookup/yahtzee/rules.py",
