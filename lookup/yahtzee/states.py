@@ -65,11 +65,25 @@ class StateSpace:
         return len(self.row_mask)
 
 
-@cache
-def state_space(rules: Rules, merge: bool = True) -> StateSpace:
-    """The (cached) state space of ``rules``; ``merge=False`` gives every reachable state its own row."""
+# Masks per block while the arrays are built: the [mask, upper, ybox] grid of Maxi Yatzy (2**20 x 85 x 2) is
+# walked in blocks so that no temporary the size of the grid (int64) is ever made; only the results are.
+_BLOCK_MASKS = 1 << 14
+
+
+def _popcount(masks: np.ndarray, n_boxes: int) -> np.ndarray:
+    count = np.zeros(len(masks), dtype=np.int64)
+    for c in range(n_boxes):
+        count += (masks >> c) & 1
+    return count
+
+
+def _representatives(rules: Rules, masks: np.ndarray, merge: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(reachable[mask, u, y], flat index of each state's representative) for a block of consecutive masks.
+
+    Flat indices number the whole grid in (mask, upper, ybox) order; the representative is the state whose
+    row the state shares (itself unless ``merge`` folds it, see the module docstring).
+    """
     t = rules.upper_threshold
-    masks = np.arange(1 << rules.n_boxes)
     ups = np.arange(t + 1)
     reach_u = upper_reachable(rules)[masks & ((1 << UPPER) - 1)]  # [mask, u]
     if rules.forced_order:
@@ -77,32 +91,51 @@ def state_space(rules: Rules, merge: bool = True) -> StateSpace:
     yi = rules.yahtzee_index
     yfilled = (masks >> yi) & 1 == 1 if yi >= 0 else np.zeros(len(masks), dtype=bool)
     reachable = np.stack([reach_u, reach_u & yfilled[:, None]], axis=2)
-
     open_upper_pips = np.zeros(len(masks), dtype=np.int64)
     for f in range(UPPER):
         open_upper_pips += np.where((masks >> f) & 1 == 0, f + 1, 0)
-    max_add = rules.n_dice * open_upper_pips
-    dead = (ups[None, :] + max_add[:, None] < t) | (rules.optimised_upper_bonus == 0)
+    dead = (ups[None, :] + rules.n_dice * open_upper_pips[:, None] < t) | (rules.optimised_upper_bonus == 0)
     rep_u = np.where(dead & merge, 0, ups[None, :])  # [mask, u]
     rep_y = np.arange(2) if (rules.yahtzee_bonus or not merge) else np.zeros(2, dtype=np.int64)
+    return reachable, (masks[:, None, None] * (t + 1) + rep_u[:, :, None]) * 2 + rep_y[None, None, :]
 
-    m3, u3, y3 = np.meshgrid(masks, ups, np.arange(2), indexing="ij")
-    rm, ru, ry = m3, np.broadcast_to(rep_u[:, :, None], m3.shape), rep_y[y3]
-    is_rep = reachable & (ru == u3) & (ry == y3)
-    popcount = np.zeros(len(masks), dtype=np.int64)
-    for c in range(rules.n_boxes):
-        popcount += (masks >> c) & 1
-    sel = np.flatnonzero(is_rep.ravel())
-    order = np.lexsort((y3.ravel()[sel], u3.ravel()[sel], m3.ravel()[sel], popcount[m3.ravel()[sel]]))
-    sel = sel[order]
-    row_mask, row_upper, row_ybox = (a.ravel()[sel].astype(np.int64) for a in (m3, u3, y3))
 
-    rows_of_rep = np.full(m3.size, -1, dtype=np.int64)
-    rows_of_rep[sel] = np.arange(len(sel))
-    flat_rep = (rm * (t + 1) + ru) * 2 + ry
-    state_index = np.where(reachable.ravel(), rows_of_rep[flat_rep.ravel()], -1).astype(np.int32)
-    state_index = state_index.reshape(m3.shape)
-    layer_ptr = np.searchsorted(popcount[row_mask], np.arange(rules.n_boxes + 2)).astype(np.int64)
-    for a in (state_index, row_mask, row_upper, row_ybox, layer_ptr, reachable):
-        a.setflags(write=False)
+def _popcount(masks: np.ndarray, n_boxes: int) -> np.ndarray:
+    count = np.zeros(len(masks), dtype=np.int64)
+    for c in range(n_boxes):
+        count += (masks >> c) & 1
+    return count
+
+
+# Masks per block while the arrays are built: the grid of Maxi Yatzy (2**20 x 85 x 2 states) is walked in
+# blocks so that no int64 temporary the size of the grid is made (4.4 GB peak instead of 13.7 GB for it).
+_BLOCK_MASKS = 1 << 14
+
+
+@cache
+def state_space(rules: Rules, merge: bool = True) -> StateSpace:
+    """The (cached) state space of ``rules``; ``merge=False`` gives every reachable state its own row."""
+    n_masks, width = 1 << rules.n_boxes, 2 * (rules.upper_threshold + 1)  # width: states of one mask
+    blocks = [np.arange(a, min(n_masks, a + _BLOCK_MASKS)) for a in range(0, n_masks, _BLOCK_MASKS)]
+    reachable = np.empty((n_masks, rules.upper_threshold + 1, 2), dtype=bool)
+    selected = []  # flat indices of the representatives, in (mask, upper, ybox) order
+    for masks in blocks:
+        block, rep = _representatives(rules, masks, merge)
+        reachable[masks[0]:masks[-1] + 1] = block
+        flat = np.arange(masks[0] * width, (masks[-1] + 1) * width).reshape(block.shape)
+        selected.append(flat[block & (rep == flat)])
+    sel = np.concatenate(selected)
+    sel = sel[np.argsort(_popcount(sel // width, rules.n_boxes), kind="stable")]  # by filled boxes, then as is
+    row_mask, row_upper, row_ybox = sel // width, (sel // 2) % (rules.upper_threshold + 1), sel % 2
+    state_index = np.full(n_masks * width, -1, dtype=np.int32)
+    state_index[sel] = np.arange(len(sel), dtype=np.int32)
+    del sel
+    for masks in blocks:  # every other reachable state takes its representative's row (in the same block)
+        block, rep = _representatives(rules, masks, merge)
+        lo, hi = masks[0] * width, (masks[-1] + 1) * width
+        state_index[lo:hi] = np.where(block.ravel(), state_index[rep.ravel()], -1)
+    state_index = state_index.reshape(reachable.shape)
+    layer_ptr = np.searchsorted(_popcount(row_mask, rules.n_boxes), np.arange(rules.n_boxes + 2)).astype(np.int64)
+    for arr in (state_index, row_mask, row_upper, row_ybox, layer_ptr, reachable):
+        arr.setflags(write=False)
     return StateSpace(state_index, row_mask, row_upper, row_ybox, layer_ptr, reachable)
