@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from itertools import permutations, product
+from itertools import permutations
 from typing import Any
 
 from lookup.yahtzee.rules import UPPER, Rules, get_rules
@@ -30,8 +30,9 @@ _INT_OR_NONE = frozenset({int, type(None)}).issuperset
 class Plan:
     """Precomputed per rule set.
 
-    dice[pips tuple] = (pips, roll index, permutation id): every ordered roll, with the permutation that
-        sorts it; reroll[perm][mask] = the sorted-dice mask as one bool per INPUT die.
+    dice[pips tuple] = (pips, roll index, permutation id): the ordered rolls seen so far, with the permutation
+        that sorts it (filled on first use: six dice have 46,656 ordered rolls, built ahead in about half a
+        second); reroll[perm][mask] = the sorted-dice mask as one bool per INPUT die (also filled on first use).
     keep[roll][mask] = (keep index, kept faces as pips) of rerolling ``mask`` of sorted roll ``roll``.
     bits[c] = {points box c may hold: (1 << c) | points << TOTAL_AT | (points << UPPER_AT if c is an upper
         box)} plus {None: 0} (empty): the sum over the boxes checks every value and gives the filled
@@ -46,7 +47,7 @@ class Plan:
 
     rules: Rules
     dice: dict[tuple[int, ...], tuple[tuple[int, ...], int, int]]
-    reroll: tuple[tuple[tuple[bool, ...], ...], ...]
+    reroll: _PerPermutation
     keep: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
     bits: tuple[dict[int | None, int], ...]
     n_rolls: int
@@ -61,6 +62,26 @@ class Plan:
     upper_bonus: int
     yahtzee_index: int
     yahtzee_points: int
+
+
+class _PerPermutation(dict):
+    """``[perm][mask]``: the sorted-dice reroll ``mask`` as one bool per input die, for the permutation
+    ``perm`` (an index into ``orders``) that sorts the input dice; each permutation's row built on first use."""
+
+    def __init__(self, orders: list[tuple[int, ...]]) -> None:
+        super().__init__()
+        self.orders = orders
+
+    def __missing__(self, perm: int) -> tuple[tuple[bool, ...], ...]:
+        order, n = self.orders[perm], len(self.orders[perm])
+        row = []
+        for mask in range(1 << n):
+            out = [False] * n
+            for i, pos in enumerate(order):
+                out[pos] = bool((mask >> i) & 1)
+            row.append(tuple(out))
+        self[perm] = row = tuple(row)
+        return row
 
 
 _plans: dict[str, Plan] = {}
@@ -91,28 +112,14 @@ _named: dict[str, Plan] = {}
 @cache
 def _plan(rules: Rules) -> Plan:
     enc = rules.encoding
-    n = rules.n_dice
-    perms = {p: i for i, p in enumerate(permutations(range(n)))}
-    roll_of = {tuple(int(f) + 1 for f in faces): i for i, faces in enumerate(enc.rolls)}
-    dice = {}
-    for pips in product(range(1, rules.n_faces + 1), repeat=n):
-        dice[pips] = (pips, roll_of[tuple(sorted(pips))], perms[tuple(sorted(range(n), key=pips.__getitem__))])
-    reroll = []
-    for order in perms:
-        per_mask = []
-        for mask in range(1 << n):
-            out = [False] * n
-            for i, pos in enumerate(order):
-                out[pos] = bool((mask >> i) & 1)
-            per_mask.append(tuple(out))
-        reroll.append(tuple(per_mask))
+    orders = list(permutations(range(rules.n_dice)))
     keep = tuple(
         tuple((int(k), tuple(int(f) + 1 for f in enc.keeps[k])) for k in enc.keep_of_mask[roll])
         for roll in range(enc.n_rolls)
     )
     bits = tuple({**{v: 1 << c | v << TOTAL_AT | (v << UPPER_AT if c < UPPER else 0) for v in p}, None: 0}
                  for c, p in enumerate(possible_points(rules)))
-    return Plan(rules, dice, tuple(reroll), keep, bits, enc.n_rolls, frozenset((*rules.categories, BONUS_KEY)),
+    return Plan(rules, {}, _PerPermutation(orders), keep, bits, enc.n_rolls, frozenset((*rules.categories, BONUS_KEY)),
                 not rules.forced_order, rules.name, tuple(rules.categories), rules.upper_threshold + 1,
                 rules.n_boxes, rules.all_filled, rules.upper_threshold, rules.optimised_upper_bonus,
                 rules.yahtzee_index, rules.yahtzee_points)
@@ -126,7 +133,23 @@ def roll(dice: Any, p: Plan) -> tuple[tuple[int, ...], int, int]:
         if hit is not None:
             return hit
     pips = parse_dice(dice, p.rules)  # raises on anything invalid
-    return p.dice[pips]
+    hit = p.dice.get(pips)
+    if hit is None:
+        hit = p.dice[pips] = (pips, _roll_of(p.rules)[tuple(sorted(pips))],
+                              _perm_of(p.rules.n_dice)[tuple(sorted(range(len(pips)), key=pips.__getitem__))])
+    return hit
+
+
+@cache
+def _roll_of(rules: Rules) -> dict[tuple[int, ...], int]:
+    """Roll index of each sorted roll (pips)."""
+    return {tuple(int(f) + 1 for f in faces): i for i, faces in enumerate(rules.encoding.rolls)}
+
+
+@cache
+def _perm_of(n_dice: int) -> dict[tuple[int, ...], int]:
+    """Index of each permutation of the dice positions (the order ``_PerPermutation`` uses)."""
+    return {order: i for i, order in enumerate(permutations(range(n_dice)))}
 
 
 def sheet_state(sheet: Any, p: Plan) -> tuple[tuple[int, int, int], int]:

@@ -400,11 +400,12 @@ def scoring_tables(rules: Rules) -> ScoringTables:
     enc = rules.encoding
     score = np.zeros((enc.n_rolls, rules.n_boxes), dtype=np.int64)
     joker = np.zeros_like(score)
+    no_joker = rules.joker_code == JOKER_NONE  # Joker values are never used: skip half of the scoring
     for r, roll in enumerate(enc.rolls):
         pips = [int(f) + 1 for f in roll]
         for c in range(rules.n_boxes):
             score[r, c] = score_roll(rules, pips, c)
-            joker[r, c] = score_roll(rules, pips, c, joker=True)
+            joker[r, c] = score[r, c] if no_joker else score_roll(rules, pips, c, joker=True)
     yface = enc.yahtzee_face.copy()
     for a in (score, joker, yface):
         a.setflags(write=False)

@@ -25,7 +25,7 @@ import numpy as np
 
 from lookup.yahtzee.rules import UPPER, Rules
 
-__all__ = ["StateSpace", "state_space", "upper_reachable"]
+__all__ = ["StateSpace", "layer_name", "state_space", "upper_reachable"]
 
 
 def upper_reachable(rules: Rules) -> np.ndarray:
@@ -41,6 +41,11 @@ def upper_reachable(rules: Rules) -> np.ndarray:
             src = np.flatnonzero(prev)
             ok[m, np.minimum(t, src + add)] = True
     return ok
+
+
+def layer_name(n_filled: int) -> str:
+    """The name of a layered artifact's array of the rows with ``n_filled`` filled boxes."""
+    return f"layer_{n_filled:02d}"
 
 
 @dataclass(frozen=True, eq=False)

@@ -15,6 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from lookup.chunked import ChunkedArray
 from lookup.errors import NotBuiltError
 from lookup.store import (
@@ -25,12 +27,17 @@ from lookup.store import (
     play_arrays,
 )
 from lookup.yahtzee.rules import Rules
+from lookup.yahtzee.states import layer_name
 
 VALUES_SCHEMA, POLICY_SCHEMA = "yahtzee.values", "yahtzee.policy"
 SCHEMA_VERSIONS = (1,)
 POLICY_ARRAYS = ["state_index", "reroll", "category"]
 DISTRIBUTION_SCHEMA = "yahtzee.distribution"
 DISTRIBUTION_VERSIONS = (1,)
+# The value table of a rule set too large for a policy table (Maxi Yatzy), by rows and layers:
+# ``state_index``, ``layer_ptr`` and ``layer_NN[row - layer_ptr[NN], j]`` (pipeline.yahtzee.layered_values).
+LAYERED_SCHEMA = "yahtzee.layered"
+LAYERED_VERSIONS = (1,)
 
 
 def values_name(rules: Rules) -> str:
@@ -45,11 +52,42 @@ def distribution_name(rules: Rules) -> str:
     return f"yahtzee-{rules.name}-distribution"
 
 
+def layered_name(rules: Rules) -> str:
+    return f"yahtzee-{rules.name}-layered"
+
+
+@dataclass(frozen=True, eq=False)
+class LayeredValues:
+    """The value table of a layered artifact (``yahtzee-RULES-layered``), indexed as the dense one:
+    ``values[filled_mask, upper, ybox]`` = expected remaining points from that turn start (NaN if unreachable).
+
+    ``column(state, j)`` reads the state's other numbers (``COLUMNS``: the second moment of the remaining
+    points under optimal play, P(upper bonus earned from here), P(Yahtzee box filled from here)).
+    """
+
+    state_index: ChunkedArray
+    layer_ptr: tuple[int, ...]
+    layers: tuple[ChunkedArray, ...]
+
+    COLUMNS = ("value", "second_moment", "p_upper_bonus", "p_yahtzee")
+
+    def column(self, state: tuple[int, int, int], j: int) -> float:
+        row = int(self.state_index[state])
+        if row < 0:
+            return float("nan")
+        n = int(state[0]).bit_count()
+        return float(self.layers[n][row - self.layer_ptr[n], j])
+
+    def __getitem__(self, state: tuple[int, int, int]) -> float:
+        return self.column(state, 0)
+
+
 @dataclass(frozen=True, eq=False)
 class YahtzeeTables:
     """What play needs for one rule set. ``policy`` is None when only the value table is built.
 
-    value[filled_mask, upper, ybox]: expected remaining points from a turn start (NaN if unreachable).
+    value[filled_mask, upper, ybox]: expected remaining points from a turn start (NaN if unreachable); a
+        ``LayeredValues`` for a rule set built as a layered table (Maxi Yatzy: no policy table).
     policy: {"state_index", "reroll", "category"}.
     Both are ``lookup.chunked.ChunkedArray``: an element index reads that element's chunk (checked the
     first time this process uses it); ``np.asarray`` gives the whole checked array.
@@ -57,7 +95,7 @@ class YahtzeeTables:
     """
 
     rules: Rules
-    value: ChunkedArray
+    value: ChunkedArray | LayeredValues
     policy: dict[str, ChunkedArray] | None
     stats: dict[str, Any]
 
@@ -80,7 +118,13 @@ def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> Yahtze
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
     values = artifact_path(root, values_name(rules))
     policy = artifact_path(root, policy_name(rules))
-    tables = _load(rules, values, artifact_stamp(values), policy, artifact_stamp(policy))
+    values_stamp = artifact_stamp(values)
+    layered = artifact_path(root, layered_name(rules))
+    layered_stamp = 0 if values_stamp else artifact_stamp(layered)
+    if layered_stamp:
+        tables = _load_layered(rules, layered, layered_stamp)
+    else:
+        tables = _load(rules, values, values_stamp, policy, artifact_stamp(policy))
     _recent[key] = (now, tables)
     return tables
 
@@ -90,8 +134,10 @@ def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_st
     # The stamps make a republished artifact (or manifest) a new cache entry.
     if not values_stamp:
         raise NotBuiltError(
-            f"{values}: the {rules.name!r} Yahtzee tables are not built; add {rules.name!r} to "
-            f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`)",
+            f"{values}: the {rules.name!r} Yahtzee tables are not built; add {rules.name!r} to yahtzee.rule_sets "
+            f"in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`); a rule set too large "
+            f"for a policy table (Maxi Yatzy) goes in yahtzee.layered.rule_sets (`dicetables build "
+            f"yahtzee-layered-{rules.name.replace('+', '-')}`)",
             f"rule set {rules.name!r} is not built on this server")
     identity = dict(versions=SCHEMA_VERSIONS, rules=rules.to_dict())
     meta, arrays = play_arrays(values, ["value"], schema=VALUES_SCHEMA, **identity)
@@ -108,3 +154,22 @@ def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_st
             if pol[name].shape != shape:
                 raise ArtifactError(f"{policy}: array {name!r} has shape {pol[name].shape}, the rules imply {shape}")
     return YahtzeeTables(rules=rules, value=arrays["value"], policy=pol, stats=meta.get("stats", {}))
+
+
+@lru_cache(maxsize=8)
+def _load_layered(rules: Rules, path: Path, stamp: int) -> YahtzeeTables:
+    # The stamp makes a republished artifact a new cache entry.
+    names = ["state_index", "layer_ptr"] + [layer_name(n) for n in range(rules.n_boxes + 1)]
+    meta, arrays = play_arrays(path, names, schema=LAYERED_SCHEMA, versions=LAYERED_VERSIONS, rules=rules.to_dict())
+    layout = (1 << rules.n_boxes, rules.upper_threshold + 1, 2)
+    if arrays["state_index"].shape != layout:
+        raise ArtifactError(f"{path}: array 'state_index' has shape {arrays['state_index'].shape}, the rules imply "
+                            f"{layout}")
+    ptr = tuple(int(x) for x in np.asarray(arrays["layer_ptr"]))
+    layers = tuple(arrays[layer_name(n)] for n in range(rules.n_boxes + 1))
+    for n, layer in enumerate(layers):
+        if len(ptr) != rules.n_boxes + 2 or layer.shape != (ptr[n + 1] - ptr[n], len(LayeredValues.COLUMNS)):
+            raise ArtifactError(f"{path}: array {layer_name(n)!r} has shape {layer.shape}, layer_ptr implies "
+                                f"{(ptr[n + 1] - ptr[n], len(LayeredValues.COLUMNS))}")
+    values = LayeredValues(arrays["state_index"], ptr, layers)
+    return YahtzeeTables(rules=rules, value=values, policy=None, stats=meta.get("stats", {}))

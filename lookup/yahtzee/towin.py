@@ -31,6 +31,7 @@ from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, p
 from lookup.validate import integer, shown
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
+from lookup.yahtzee.states import layer_name
 from lookup.yahtzee.turn import TurnAnalysis, action_text, analyse_final, chosen_keep, final_outcomes, ranked_options
 
 OBJECTIVE_SCHEMAS = {"goal": "yahtzee.goal", "win": "yahtzee.win"}
@@ -41,10 +42,6 @@ MAX_TARGET = 100_000
 
 def towin_name(rules: Rules, objective: str) -> str:
     return f"yahtzee-{rules.name}-{objective}"
-
-
-def layer_name(n_filled: int) -> str:
-    return f"layer_{n_filled:02d}"
 
 
 @dataclass(frozen=True, eq=False)

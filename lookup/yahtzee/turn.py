@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -106,26 +107,60 @@ def _final_values(rules: Rules, value: np.ndarray, mask: int, upper: int, ybox: 
     return final_outcomes(rules, mask, upper, ybox, lambda reward, nxt: reward + value[nxt])
 
 
+@dataclass(frozen=True, eq=False)
+class _FinalPlan:
+    """Per rule set: the rolls that are not n alike (``plain``), those that are (``alike``: (roll, face)),
+    and for each box the distinct points a plain roll scores there with, per roll, the index among them."""
+
+    plain: np.ndarray
+    alike: tuple[tuple[int, int], ...]
+    points: tuple[np.ndarray, ...]
+    which: tuple[np.ndarray, ...]
+
+
+@lru_cache(maxsize=16)
+def _final_plan(rules: Rules) -> _FinalPlan:
+    st = scoring_tables(rules)
+    face = st.yahtzee_face
+    plain = np.flatnonzero(face < 0)
+    alike = tuple((int(r), int(face[r])) for r in np.flatnonzero(face >= 0))
+    distinct = [np.unique(st.score[plain, c], return_inverse=True) for c in range(rules.n_boxes)]
+    return _FinalPlan(plain, alike, tuple(d[0] for d in distinct), tuple(d[1] for d in distinct))
+
+
 def final_outcomes(rules: Rules, mask: int, upper: int, ybox: int,
                    worth: Callable[[int, tuple[int, int, int]], float]) -> np.ndarray:
     """``final[roll, category]`` = ``worth(reward, next_state)`` of scoring each final roll in each allowed
     box (NaN where not allowed): reward = points earned now (box, upper bonus, Yahtzee bonus), next_state
     = (filled_mask, upper, ybox) of the next turn. Expected points use reward + value[next_state]; play
-    to win the probability of the points still needed minus the reward (``lookup.yahtzee.towin``)."""
-    st = scoring_tables(rules)
-    n_rolls = st.score.shape[0]
-    final = np.full((n_rolls, rules.n_boxes), np.nan)
+    to win the probability of the points still needed minus the reward (``lookup.yahtzee.towin``).
+
+    ``worth`` is called once per box and distinct number of points (not per roll: a rule set of six dice
+    has 462 rolls and 20 boxes); the rolls of n alike, which the Joker rules single out, one by one.
+    """
+    st, plan = scoring_tables(rules), _final_plan(rules)
+    final = np.full((st.score.shape[0], rules.n_boxes), np.nan)
     args = (rules.upper_threshold, rules.optimised_upper_bonus, rules.yahtzee_bonus, rules.yahtzee_index)
-    for r in range(n_rolls):
-        face = int(st.yahtzee_face[r])
-        allowed, use_joker = scoring_options_n(rules.joker_code, mask, face, rules.all_filled,
-                                               rules.yahtzee_index, int(rules.forced_order))
+    options = (rules.all_filled, rules.yahtzee_index, int(rules.forced_order))
+    allowed, _ = scoring_options_n(rules.joker_code, mask, -1, *options)  # any roll but n alike
+    for c in range(rules.n_boxes):
+        if (allowed >> c) & 1:
+            worths = np.array([worth(*_outcome(c, int(p), mask, upper, ybox, 0, args)) for p in plan.points[c]])
+            final[plan.plain, c] = worths[plan.which[c]]
+    for r, face in plan.alike:
+        allowed, use_joker = scoring_options_n(rules.joker_code, mask, face, *options)
         points = st.joker_score[r] if use_joker else st.score[r]
         for c in range(rules.n_boxes):
             if (allowed >> c) & 1:
-                reward, nu, ny = box_outcome_n(c, int(points[c]), upper, ybox, int(face >= 0), *args)
-                final[r, c] = worth(reward, (mask | (1 << c), nu, ny))
+                final[r, c] = worth(*_outcome(c, int(points[c]), mask, upper, ybox, 1, args))
     return final
+
+
+def _outcome(c: int, points: int, mask: int, upper: int, ybox: int, alike: int, args: tuple
+             ) -> tuple[int, tuple[int, int, int]]:
+    """(reward, next state) of scoring ``points`` in box ``c``."""
+    reward, nu, ny = box_outcome_n(c, points, upper, ybox, alike, *args)
+    return reward, (mask | (1 << c), nu, ny)
 
 
 def _expect(rules: Rules, roll_values: np.ndarray) -> np.ndarray:

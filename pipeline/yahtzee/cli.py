@@ -117,7 +117,8 @@ def _print_chances(rules_name: str, decision: Any, options: list[Any], top: int,
 def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes: tuple[str, ...], rules_name: str,
            artifacts_dir: Path | None, top: int, goal: int | None, beat: int | None,
            opponent_sources: tuple[str, ...], as_json: bool) -> None:
-    """Advice for DICE (the five faces) with --rerolls left on the sheet, and the ranked options."""
+    """Advice for DICE (the faces: five, six for Maxi Yatzy) with --rerolls left on the sheet, and the ranked
+    options."""
     from lookup.yahtzee.play import decide as decide_
     from lookup.yahtzee.play import explain
 
@@ -269,29 +270,31 @@ def review(record_file: str, rules_name: str | None, goal: int | None, beat: int
         click.echo(line)
 
 
-@cli.command("towin-build")
+@cli.command("dask-build")
 @opt.params_option
 @opt.artifacts_option
 @click.option("--scheduler", default=None, help="Address of a running Dask scheduler (tcp://host:8786); "
-              "default: params yahtzee.towin_cluster.scheduler, else a LocalCluster.")
+              "default: params yahtzee.cluster.scheduler, else a LocalCluster.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes of the LocalCluster (default: yahtzee.towin_cluster.workers).")
+              help="Worker processes of the LocalCluster (default: yahtzee.cluster.workers).")
 @click.option("--force", is_flag=True, help="Rebuild even when an artifact with the same fingerprint exists.")
-def towin_build(params_path: Path | None, artifacts_dir: Path | None, scheduler: str | None, workers: int | None,
-                force: bool) -> None:
-    """Build the play-to-win tables of yahtzee.towin.rule_sets as Dask tasks (docs/yahtzee.md)."""
+def dask_build(params_path: Path | None, artifacts_dir: Path | None, scheduler: str | None, workers: int | None,
+               force: bool) -> None:
+    """Build the tables built as Dask tasks: play to win (yahtzee.towin.rule_sets) and the layered value tables
+    (yahtzee.layered.rule_sets: Maxi Yatzy), on a LocalCluster or a scheduler (docs/yahtzee.md)."""
     from pipeline.family import DEFAULT_PARAMS, build_family, load_params
-    from pipeline.yahtzee.towin_build import SCHEDULER_ENV, families
+    from pipeline.yahtzee import layered_values, towin_build
+    from pipeline.yahtzee.layered import SCHEDULER_ENV
 
     params = load_params(params_path or DEFAULT_PARAMS)
     section = dict(opt.params_section(params_path, "yahtzee"))
-    cluster = dict(section.get("towin_cluster") or {})
+    cluster = dict(section.get("cluster") or {})
     if scheduler:
         cluster["scheduler"] = scheduler
         os.environ[SCHEDULER_ENV] = scheduler  # the one setting that wins over params
     if workers:
         cluster["workers"] = workers
-    section["towin_cluster"] = cluster
+    section["cluster"] = cluster
     params = {**params, "yahtzee": section}
-    for family in families(section):
+    for family in towin_build.families(section) + layered_values.families(section):
         build_family(family, params, opt.artifacts_root(artifacts_dir), force=force)

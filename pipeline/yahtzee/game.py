@@ -5,7 +5,8 @@ web routes. The game's main report (the tournament) is declared by its strategy 
 from pipeline.declaration import GameDeclaration, Report, Stage, WarmUp
 
 _TOWIN_CODE = ("lookup/yahtzee/encoding.py", "lookup/yahtzee/rules.py", "lookup/yahtzee/states.py",
-               "pipeline/yahtzee/kernels.py", "pipeline/yahtzee/solver.py", "pipeline/yahtzee/towin.py",
+               "pipeline/yahtzee/kernels.py", "pipeline/yahtzee/layered.py", "pipeline/yahtzee/solver.py",
+               "pipeline/yahtzee/towin.py",
                "pipeline/yahtzee/towin_build.py", "pipeline/yahtzee/towin_kernels.py")
 
 GAME = GameDeclaration(
@@ -15,7 +16,7 @@ GAME = GameDeclaration(
         "yahtzee-towin-*": Stage(params=tuple(f"yahtzee.towin.{key}" for key in (
             "rule_sets", "objectives", "max_points", "rows_per_task")), seconds=20,
             note="Play to win: one stage per rule set in yahtzee.towin.rule_sets ('+' written '-' in the stage "
-                 "name); the tasks run on Dask (yahtzee.towin_cluster, not a dependency: where they run changes "
+                 "name); the tasks run on Dask (yahtzee.cluster, not a dependency: where they run changes "
                  "no byte)."),
         "yahtzee-duel*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=10,
                                note="Forced-order duel (docs/yahtzee.md): one stage per rule set and player count "
@@ -23,6 +24,10 @@ GAME = GameDeclaration(
         "yahtzee-party*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=240,
                                 note="Forced order among three players (docs/yahtzee.md): when yahtzee.duel.players "
                                      "lists 3."),
+        "yahtzee-layered-*": Stage(params=tuple(f"yahtzee.layered.{key}" for key in (
+            "rule_sets", "rows_per_task", "games", "seed")), seconds=1800,
+            note="Layered value tables (Maxi Yatzy, docs/yahtzee.md): one stage per rule set in "
+                 "yahtzee.layered.rule_sets, none by default; the tasks run on Dask (yahtzee.cluster)."),
         # One stage per rule set in yahtzee.rule_sets, without params: adding a rule set rebuilds no other.
         "yahtzee-hasbro": Stage(seconds=15, note="One stage per rule set in yahtzee.rule_sets."),
         "yahtzee-seed": Stage(seconds=5),
@@ -52,7 +57,8 @@ GAME = GameDeclaration(
     # tables, a full solve, so they are not built here): in `make test` both workers would compile it at once.
     warm=WarmUp(params=(
         "yahtzee:\n  rule_sets: [scandinavian+forced]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
-        "    objectives: [goal, win]\n    max_points: null\n    rows_per_task: 16\n  towin_cluster:\n"
-        "    scheduler: null\n    workers: 1\n  towin_report:\n    targets: [100]\n"),
+        "    objectives: [goal, win]\n    max_points: null\n    rows_per_task: 16\n  cluster:\n"
+        "    scheduler: null\n    workers: 1\n  towin_report:\n    targets: [100]\n  layered:\n"
+        "    rule_sets: [scandinavian+forced]\n    rows_per_task: 16\n    games: 100\n    seed: 1\n"),
         then="pipeline.yahtzee_lab.warm:compile_engine", seconds=120),
 )

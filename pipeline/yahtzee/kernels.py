@@ -153,25 +153,66 @@ def _best_mask(e, best, r, keep_of_mask, mask_order, roll_offset):
     return mask_order[0]  # unreachable: the best keep is always among the masks
 
 
+def reroll_candidates(keep_of_mask: np.ndarray, mask_order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(keeps, masks)`` [n_rolls, 2**n_dice]: per roll, its distinct keeps in the tie order (``mask_order``),
+    each with the first mask that keeps it, padded by repeating the last (a roll of six dice with repeated faces
+    has far fewer distinct keeps than 64 masks: :func:`_best_distinct_mask` scans fewer)."""
+    keeps = np.empty_like(keep_of_mask)
+    masks = np.empty_like(keep_of_mask)
+    for r in range(keep_of_mask.shape[0]):
+        seen: dict[int, int] = {}
+        for mk in mask_order:
+            seen.setdefault(int(keep_of_mask[r, mk]), int(mk))
+        n = len(seen)
+        keeps[r, :n], masks[r, :n] = list(seen), list(seen.values())
+        keeps[r, n:], masks[r, n:] = keeps[r, n - 1], masks[r, n - 1]
+    return keeps, masks
+
+
+@njit(cache=True, inline="always")
+def _best_distinct_mask(e, best, r, cand_keep, cand_mask):
+    """``_best_mask`` over the roll's distinct keeps (:func:`reroll_candidates`): the same mask."""
+    for j in range(cand_keep.shape[1]):
+        if e[cand_keep[r, j]] >= best - TIE_EPS:
+            return cand_mask[r, j]
+    return cand_mask[r, 0]  # unreachable: the best keep is always among the keeps
+
+
 @njit(cache=True)
-def _best_category(mask, upper, ybox, r, v0r, g, w, vrow, state_index, score_t, joker_score, counts_t,
-                   yface, params):
-    """Lowest-index allowed box whose value is within TIE_EPS of the best ``v0r``."""
-    f = yface[r]
+def _best_categories(mask, upper, ybox, v0, g, w, vrow, state_index, score_t, joker_score, counts_t, yface, params,
+                     category):
+    """``category[r]``: the lowest-index allowed box whose value is within TIE_EPS of the best ``v0[r]``, for
+    every roll (255 if none; never, since v0 is their maximum). Box by box over all rolls: the inner loops
+    run over contiguous rolls."""
+    n_rolls = v0.shape[0]
+    for r in range(n_rolls):
+        category[r] = 255
     usable = _usable_boxes(mask, params)
     for c in range(params[5]):
         if (usable >> c) & 1 == 0:
             continue
-        if f >= 0:
-            x = _yahtzee_roll_value(mask, upper, ybox, f, r, c, vrow, state_index, joker_score, score_t,
-                                    params)
-        elif c < N_UPPER:
-            x = g[c, counts_t[c, r]]
+        if c < N_UPPER:
+            gc = g[c]
+            cnt = counts_t[c]
+            for r in range(n_rolls):
+                if category[r] == 255 and gc[cnt[r]] >= v0[r] - TIE_EPS:
+                    category[r] = c
         else:
-            x = score_t[c, r] + w[c]
-        if x >= v0r - TIE_EPS:
-            return c
-    return 255
+            sc = score_t[c]
+            wc = w[c]
+            for r in range(n_rolls):
+                if category[r] == 255 and sc[r] + wc >= v0[r] - TIE_EPS:
+                    category[r] = c
+    for r in range(n_rolls):  # n alike: the Joker rule decides which boxes are allowed, and their values
+        f = yface[r]
+        if f < 0:
+            continue
+        category[r] = 255
+        for c in range(params[5]):
+            if (usable >> c) & 1 and _yahtzee_roll_value(mask, upper, ybox, f, r, c, vrow, state_index, joker_score,
+                                                         score_t, params) >= v0[r] - TIE_EPS:
+                category[r] = c
+                break
 
 
 @njit(cache=True, parallel=True)
@@ -196,9 +237,8 @@ def build_policy(lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score
             mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
             _final_values(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
                           counts_t, yroll, params)
-            for r in range(n_rolls):
-                category[i, r] = _best_category(mask, upper, ybox, r, e[roll_offset + r], g, w, vrow,
-                                                state_index, score_t, joker_score, counts_t, yface, params)
+            _best_categories(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
+                             counts_t, yface, params, category[i])
             for j in range(2):
                 _expect_keeps(e, add_die, roll_offset, inv_faces)
                 _max_subkeeps(e, m, sub_pad, size_offset)
@@ -208,9 +248,83 @@ def build_policy(lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score
                 e[roll_offset:] = m[roll_offset:e.shape[0]]
 
 
+@njit(cache=True, inline="always")
+def _outcome_moments(c, pts, alike, mask, upper, ybox, moments, base, state_index, params, out):
+    """``out[:]`` = (reward + E[X'], E[(reward + X')^2], bonus earned now or later, Yahtzee box filled now or
+    later) of scoring ``pts`` in box ``c``, X' the next state's remaining points (``moments[next - base]``)."""
+    thr = params[1]
+    rew, nu, ny = box_outcome(c, pts, upper, ybox, alike, thr, params[2], params[3], params[6])
+    nxt = state_index[mask | (1 << c), nu, ny] - base
+    m1 = moments[nxt, 0]
+    out[0] = rew + m1
+    out[1] = rew * rew + 2.0 * rew * m1 + moments[nxt, 1]
+    out[2] = (1.0 if (c < N_UPPER and upper < thr <= nu) else 0.0) + moments[nxt, 2]
+    out[3] = (1.0 if (ny == 1 and ybox == 0) else 0.0) + moments[nxt, 3]
+
+
+@njit(cache=True, inline="always")
+def policy_moments(mask, upper, ybox, category, reroll, moments, base, first, out, e, q, tab, state_index, score_t,
+                   joker_score, counts_t, yface, params, add_die, roll_offset, roll_prob, keep_of_mask):
+    """``out[:]`` = (E[X], E[X^2], P(upper bonus earned from here), P(Yahtzee box gets its points from here))
+    for the turn-start state (mask, upper, ybox) played by ``category[roll]`` and ``reroll[j, roll]`` (this
+    state's policy rows), X the remaining points; ``moments[next_row - base]`` holds the same of the next
+    states. Scratch: ``e`` [4, n_keeps] and ``q`` [4, n_rolls] (one row per number: contiguous loops), ``tab``
+    [n_boxes, n_dice + 1, 4] (the outcomes of a box, computed once per box rather than per roll). Numbers
+    before ``first`` are not computed (1: E[X] is the value, already known when the policy is the optimal one;
+    ``out[0]`` is left alone)."""
+    n_faces = add_die.shape[1]
+    n_rolls = roll_prob.shape[0]
+    inv_faces = 1.0 / n_faces
+    usable = _usable_boxes(mask, params)
+    for c in range(params[5]):  # rolls that are not n alike: the outcome is the box's and, upper, the count's
+        if (usable >> c) & 1:
+            for k in range(params[4] + 1 if c < N_UPPER else 1):
+                _outcome_moments(c, (c + 1) * k, 0, mask, upper, ybox, moments, base, state_index, params, tab[c, k])
+    for r in range(n_rolls):
+        c = category[r]
+        k = roll_offset + r
+        f = yface[r]
+        if f >= 0:  # n alike: the Joker rule and the Yahtzee bonus
+            allowed, use_joker = scoring_options(params[0], mask, f, (1 << params[5]) - 1, params[6], params[7])
+            pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
+            _outcome_moments(c, pts, 1, mask, upper, ybox, moments, base, state_index, params, q[:, r])
+            for t in range(4):
+                e[t, k] = q[t, r]
+        elif c < N_UPPER:
+            o = tab[c, counts_t[c, r]]
+            for t in range(4):
+                e[t, k] = o[t]
+        else:  # a lower box: the points add to the reward, the next state is the box's
+            o = tab[c, 0]
+            pts = score_t[c, r]
+            e[0, k] = pts + o[0]
+            e[1, k] = pts * pts + 2.0 * pts * o[0] + o[1]
+            e[2, k] = o[2]
+            e[3, k] = o[3]
+    for j in range(2):
+        for t in range(first, 4):
+            et = e[t]
+            for k in range(roll_offset - 1, -1, -1):
+                s = 0.0
+                for f in range(n_faces):
+                    s += et[add_die[k, f]]
+                et[k] = s * inv_faces
+            qt = q[t]
+            for r in range(n_rolls):
+                qt[r] = et[keep_of_mask[r, reroll[j, r]]]
+            for r in range(n_rolls):
+                et[roll_offset + r] = qt[r]
+    for t in range(first, 4):
+        s = 0.0
+        et = e[t]
+        for r in range(n_rolls):
+            s += roll_prob[r] * et[roll_offset + r]
+        out[t] = s
+
+
 @njit(cache=True, parallel=True)
 def evaluate_layer(lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, category, moments, state_index,
-                   score_t, joker_score, yface, params, add_die, roll_offset, roll_prob, keep_of_mask,
+                   score_t, joker_score, counts_t, yface, params, add_die, roll_offset, roll_prob, keep_of_mask,
                    n_chunks):
     """Policy evaluation of full-state rows lo..hi-1 (one layer), reading the next layer's rows.
 
@@ -218,52 +332,17 @@ def evaluate_layer(lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, ca
     here)) where X is the remaining score of the real game (``params`` carry the real upper bonus) when
     playing ``reroll`` / ``category`` of row ``policy_row[row]``.
     """
-    joker_code, thr, ubonus, ybonus = params[0], params[1], params[2], params[3]
     n = hi - lo
-    n_keeps = add_die.shape[0]
-    n_faces = add_die.shape[1]
-    n_rolls = roll_prob.shape[0]
-    inv_faces = 1.0 / n_faces
     step = (n + n_chunks - 1) // n_chunks
     for ch in prange(n_chunks):
-        e = np.empty((n_keeps, 4))
-        q = np.empty((n_rolls, 4))
+        e = np.empty((4, add_die.shape[0]))
+        q = np.empty((4, roll_prob.shape[0]))
+        tab = np.empty((params[5], params[4] + 1, 4))
         for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
-            mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
             prow = policy_row[i]
-            for r in range(n_rolls):
-                c = category[prow, r]
-                f = yface[r]
-                allowed, use_joker = scoring_options(joker_code, mask, f, (1 << params[5]) - 1, params[6], params[7])
-                pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
-                rew, nu, ny = box_outcome(c, pts, upper, ybox, 1 if f >= 0 else 0, thr, ubonus, ybonus, params[6])
-                nxt = state_index[mask | (1 << c), nu, ny]
-                m1 = moments[nxt, 0]
-                e[roll_offset + r, 0] = rew + m1
-                e[roll_offset + r, 1] = rew * rew + 2.0 * rew * m1 + moments[nxt, 1]
-                got_bonus = 1.0 if (c < N_UPPER and upper < thr <= nu) else 0.0
-                e[roll_offset + r, 2] = got_bonus + moments[nxt, 2]
-                got_50 = 1.0 if (ny == 1 and ybox == 0) else 0.0
-                e[roll_offset + r, 3] = got_50 + moments[nxt, 3]
-            for j in range(2):
-                for k in range(roll_offset - 1, -1, -1):
-                    for t in range(4):
-                        s = 0.0
-                        for f in range(n_faces):
-                            s += e[add_die[k, f], t]
-                        e[k, t] = s * inv_faces
-                for r in range(n_rolls):
-                    kk = keep_of_mask[r, reroll[prow, j, r]]
-                    for t in range(4):
-                        q[r, t] = e[kk, t]
-                for r in range(n_rolls):
-                    for t in range(4):
-                        e[roll_offset + r, t] = q[r, t]
-            for t in range(4):
-                s = 0.0
-                for r in range(n_rolls):
-                    s += roll_prob[r] * e[roll_offset + r, t]
-                moments[i, t] = s
+            policy_moments(row_mask[i], row_upper[i], row_ybox[i], category[prow], reroll[prow], moments, 0, 0,
+                           moments[i], e, q, tab, state_index, score_t, joker_score, counts_t, yface, params, add_die,
+                           roll_offset, roll_prob, keep_of_mask)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -392,3 +471,53 @@ def solve_layer_batched(batch_lo, batch_n, row_mask, row_upper, row_ybox, vrow, 
                     tot[s] += p * m[roll_offset + r, s]
             for s in range(nb):
                 vrow[lo + s] = tot[s]
+
+
+@njit(cache=True, parallel=True)
+def solve_rows_with_moments(lo, hi, row_mask, row_upper, row_ybox, vrow, moments, base, state_index, score_t,
+                            joker_score, counts_t, yroll, yface, params, add_die, sub_pad, size_offset,
+                            roll_offset, roll_prob, keep_of_mask, cand_keep, cand_mask, out, n_chunks):
+    """Rows lo..hi-1 of one layer, each its turn solved and its optimal policy evaluated, without storing a
+    policy: ``out[i - lo]`` = (value, E[X^2], P(upper bonus earned from here), P(Yahtzee box gets its points
+    from here)), X the remaining points under the policy the value table implies (``policy_moments``).
+
+    Reads the next layer's rows of ``vrow`` (values, by row) and ``moments`` (the same four numbers, by row -
+    ``base``: the next layer alone). The value is
+    the scalar turn of ``build_policy`` (bitwise the batched ``solve_layer_batched``'s value: same operations
+    in the same order); the policy follows the solver's tie rule.
+    """
+    n = hi - lo
+    n_keeps = add_die.shape[0]
+    n_rolls = roll_prob.shape[0]
+    inv_faces = 1.0 / add_die.shape[1]
+    n_dice = params[4]
+    step = (n + n_chunks - 1) // n_chunks
+    for ch in prange(n_chunks):
+        e = np.empty(n_keeps)
+        m = np.empty(n_keeps + 1)
+        g = np.empty((params[5], n_dice + 1))
+        w = np.empty(params[5])
+        category = np.empty(n_rolls, dtype=np.uint8)
+        reroll = np.empty((2, n_rolls), dtype=np.uint8)
+        e4 = np.empty((4, n_keeps))
+        q4 = np.empty((4, n_rolls))
+        tab = np.empty((params[5], n_dice + 1, 4))
+        for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
+            mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
+            _final_values(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
+                          counts_t, yroll, params)
+            _best_categories(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
+                             counts_t, yface, params, category)
+            for j in range(2):
+                _expect_keeps(e, add_die, roll_offset, inv_faces)
+                _max_subkeeps(e, m, sub_pad, size_offset)
+                for r in range(n_rolls):
+                    reroll[j, r] = _best_distinct_mask(e, m[roll_offset + r], r, cand_keep, cand_mask)
+                e[roll_offset:] = m[roll_offset:n_keeps]
+            total = 0.0
+            for r in range(n_rolls):
+                total += roll_prob[r] * e[roll_offset + r]
+            policy_moments(mask, upper, ybox, category, reroll, moments, base, 1, out[i - lo], e4, q4, tab, state_index,
+                           score_t, joker_score, counts_t, yface, params, add_die, roll_offset, roll_prob,
+                           keep_of_mask)
+            out[i - lo, 0] = total

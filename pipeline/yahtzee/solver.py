@@ -194,7 +194,8 @@ def exact_statistics(rules: Rules | str, solution: Solution | None = None) -> di
         lo, hi = int(full.layer_ptr[n_filled]), int(full.layer_ptr[n_filled + 1])
         kernels.evaluate_layer(
             lo, hi, full.row_mask, full.row_upper, full.row_ybox, policy_row, solution.reroll,
-            solution.category, moments, full_index, kt.score_t, kt.joker_score, kt.yface, params, kt.add_die,
+            solution.category, moments, full_index, kt.score_t, kt.joker_score, kt.counts_t, kt.yface, params,
+            kt.add_die,
             kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kernels._n_chunks(hi - lo),
         )
     m1, m2, pb, py = (float(x) for x in moments[0])

@@ -5,27 +5,13 @@ publishing one artifact per objective in ``yahtzee.towin.objectives``: ``yahtzee
 P(score >= t more)) and ``yahtzee-RULES-win`` (best P(score > t more) + P(= t) / 2, against a known final
 score).
 
-The build: the driver lays out the artifact (``pipeline.store.write_zarr_in_place``: a temporary Zarr
-group, verified and renamed at the end), writes the small arrays and the finished-game layer, then for
-each layer from the last to the first submits one task per block of ``rows_per_task`` rows. A task reads
-the next layer from the store (once per worker process and layer), computes its rows
-(``pipeline.yahtzee.towin.solve_block``) and writes them: exactly one whole shard, so that no two tasks
-ever touch the same file. The layer's tasks finish before the previous layer's start. A row's numbers do
-not depend on the block it is computed in, so 1 worker, 2 workers or any cluster give the same bytes.
-
-Where the tasks run: a ``distributed.LocalCluster`` of ``yahtzee.towin_cluster.workers`` processes by
-default, or the scheduler at ``yahtzee.towin_cluster.scheduler`` / ``$DICETABLES_DASK_SCHEDULER`` (its
-workers must see the artifacts directory at the same path: a shared filesystem; docs/yahtzee.md).
+The build runs on Dask, layer by layer (``pipeline.yahtzee.layered``: each task writes whole shards, the
+same bytes on any number of workers); a task computes its rows with ``pipeline.yahtzee.towin.solve_block``.
 """
 
 from __future__ import annotations
 
-import math
-import os
-import threading
-import time
 from collections.abc import Mapping
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,24 +19,23 @@ import numpy as np
 
 from lookup.store import zarr_module
 from lookup.yahtzee.rules import Rules, get_rules
-from lookup.yahtzee.towin import OBJECTIVE_SCHEMAS, SCHEMA_VERSIONS, layer_name, towin_name
-from pipeline import layout as storage
+from lookup.yahtzee.states import layer_name
+from lookup.yahtzee.towin import OBJECTIVE_SCHEMAS, SCHEMA_VERSIONS, towin_name
 from pipeline.family import Family, nonempty_list
-from pipeline.progress import progress, say
-from pipeline.store import ArtifactSpec, create_zarr_array, write_zarr_in_place
-from pipeline.yahtzee import duel_build
+from pipeline.store import ArtifactSpec
+from pipeline.yahtzee import duel_build, layered
 
 CODE = (
     "lookup/yahtzee/encoding.py",
     "lookup/yahtzee/rules.py",
     "lookup/yahtzee/states.py",
     "pipeline/yahtzee/kernels.py",
+    "pipeline/yahtzee/layered.py",
     "pipeline/yahtzee/solver.py",
     "pipeline/yahtzee/towin.py",
     "pipeline/yahtzee/towin_build.py",  # lays out what is stored
     "pipeline/yahtzee/towin_kernels.py",
 )
-SCHEDULER_ENV = "DICETABLES_DASK_SCHEDULER"
 
 
 def settings(section: Mapping[str, Any]) -> dict[str, Any]:
@@ -66,25 +51,8 @@ def settings(section: Mapping[str, Any]) -> dict[str, Any]:
     max_points = towin.get("max_points")
     if max_points is not None and (type(max_points) is not int or max_points < 0):
         raise ValueError(f"{where}.max_points must be a non-negative integer or null (every t)")
-    rows = towin.get("rows_per_task", 8192)
-    if type(rows) is not int or rows < 1:
-        raise ValueError(f"{where}.rows_per_task must be a positive integer")
+    rows = layered.rows_per_task(towin, where, 8192)
     return {"rule_sets": rule_sets, "objectives": objectives, "max_points": max_points, "rows_per_task": rows}
-
-
-def cluster_settings(section: Mapping[str, Any]) -> dict[str, Any]:
-    """``yahtzee.towin_cluster`` (not in the fingerprint: where tasks run changes no byte): scheduler address
-    (None: a LocalCluster; ``$DICETABLES_DASK_SCHEDULER`` overrides) and the LocalCluster's workers."""
-    cluster = section.get("towin_cluster") or {}
-    if not isinstance(cluster, Mapping):
-        raise ValueError("yahtzee.towin_cluster must be a mapping (scheduler, workers)")
-    scheduler = os.environ.get(SCHEDULER_ENV) or cluster.get("scheduler")
-    if scheduler is not None and (type(scheduler) is not str or not scheduler):
-        raise ValueError("yahtzee.towin_cluster.scheduler must be an address such as tcp://host:8786, or null")
-    workers = cluster.get("workers", 2)
-    if type(workers) is not int or workers < 1:
-        raise ValueError("yahtzee.towin_cluster.workers must be a positive integer")
-    return {"scheduler": scheduler, "workers": workers}
 
 
 def towin_specs(name: str, towin: Mapping[str, Any]) -> list[ArtifactSpec]:
@@ -97,50 +65,14 @@ def towin_specs(name: str, towin: Mapping[str, Any]) -> list[ArtifactSpec]:
             for objective in towin["objectives"]]
 
 
-@contextmanager
-def dask_client(scheduler: str | None = None, workers: int = 2, processes: bool = True):
-    """A ``distributed.Client``: to ``scheduler`` if given, else to a new LocalCluster of ``workers``
-    single-threaded workers (separate processes unless ``processes`` is False), closed on exit."""
-    from distributed import Client, LocalCluster
-
-    if scheduler:
-        with Client(scheduler) as client:
-            yield client
-        return
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes, dashboard_address=None,
-                      silence_logs=40) as cluster, Client(cluster) as client:
-        yield client
-
-
-_cache_lock = threading.Lock()
-_next_cache: dict[str, Any] = {}
-
-
-def _next_layer(path: str, n: int) -> np.ndarray:
-    """Layer ``n`` of the store at ``path``, read once per process (the tasks of a layer share it)."""
-    zarr = zarr_module()
-
-    key = f"{path}|{n}"
-    with _cache_lock:
-        if key not in _next_cache:
-            _next_cache.clear()
-            _next_cache[key] = zarr.open_array(str(Path(path) / layer_name(n)), mode="r")[...]
-        return _next_cache[key]
-
-
-def _task(path: str, rules: Rules, max_points: int | None, n: int, lo: int, hi: int, threads: int | None) -> int:
+def _task(path: str, rules: Rules, max_points: int | None, threads: int | None, n: int, lo: int, hi: int) -> int:
     """Compute rows lo..hi-1 of layer ``n`` and write them (one whole shard); returns the row count."""
-    import numba
-    zarr = zarr_module()
-
     from pipeline.yahtzee.towin import layout, solve_block
 
-    if threads:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    layered.set_threads(threads)
     lay = layout(rules, max_points)
-    block = solve_block(lay, n, lo, hi, _next_layer(path, n + 1))
-    first = lay.layer(n)[0]
-    zarr.open_array(str(Path(path) / layer_name(n)), mode="r+")[lo - first:hi - first] = block
+    block = solve_block(lay, n, lo, hi, layered.next_layer(path, layer_name(n + 1)))
+    layered.write_rows(path, layer_name(n), lo - lay.layer(n)[0], block)
     return hi - lo
 
 
@@ -155,61 +87,29 @@ def build_store(path: Path, rules: Rules, objective: str, max_points: int | None
     space = lay.space
     group = zarr.open_group(zarr.storage.LocalStore(str(path)), mode="w-", zarr_format=3)
 
-    def small(name: str, data: np.ndarray, fill: int, description: str) -> None:
-        create_zarr_array(group, name, data.shape, data.dtype, *storage.layout(data.shape, data.itemsize), fill,
-                          {"description": description})[...] = data
-
-    small("state_index", space.state_index.astype(np.int32), np.iinfo(np.int32).min,
-          "row of each state (filled_mask, upper, ybox); -1 = unreachable")
-    small("bound", lay.bound.astype(np.int32), -1, "bound[row]: the last t stored for the row (the most points "
-          "the state can still score, capped at max_points); P = 0 above it")
-    small("layer_ptr", np.asarray(space.layer_ptr, dtype=np.int64), -1,
-          "rows with n filled boxes are layer_ptr[n]:layer_ptr[n + 1]")
+    layered.state_arrays(group, space)
+    layered.small_array(group, "bound", lay.bound.astype(np.int32), -1, "bound[row]: the last t stored for the "
+                        "row (the most points the state can still score, capped at max_points); P = 0 above it")
     what = ("P(scoring at least t more points)" if objective == "goal"
             else "P(scoring more than t more points) + P(exactly t) / 2")
     for n in range(rules.n_boxes + 1):
         lo, hi = lay.layer(n)
-        # Play-time chunks of about CHUNK_BYTES, a power of two of rows dividing a task's rows: every task
-        # writes whole shards.
-        row_bytes = lay.widths[n] * np.dtype(np.float64).itemsize
-        chunk_rows = math.gcd(rows_per_task, 1 << max(0, (storage.CHUNK_BYTES // max(row_bytes, 1)).bit_length() - 1))
-        create_zarr_array(group, layer_name(n), (hi - lo, lay.widths[n]), np.float64,
-                          (chunk_rows, lay.widths[n]), (rows_per_task, lay.widths[n]), float("nan"),
-                          {"description": f"{layer_name(n)}[row - layer_ptr[{n}], t]: the maximal {what} from "
-                           f"the start of a turn, t = 0..bound[row]; 0 beyond; 1 for t < 0 (not stored)"})
+        layered.layer_array(group, layer_name(n), hi - lo, lay.widths[n], rows_per_task,
+                            f"{layer_name(n)}[row - layer_ptr[{n}], t]: the maximal {what} from the start of a "
+                            f"turn, t = 0..bound[row]; 0 beyond; 1 for t < 0 (not stored)")
     group[layer_name(rules.n_boxes)][...] = terminal(lay, objective)
-    path_s = str(path)
-    start = time.perf_counter()
-    with progress(f"play to win ({rules.name}, {objective})", rules.n_boxes) as advance:
-        for n in range(rules.n_boxes - 1, -1, -1):
-            lo, hi = lay.layer(n)
-            futures = [client.submit(_task, path_s, rules, max_points, n, a, min(hi, a + rows_per_task), threads,
-                                     pure=False) for a in range(lo, hi, rows_per_task)]
-            client.gather(futures)  # raises the first task's error; the layer is complete before the next
-            advance()
-            say(f"  layer {n}: {hi - lo} rows x {lay.widths[n]} columns, {len(futures)} tasks, "
-                f"{time.perf_counter() - start:.1f} s so far")
-    with _cache_lock:
-        _next_cache.clear()  # in-process workers (threads) share this module: free the last layer read
+    layers = [(n, *lay.layer(n)) for n in range(rules.n_boxes - 1, -1, -1)]
+    layered.run_layers(client, f"play to win ({rules.name}, {objective})", layers, rows_per_task, _task,
+                       (str(path), rules, max_points, threads), lambda n: f" x {lay.widths[n]} columns")
     first = zarr.open_array(str(path / layer_name(0)), mode="r")[0]
     return {"rows": int(space.n_rows), "start_bound": int(lay.bound[0]), "start_reach": int(lay.reach[0]),
             "start": {str(t): float(first[t]) for t in range(0, int(lay.bound[0]) + 1, 50)}}
 
 
 def _publish(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path, fingerprint: str) -> list[Path]:
-    rules = get_rules(spec.rules["name"])
-    cluster = cluster_settings(section)
-    stats: dict[str, Any] = {}
-    threads = None if cluster["scheduler"] else max(1, (os.cpu_count() or 1) // cluster["workers"])
-
-    def write(tmp: Path) -> None:
-        where = cluster["scheduler"] or f"a LocalCluster of {cluster['workers']} worker processes"
-        say(f"  {spec.name}: tasks on {where}")
-        with dask_client(cluster["scheduler"], cluster["workers"]) as client:
-            stats.update(build_store(tmp, rules, spec.params["objective"], spec.params["max_points"],
-                                     spec.params["rows_per_task"], client, threads))
-
-    return [write_zarr_in_place(spec, artifacts_dir, write, stats=stats, fingerprint=fingerprint)]
+    rules, params = get_rules(spec.rules["name"]), spec.params
+    return layered.publish(spec, section, artifacts_dir, fingerprint, lambda tmp, client, threads: build_store(
+        tmp, rules, params["objective"], params["max_points"], params["rows_per_task"], client, threads))
 
 
 def _no_compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path):

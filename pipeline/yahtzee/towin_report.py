@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from lookup.yahtzee.rules import get_rules
-from lookup.yahtzee.towin import layer_name, load_towin
+from lookup.yahtzee.states import layer_name
+from lookup.yahtzee.towin import load_towin
 from pipeline.progress import say
 from pipeline.reports import publish_report, pyplot, save_figure, write_json
 from pipeline.yahtzee.towin_build import settings

@@ -42,5 +42,5 @@ def towin_tables(tmp_path_factory) -> Path:
     # Built once per run, shared by both pytest workers (only read).
     return shared.shared_build(tmp_path_factory, "yahtzee:\n  rule_sets: [hasbro]\n  towin:\n"
                                "    rule_sets: [scandinavian+forced]\n    objectives: [goal, win]\n"
-                               "    max_points: null\n    rows_per_task: 16\n  towin_cluster:\n    workers: 1\n",
+                               "    max_points: null\n    rows_per_task: 16\n  cluster:\n    workers: 1\n",
                                ["yahtzee-towin-scandinavian-forced"])

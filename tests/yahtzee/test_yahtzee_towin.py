@@ -21,8 +21,9 @@ from lookup.yahtzee.rules import AMERICAN_BOXES, Box, Rules, get_rules
 from lookup.yahtzee.towin import load_towin
 from lookup.yahtzee.turn import PROBABILITY_TIE_REL, tied
 from pipeline.yahtzee import towin
+from pipeline.yahtzee.layered import dask_client
 from pipeline.yahtzee.solver import solve
-from pipeline.yahtzee.towin_build import build_store, dask_client
+from pipeline.yahtzee.towin_build import build_store
 from tests.yahtzee.towin_brute import Brute, reachable_states
 from tests.yahtzee.towin_exact import ExactTurns
 

@@ -1,0 +1,69 @@
+"""Maxi Yatzy from its layered table (``yahtzee-RULES-layered``): the time of ``lookup.yahtzee.decide``.
+
+Goal (issue 26): ``decide`` for Maxi in at most 1 ms. No policy table exists: the first question about a turn
+solves the turn from the value table (``lookup.yahtzee.turn``, numpy), later questions about the same turn (the
+other rerolls, ``expected_final``, ``explain``) reuse it. Prints, for each rule set built in ``$BENCH_ARTIFACTS``
+(default ``artifacts/``):
+
+``yahtzee_maxi_decide rules=<r> first_ms=<median> warm_ms=<median> positions=<n>``: the median over random
+positions (sheets of games played at random, random dice, rerolls 0-2) of a decision on a turn not asked before
+(``first``: the turn solved; the table's chunks already read once by an earlier position, as in a served
+process) and of the same decision asked again (``warm``); with the load average beside them.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from lookup import yahtzee  # noqa: E402
+from lookup.yahtzee.rules import get_rules, score_roll  # noqa: E402
+
+POSITIONS = int(os.environ.get("BENCH_POSITIONS", "300"))
+
+
+def positions(rules, n: int, seed: int = 26) -> list[tuple[list[int], int, list[int | None]]]:
+    """(dice, rerolls, sheet) of ``n`` random positions: each sheet that of a game played at random."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        boxes: list[int | None] = [None] * rules.n_boxes
+        for _ in range(int(rng.integers(0, rules.n_boxes))):
+            c = int(rng.choice([c for c in range(rules.n_boxes) if boxes[c] is None]))
+            boxes[c] = score_roll(rules, [int(x) for x in rng.integers(1, 7, rules.n_dice)], c)
+        out.append(([int(x) for x in rng.integers(1, 7, rules.n_dice)], int(rng.integers(0, 3)), boxes))
+    return out
+
+
+def main() -> None:
+    artifacts = Path(os.environ.get("BENCH_ARTIFACTS", ROOT / "artifacts"))
+    for name in ("maxi", "maxi-se"):
+        if not (artifacts / f"yahtzee-{name}-layered.zarr").exists():
+            print(f"yahtzee_maxi_decide rules={name} not built in {artifacts}")
+            continue
+        rules = get_rules(name)
+        cases = positions(rules, POSITIONS + 20)
+        for dice, rerolls, sheet in cases[:20]:  # open the table, read the chunks the sheets' layers start in
+            yahtzee.decide(dice, rerolls, sheet, name, artifacts_dir=artifacts)
+        first, warm = [], []
+        for dice, rerolls, sheet in cases[20:]:
+            t = time.perf_counter()
+            yahtzee.decide(dice, rerolls, sheet, name, artifacts_dir=artifacts)
+            first.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            yahtzee.decide(dice, rerolls, sheet, name, artifacts_dir=artifacts)
+            warm.append(time.perf_counter() - t)
+        print(f"yahtzee_maxi_decide rules={name} first_ms={statistics.median(first) * 1e3:.3f} "
+              f"warm_ms={statistics.median(warm) * 1e3:.3f} positions={len(first)} load={os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
