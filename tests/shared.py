@@ -17,10 +17,12 @@ import fcntl
 import hashlib
 import json
 import os
+import pickle
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -175,6 +177,24 @@ def union(tmp_path_factory: pytest.TempPathFactory, name: str, *sources: Path) -
     return home / "artifacts"
 
 
+def computed(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[], Any]) -> Any:
+    """``make()``, called once per run: the first process to ask computes it under a file lock and pickles it
+    into the run's shared directory, the others (the other xdist worker, another module) load that file.
+
+    For in-memory results that several modules use, or that a module-scoped fixture would compute again on the
+    other worker when worksteal hands it some of that module's tests. ``name`` must identify the computation.
+    """
+    path = run_dir(tmp_path_factory) / f"computed-{name}.pickle"
+    with _locked(path.with_suffix(".lock")):
+        if not path.exists():
+            value = make()
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, path)
+            return value
+    return pickle.loads(path.read_bytes())
+
+
 # --- the shared builds ------------------------------------------------------------------------------------
 
 def yahtzee(tmp_path_factory: pytest.TempPathFactory, rule_set: str) -> Path:
@@ -251,3 +271,13 @@ def solution(tmp_path_factory: pytest.TempPathFactory, name: str, policy: bool =
     from lookup.yahtzee.states import state_space
 
     return Solution(rules=rules, value=value, state_index=np.ascontiguousarray(state_space(rules).state_index))
+
+
+def duel_solution(tmp_path_factory: pytest.TempPathFactory, name: str):
+    """``pipeline.yahtzee.duel.solve_duel(name)``, solved once per run (tests/yahtzee/test_yahtzee_duel.py and
+    test_yahtzee_party.py both compare with it; ~3 s of CPU each time)."""
+    from lookup.yahtzee import get_rules
+    from pipeline.yahtzee.duel import solve_duel
+
+    rules = get_rules(name)
+    return computed(tmp_path_factory, f"solve_duel-{rules.name}", lambda: solve_duel(rules))

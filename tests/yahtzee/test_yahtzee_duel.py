@@ -160,8 +160,9 @@ def test_reduced_games_equal_brute_force_at_every_state(n_dice, threshold, boxes
 
 
 @pytest.fixture(scope="module")
-def expected_pair():
-    return expected_score_duel(FORCED)
+def expected_pair(tmp_path_factory):
+    # Once per run (~8 s of CPU): worksteal may give this module's tests to both workers.
+    return shared.computed(tmp_path_factory, "expected_score_duel-forced", lambda: expected_score_duel(FORCED))
 
 
 def test_both_expected_score_players_markov_chain_equals_independent_scores(expected_pair):
@@ -244,8 +245,9 @@ def duel_tables(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def optimal():
-    return solve_duel(FORCED)
+def optimal(tmp_path_factory):
+    # solve_duel(FORCED), once per run. The duel table is another solve, by its build: the next test compares them.
+    return shared.duel_solution(tmp_path_factory, FORCED)
 
 
 def test_optimal_start_and_the_artifact(duel_tables, optimal):

@@ -164,10 +164,10 @@ def two_player():
 
 
 @pytest.fixture(scope="module")
-def duel():
-    from pipeline.yahtzee.duel import solve_duel
+def duel(tmp_path_factory):
+    from tests import shared
 
-    return solve_duel(FORCED)
+    return shared.duel_solution(tmp_path_factory, FORCED)  # solve_duel(FORCED), once per run
 
 
 def test_two_players_equal_the_duel_table(two_player, duel):
