@@ -56,6 +56,15 @@ def layered_name(rules: Rules) -> str:
     return f"yahtzee-{rules.name}-layered"
 
 
+def built_value_table(rules: Rules, artifacts_dir: str | Path | None = None) -> str | None:
+    """The name of the value table of ``rules`` that play reads in ``artifacts_dir``: the dense one
+    (``values_name``) when it exists, else the layered one (``layered_name``, Maxi Yatzy), else None (not built).
+    The order of ``load_tables``; existence only: ``load_tables`` verifies."""
+    root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
+    return next((name for name in (values_name(rules), layered_name(rules)) if artifact_path(root, name).exists()),
+                None)
+
+
 @dataclass(frozen=True, eq=False)
 class LayeredValues:
     """The value table of a layered artifact (``yahtzee-RULES-layered``), indexed as the dense one:

@@ -1,10 +1,13 @@
 """One artifacts directory for the web app, every game in it (shared: only read): hasbro Yahtzee, two dice-race
 games, 151 stated (one build, reusing the run's hasbro tables), and copies of the run's shared builds of
 scandinavian+forced Yahtzee with its play-to-win tables, the small poker preflop tables, tic-tac-toe and
-dominoes (tests/shared.py)."""
+dominoes (tests/shared.py). Beside it, for the modules that ask: a reduced six-dice Maxi Yatzy served from a
+layered table (``maxi_mini_artifacts``)."""
 
+import dataclasses
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +26,31 @@ def web_artifacts(tmp_path_factory) -> Path:
                         shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"]),
                         shared.poker_preflop(tmp_path_factory), shared.tictactoe(tmp_path_factory),
                         shared.dominoes(tmp_path_factory))
+
+
+# A Maxi Yatzy table cannot be built in a test (33 M states): ``maxi-mini`` is a reduced six-dice rule set, Maxi's
+# six upper boxes (bonus 100 at 70) and its Maxi Yatzy box, served from a layered table as Maxi is.
+MAXI_MINI = "maxi-mini"
+# (yahtzee.rule_sets may not be empty; only the layered family is built.)
+MAXI_MINI_PARAMS = (f"yahtzee:\n  rule_sets: [{MAXI_MINI}]\n  layered:\n    rule_sets: [{MAXI_MINI}]\n"
+                    "    rows_per_task: 1024\n  cluster:\n    workers: 1\n")
+
+
+@pytest.fixture(scope="module")
+def maxi_mini_artifacts(tmp_path_factory) -> Iterator[Path]:
+    """An artifacts directory holding only the layered table of ``maxi-mini`` (no dense value table, policy,
+    distribution or play-to-win table), built once per run; the rule set is registered in
+    ``lookup.yahtzee.rules.RULE_SETS`` while the module runs (the servers of these tests run in this process)."""
+    from lookup.yahtzee.rules import RULE_SETS, get_rules
+
+    maxi = get_rules("maxi")
+    RULE_SETS[MAXI_MINI] = dataclasses.replace(
+        maxi, name=MAXI_MINI, description="Maxi Yatzy reduced for the tests: six dice, the upper boxes and Maxi "
+        "Yatzy, bonus 100 at 70.", upper_threshold=70, boxes=maxi.boxes[:6] + maxi.boxes[19:])
+    try:
+        yield shared.shared_build(tmp_path_factory, MAXI_MINI_PARAMS, [f"yahtzee-layered-{MAXI_MINI}"])
+    finally:
+        del RULE_SETS[MAXI_MINI]
 
 
 @pytest.fixture(scope="session")

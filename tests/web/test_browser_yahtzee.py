@@ -201,3 +201,36 @@ def test_whole_free_order_scandinavian_game(browser, scandinavian_server):
         play_by_advice(pg, "scandinavian", artifacts)
     finally:
         pg.close()
+
+
+def test_six_dice_of_maxi_yatzy_from_a_layered_table(browser, maxi_mini_artifacts):
+    """The only rule set built on this server is the reduced six-dice Maxi (tests/web/conftest.py): the page opens
+    on it with six dice and key 6; what needs a table it lacks is switched off; a whole game by the advice."""
+    from tests.web.conftest import MAXI_MINI
+    from tests.web.live import running_server
+    from webapp.app import create_app
+
+    with running_server(create_app(maxi_mini_artifacts)) as port:
+        pg = open_view(browser, f"http://127.0.0.1:{port}")
+        try:
+            assert pg.eval_on_selector_all("#rules option", "os => os.map(o => o.value)") == [MAXI_MINI]
+            dice, rerolls, sheet, _, boxes = shown(pg)
+            assert len(dice) == 6 and boxes == list(yahtzee.get_rules(MAXI_MINI).categories)
+            assert pg.inner_text("#last-die-key") == "6"
+            rows = [r.split("\t")[0] for r in pg.locator("#sheet tr").all_inner_texts()]  # header, 6 upper boxes
+            assert rows[7:] == ["upper total (bonus at 70)", "upper bonus", "maxi yatzy", "total"]
+            assert pg.inner_text("#dist-stats") == "not built for this rule set"
+            assert pg.eval_on_selector_all("#objective option", "os => os.map(o => o.disabled)") == [
+                False, True, True]
+            pg.click("#dice .die[data-i='0']")  # outside a game a click (or a key) turns a die to its next face
+            settle(pg)
+            pg.keyboard.press("6")
+            settle(pg)
+            now, *_ = shown(pg)
+            assert now == [dice[0] % 6 + 1, *dice[1:5], dice[5] % 6 + 1]
+            assert pg.inner_text("#best") == str(yahtzee.decide(now, rerolls, sheet, MAXI_MINI,
+                                                               artifacts_dir=maxi_mini_artifacts))
+            assert pg.inner_text("#error") == ""
+            play_by_advice(pg, MAXI_MINI, maxi_mini_artifacts)
+        finally:
+            pg.close()

@@ -37,7 +37,7 @@ def test_yahtzee_rule_sets_describe_their_sheets_and_tables(client):
     for name, r in sets.items():
         rules = yahtzee.get_rules(name)
         assert r["boxes"] == list(rules.categories) and r["upper_threshold"] == rules.upper_threshold
-        assert r["forced_order"] == rules.forced_order and r["upper_boxes"] == 6
+        assert r["forced_order"] == rules.forced_order and r["upper_boxes"] == 6 and r["n_dice"] == rules.n_dice
     assert sets["hasbro"]["yahtzee_bonus"] == 100 and sets[SCANDINAVIAN]["yahtzee_bonus"] == 0
     assert len(sets[SCANDINAVIAN]["boxes"]) == 15
     # Built here (tests/web/conftest.py): play-to-win only for scandinavian+forced, the law for both.

@@ -13,12 +13,13 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
+from lookup.errors import NotBuiltError
 from lookup.store import artifact_path
 from lookup.yahtzee import RULE_SETS, Sheet, chance, decide, distribution, explain, judge, review, value
 from lookup.yahtzee.coach import coach
 from lookup.yahtzee.record import parse_record_text
 from lookup.yahtzee.rules import CATEGORIES, Rules, get_rules
-from lookup.yahtzee.tables import distribution_name, values_name
+from lookup.yahtzee.tables import built_value_table, distribution_name
 from lookup.yahtzee.towin import WinDecision, towin_name
 from webapp.common import StrictModel, artifacts_dir, body_schema, exact, json_fields, json_response
 
@@ -28,13 +29,13 @@ SheetBody = dict[str, int | None] | list[int | None]
 
 
 class SheetQuery(StrictModel):
-    """sheet: box name -> points or null (plus ``yahtzee_bonus``), or a 13-list in sheet order."""
+    """sheet: box name -> points or null (plus ``yahtzee_bonus``), or a list in sheet order (one entry per box)."""
 
     sheet: SheetBody = {}
 
 
 class TurnQuery(SheetQuery):
-    """dice: pips in the player's order; rerolls: rerolls left (0, 1 or 2)."""
+    """dice: pips in the player's order (the rule set's ``n_dice`` of them); rerolls: rerolls left (0, 1 or 2)."""
 
     dice: list[int]
     rerolls: int
@@ -81,15 +82,17 @@ def _built(root: Path, name: str) -> bool:
 
 
 def _rule_set(root: Path, r: Rules) -> dict[str, object]:
-    """One rule set as the page draws its sheet: the boxes in sheet order (the first ``upper_boxes`` are the
-    upper section), the upper threshold and bonus (points), the Yahtzee bonus (points per further Yahtzee; 0 =
-    none), the Joker rule, forced order; what is built here: the value table (``built``: the expected-score
+    """One rule set as the page draws its sheet: the number of dice (``n_dice``: 5, or 6 in Maxi Yatzy), the
+    boxes in sheet order (the first ``upper_boxes`` are the upper section), the upper threshold and bonus
+    (points), the Yahtzee bonus (points per further Yahtzee; 0 = none), the Joker rule, forced order; what is
+    built here: a value table (``built``: the dense one or the layered one of Maxi Yatzy; the expected-score
     advice), the score distribution, and the play-to-win objectives (``goal``: reach a final score, ``win``:
     beat an opponent's final score)."""
-    return {"name": r.name, "description": r.description, "built": _built(root, values_name(r)),
-            "boxes": list(r.categories), "upper_boxes": r.n_faces, "upper_threshold": r.upper_threshold,
-            "upper_bonus": r.upper_bonus, "yahtzee_bonus": r.yahtzee_bonus if r.yahtzee_index >= 0 else 0,
-            "joker": r.joker, "forced_order": r.forced_order,
+    return {"name": r.name, "description": r.description, "n_dice": r.n_dice,
+            "built": built_value_table(r, root) is not None, "boxes": list(r.categories), "upper_boxes": r.n_faces,
+            "upper_threshold": r.upper_threshold, "upper_bonus": r.upper_bonus,
+            "yahtzee_bonus": r.yahtzee_bonus if r.yahtzee_index >= 0 else 0, "joker": r.joker,
+            "forced_order": r.forced_order,
             "distribution": _built(root, distribution_name(r)),
             "objectives": [o for o in ("goal", "win") if _built(root, towin_name(r, o))]}
 
@@ -208,7 +211,11 @@ def distribution_route(rules: str, root: Artifacts) -> Response:
     ``pmf[x]`` = P(final score = x points) for x = 0..len-1 (trailing zeros cut), mean and sd (points),
     median and quartiles (the smallest x with P(score <= x) >= q), p_upper_bonus (probability the upper bonus
     is earned)."""
-    law = distribution(rules, artifacts_dir=root)
+    r = get_rules(rules)
+    if not _built(root, distribution_name(r)):  # not a damaged table: say so (a layered rule set has none)
+        raise NotBuiltError(f"{artifact_path(root, distribution_name(r))}: not built",
+                            f"the score distribution of rule set {r.name!r} is not built on this server")
+    law = distribution(r, artifacts_dir=root)
     nonzero = law.pmf.nonzero()[0]
     end = int(nonzero[-1]) + 1 if len(nonzero) else 0
     return json_response({"rules": law.rules.name, "pmf": law.pmf[:end].tolist(), "mean": law.mean,

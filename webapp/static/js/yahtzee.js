@@ -5,9 +5,10 @@ import {$, api, fmt} from "./api.js";
 import {barChart} from "./chart.js";
 
 const SHOWN_OPTIONS = 8;
+const START_DICE = [1, 3, 3, 5, 6, 2];  // the dice shown first (the first n_dice of them)
 const S = {
   sets: [], info: null,           // every rule set (GET /api/yahtzee/rules) and the chosen one
-  dice: [1, 3, 3, 5, 6], held: [false, false, false, false, false], rerolls: 2, sheet: {},
+  dice: [], held: [], rerolls: 2, sheet: {},  // n_dice of the chosen rule set (5, or 6 in Maxi Yatzy)
   game: false, stopped: false,    // in a game; the player stopped rolling (scores at 0 rerolls)
   record: null, turn: null,       // the game record (lookup/yahtzee/record.py) and the turn being played
   view: null, advice: null, options: null, allowed: {}, showAll: false, gen: 0, acting: false, loading: false,
@@ -279,6 +280,9 @@ async function drawDistribution() {
 
 async function chooseRules() {
   S.info = S.sets.find((r) => r.name === $("rules").value);
+  // The dice of this rule set: those shown are kept, the sixth of Maxi Yatzy added or dropped.
+  S.dice = Array.from({length: S.info.n_dice}, (_, i) => S.dice[i] ?? START_DICE[i]);
+  S.held = S.dice.map(() => false); $("last-die-key").textContent = S.info.n_dice;
   const sel = $("objective"), can = {goal: "goal", beat: "win"};
   [...sel.options].forEach((o) => { o.disabled = o.value !== "expected" && !S.info.objectives.includes(can[o.value]); });
   if (sel.selectedOptions[0].disabled) sel.value = "expected";
@@ -293,7 +297,7 @@ function onKey(e) {
   if ($("tab-yahtzee").hidden || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.target.closest && e.target.closest("input, select, textarea")) return;
   const k = e.key.toLowerCase();
-  if (k >= "1" && k <= "5") toggleDie(Number(k) - 1);
+  if (k.length === 1 && k >= "1" && k <= String(S.dice.length)) toggleDie(Number(k) - 1);
   else if (k === "r") act(roll);
   else if (k === "a") act(applyAdvice);
   else if (k === "s") act(stop);
