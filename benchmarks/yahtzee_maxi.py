@@ -5,10 +5,16 @@ solves the turn from the value table (``lookup.yahtzee.turn``, numpy), later que
 other rerolls, ``expected_final``, ``explain``) reuse it. Prints, for each rule set built in ``$BENCH_ARTIFACTS``
 (default ``artifacts/``):
 
-``yahtzee_maxi_decide rules=<r> first_ms=<median> warm_ms=<median> positions=<n>``: the median over random
-positions (sheets of games played at random, random dice, rerolls 0-2) of a decision on a turn not asked before
-(``first``: the turn solved; the table's chunks already read once by an earlier position, as in a served
-process) and of the same decision asked again (``warm``); with the load average beside them.
+``yahtzee_maxi_decide rules=<r> fresh_ms=<median> turn_ms=<median> warm_ms=<median> positions=<n>``: the median
+over random positions (sheets of games played at random, random dice, rerolls 0-2) of
+
+* ``fresh``: a decision on a turn not asked before whose successor states lie in chunks this process has not read
+  yet (each chunk read from disk, decompressed and checked against its sha256: ``lookup.chunked``);
+* ``turn``: the same decisions again with the turns forgotten but the chunks decoded (the turn solved from the
+  values: what a process that holds the table's chunks, ``DICETABLES_CHUNK_CACHE_MB``, pays);
+* ``warm``: the same decision asked again (the turn cached);
+
+with the load average beside them.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from lookup import yahtzee  # noqa: E402
+from lookup.yahtzee.play import turn_analysis  # noqa: E402
 from lookup.yahtzee.rules import get_rules, score_roll  # noqa: E402
 
 POSITIONS = int(os.environ.get("BENCH_POSITIONS", "300"))
@@ -43,6 +50,13 @@ def positions(rules, n: int, seed: int = 26) -> list[tuple[list[int], int, list[
     return out
 
 
+def timed(dice: list[int], rerolls: int, sheet: list[int | None], name: str, artifacts: Path) -> float:
+    """Milliseconds of one ``decide``."""
+    t = time.perf_counter()
+    yahtzee.decide(dice, rerolls, sheet, name, artifacts_dir=artifacts)
+    return (time.perf_counter() - t) * 1e3
+
+
 def main() -> None:
     artifacts = Path(os.environ.get("BENCH_ARTIFACTS", ROOT / "artifacts"))
     for name in ("maxi", "maxi-se"):
@@ -53,16 +67,16 @@ def main() -> None:
         cases = positions(rules, POSITIONS + 20)
         for dice, rerolls, sheet in cases[:20]:  # open the table, read the chunks the sheets' layers start in
             yahtzee.decide(dice, rerolls, sheet, name, artifacts_dir=artifacts)
-        first, warm = [], []
+        fresh, turn, warm = [], [], []
         for dice, rerolls, sheet in cases[20:]:
-            t = time.perf_counter()
-            yahtzee.decide(dice, rerolls, sheet, name, artifacts_dir=artifacts)
-            first.append(time.perf_counter() - t)
-            t = time.perf_counter()
-            yahtzee.decide(dice, rerolls, sheet, name, artifacts_dir=artifacts)
-            warm.append(time.perf_counter() - t)
-        print(f"yahtzee_maxi_decide rules={name} first_ms={statistics.median(first) * 1e3:.3f} "
-              f"warm_ms={statistics.median(warm) * 1e3:.3f} positions={len(first)} load={os.getloadavg()[0]:.1f}")
+            fresh.append(timed(dice, rerolls, sheet, name, artifacts))
+            warm.append(timed(dice, rerolls, sheet, name, artifacts))
+        turn_analysis.cache_clear()
+        for dice, rerolls, sheet in cases[20:]:
+            turn.append(timed(dice, rerolls, sheet, name, artifacts))
+        print(f"yahtzee_maxi_decide rules={name} fresh_ms={statistics.median(fresh):.3f} "
+              f"turn_ms={statistics.median(turn):.3f} warm_ms={statistics.median(warm):.3f} positions={len(fresh)} "
+              f"load={os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -81,11 +81,16 @@ class LayeredValues:
     COLUMNS = ("value", "second_moment", "p_upper_bonus", "p_yahtzee")
 
     def column(self, state: tuple[int, int, int], j: int) -> float:
-        row = int(self.state_index[state])
+        mask, upper, ybox = (int(x) for x in state)
+        if not (0 <= mask < self.state_index.shape[0] and 0 <= upper < self.state_index.shape[1] and 0 <= ybox <= 1):
+            raise IndexError(f"state {state} outside the table's shape {self.state_index.shape}")
+        # Flat element reads (rows-only chunks): the tuple form checks and converts more, per read, and a turn
+        # of Maxi reads some 60 states.
+        row = self.state_index.flat((mask * self.state_index.shape[1] + upper) * 2 + ybox)
         if row < 0:
             return float("nan")
-        n = int(state[0]).bit_count()
-        return float(self.layers[n][row - self.layer_ptr[n], j])
+        n = mask.bit_count()
+        return float(self.layers[n].flat((row - self.layer_ptr[n]) * len(self.COLUMNS) + j))
 
     def __getitem__(self, state: tuple[int, int, int]) -> float:
         return self.column(state, 0)

@@ -104,7 +104,15 @@ class TurnAnalysis:
 
 
 def _final_values(rules: Rules, value: np.ndarray, mask: int, upper: int, ybox: int) -> np.ndarray:
-    return final_outcomes(rules, mask, upper, ybox, lambda reward, nxt: reward + value[nxt])
+    seen: dict[tuple[int, int, int], float] = {}  # a box's points all lead to one next state: read it once
+
+    def worth(reward: int, nxt: tuple[int, int, int]) -> float:
+        v = seen.get(nxt)
+        if v is None:
+            v = seen[nxt] = float(value[nxt])
+        return reward + v
+
+    return final_outcomes(rules, mask, upper, ybox, worth)
 
 
 @dataclass(frozen=True, eq=False)
