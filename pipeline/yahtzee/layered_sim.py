@@ -22,6 +22,7 @@ from lookup.yahtzee.states import state_space
 from pipeline.jit import njit
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables
+from pipeline.yahtzee_lab.engine import _sort as sort_dice
 from pipeline.yahtzee_lab.streams import destiny_at, stream_base
 
 __all__ = ["SimulatedGames", "simulate"]
@@ -61,14 +62,8 @@ def _roll_codes(rules: Rules) -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def _sorted_roll(dice, codes, n_faces):
-    """Sort ``dice`` in place (insertion: six at most) and return its roll index."""
-    for i in range(1, dice.shape[0]):
-        x = dice[i]
-        j = i - 1
-        while j >= 0 and dice[j] > x:
-            dice[j + 1] = dice[j]
-            j -= 1
-        dice[j + 1] = x
+    """Sort ``dice`` in place (the lab engine's insertion sort) and return its roll index."""
+    sort_dice(dice)
     code = 0
     for i in range(dice.shape[0] - 1, -1, -1):
         code = code * n_faces + dice[i]
