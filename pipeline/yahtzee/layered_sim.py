@@ -3,7 +3,7 @@
 No policy table exists for a layered rule set, so every turn of every game is solved as the build solves a
 state (``pipeline.yahtzee.kernels``: final values, the keep tree, the tie rule) and then played: the same
 choices ``lookup.yahtzee.decide`` makes from the same table. Dice come from the strategy lab's counter-based
-streams (``pipeline.yahtzee_lab.streams``: game g reads key g, stream 0, one destiny list per turn; first
+streams (``pipeline.yahtzee.streams``: game g reads key g, stream 0, one destiny list per turn; first
 roll the first n dice, each reroll the next faces in order, one per rerolled die, smallest rerolled die
 first), so the games are the same on any number of threads.
 """
@@ -22,8 +22,7 @@ from lookup.yahtzee.states import state_space
 from pipeline.jit import njit
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables
-from pipeline.yahtzee_lab.engine import _sort as sort_dice
-from pipeline.yahtzee_lab.streams import destiny_at, stream_base
+from pipeline.yahtzee.streams import destiny_at, sort_dice, stream_base
 
 __all__ = ["SimulatedGames", "simulate"]
 
@@ -62,7 +61,7 @@ def _roll_codes(rules: Rules) -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def _sorted_roll(dice, codes, n_faces):
-    """Sort ``dice`` in place (the lab engine's insertion sort) and return its roll index."""
+    """Sort ``dice`` in place and return its roll index."""
     sort_dice(dice)
     code = 0
     for i in range(dice.shape[0] - 1, -1, -1):

@@ -29,17 +29,18 @@ from pipeline.jit import njit
 from pipeline.prefetch import prefetch
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables, padded_subkeeps
-from pipeline.yahtzee_lab.decision_une import une_category, une_reroll
-from pipeline.yahtzee_lab.perturbation import N_FEATURES, perturb_category, perturb_reroll, turn_values
-from pipeline.yahtzee_lab.streams import (
+from pipeline.yahtzee.streams import (
     N_DESTINY,
     destiny,
     destiny_at,
     game_streams,
     rng_next,
     rng_start,
+    sort_dice,
     stream_base,
 )
+from pipeline.yahtzee_lab.decision_une import une_category, une_reroll
+from pipeline.yahtzee_lab.perturbation import N_FEATURES, perturb_category, perturb_reroll, turn_values
 
 KIND_NONE, KIND_TABLE, KIND_RANDOM, KIND_UNE, KIND_PERTURB = -1, 0, 1, 2, 3
 ME_SIZE = 5
@@ -101,17 +102,6 @@ def _allowed(gp, mask, yface_r):
 # The hot path passes arrays one by one, never whole player / game tuples: numba increments and
 # decrements the reference count of every array in a tuple at each call, which cost more than the game.
 
-@njit(cache=True, inline="always")
-def _sort(dice):
-    for i in range(1, dice.shape[0]):
-        x = dice[i]
-        j = i - 1
-        while j >= 0 and dice[j] > x:
-            dice[j + 1] = dice[j]
-            j -= 1
-        dice[j + 1] = x
-
-
 @njit(cache=True)
 def roll_of(code_to_roll, n_faces, dice):
     """Roll index of the sorted 0-based ``dice``."""
@@ -125,7 +115,7 @@ def roll_of(code_to_roll, n_faces, dice):
 def _first_roll(dest, dice):
     for i in range(dice.shape[0]):
         dice[i] = dest[i]
-    _sort(dice)
+    sort_dice(dice)
     return dice.shape[0]
 
 
@@ -136,7 +126,7 @@ def _reroll(dice, dest, pos, mk):
         if (mk >> i) & 1:
             dice[i] = dest[pos]
             pos += 1
-    _sort(dice)
+    sort_dice(dice)
     return pos
 
 

@@ -3,7 +3,7 @@
 Both pick the engine: numba when both players are compiled (built-in), the plain-Python engine when a
 player is a Python callable. Games are numbered; game ``g`` depends only on (seed, mode, g) and the
 players, so any split of ``first .. first + games`` over batches, threads or Dask workers gives the same
-games (see ``pipeline.yahtzee_lab.streams``).
+games (see ``pipeline.yahtzee.streams``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import numba
 import numpy as np
 
 from lookup.yahtzee.rules import Rules
+from pipeline.yahtzee.streams import MODE_CODES, MODES
 from pipeline.yahtzee_lab import engine
 from pipeline.yahtzee_lab.players import NO_PLAYER, PlayerSpec, compile_player, game_rules, get_player
-from pipeline.yahtzee_lab.streams import MODE_CODES, MODES
 
 __all__ = ["Games", "play", "simulate", "play_batch"]
 

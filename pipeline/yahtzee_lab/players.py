@@ -228,7 +228,7 @@ class CompiledPlayer:
 
     def start_turn(self, seed: int, key: int, stream: int, turn: int) -> None:
         """Key the player's own random choices to this turn (as the engine does)."""
-        from pipeline.yahtzee_lab.streams import rng_start
+        from pipeline.yahtzee.streams import rng_start
 
         rng_start(seed, key, stream, turn, self.W[8])
 

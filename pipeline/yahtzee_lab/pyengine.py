@@ -14,8 +14,8 @@ import numpy as np
 
 from lookup.yahtzee.rules import Rules
 from lookup.yahtzee.sheet import Sheet
+from pipeline.yahtzee.streams import MODE_CODES, destiny_list, game_streams
 from pipeline.yahtzee_lab.players import PlayerSpec, as_category, as_reroll_mask, game_rules, python_player
-from pipeline.yahtzee_lab.streams import MODE_CODES, destiny_list, game_streams
 
 
 def _turn(player, name: str, own: Sheet, opp: Sheet, seed: int, key: int, stream: int, turn: int) -> None:

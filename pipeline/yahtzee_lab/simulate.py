@@ -2,7 +2,7 @@
 
 Scores are REAL final scores: the upper bonus is always paid when earned (also for ``seed``, whose
 optimisation ignores it) and so is every Yahtzee bonus. Game g reads the dice streams of (seed, g) (see
-``pipeline.yahtzee_lab.streams``), so results do not depend on the number of threads. Players by name, matches
+``pipeline.yahtzee.streams``), so results do not depend on the number of threads. Players by name, matches
 and statistics: ``pipeline.yahtzee_lab.match``.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from lookup.yahtzee.rules import Rules, get_rules
+from pipeline.yahtzee.streams import MODE_CODES
 from pipeline.yahtzee_lab import engine
 from pipeline.yahtzee_lab.players import NO_PLAYER, frozen, game_rules, player_params
-from pipeline.yahtzee_lab.streams import MODE_CODES
 
 
 def simulate(rules: Rules | str, state_index: np.ndarray, reroll: np.ndarray, category: np.ndarray,

@@ -18,8 +18,8 @@ from pipeline.yahtzee_lab.perturbation import FEATURES
 from pipeline.yahtzee_lab.tuning import NAME, SCHEMA, SCHEMA_VERSIONS, points_rate, random_walk, settings
 
 # The tables the games read (their own code), and every module that plays the games.
-CODE = tables_stage.CODE + tuple(f"pipeline/yahtzee_lab/{m}.py" for m in (
-    "streams", "features", "decision_une", "perturbation", "engine", "players", "match", "tuning", "stage"))
+CODE = tables_stage.CODE + ("pipeline/yahtzee/streams.py",) + tuple(f"pipeline/yahtzee_lab/{m}.py" for m in (
+    "features", "decision_une", "perturbation", "engine", "players", "match", "tuning", "stage"))
 
 
 def _spec(section: Mapping[str, Any]) -> ArtifactSpec:

@@ -12,12 +12,12 @@ from lookup.yahtzee.rules import CATEGORIES, N_CATEGORIES, YAHTZEE, get_rules
 from lookup.yahtzee.sheet import Sheet, possible_points
 from lookup.yahtzee.tables import load_tables
 from pipeline.cli import main
+from pipeline.yahtzee.streams import destiny_list
 from pipeline.yahtzee_lab import stats
 from pipeline.yahtzee_lab.match import play, play_batch, simulate
 from pipeline.yahtzee_lab.perturbation import N_FEATURES
 from pipeline.yahtzee_lab.players import CompiledPlayer, game_rules, get_player
 from pipeline.yahtzee_lab.pyengine import play_python
-from pipeline.yahtzee_lab.streams import destiny_list
 from pipeline.yahtzee_lab.tuning import load_weights, points_rate, random_walk
 
 HASBRO = game_rules("hasbro")

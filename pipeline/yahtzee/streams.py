@@ -25,7 +25,8 @@ import numpy as np
 
 from pipeline.jit import njit
 
-__all__ = ["MODES", "N_DESTINY", "game_streams", "destiny", "destiny_at", "stream_base", "destiny_list", "rng_start",
+__all__ = ["MODES", "N_DESTINY", "sort_dice", "game_streams", "destiny", "destiny_at", "stream_base", "destiny_list",
+           "rng_start",
            "rng_next"]
 
 MODES = ("independent", "coupled", "antithetic", "solo")
@@ -34,6 +35,18 @@ N_DESTINY = 15  # 5 dice + at most 5 per reroll, two rerolls
 _M64 = 0xFFFFFFFFFFFFFFFF
 _GOLDEN = 0x9E3779B97F4A7C15
 SALT_DICE, SALT_CHOICE = 0, 1  # a player's own random choices use a stream apart from its dice
+
+
+@njit(cache=True, inline="always")
+def sort_dice(dice):
+    """Sort ``dice`` in place (insertion sort: five or six dice)."""
+    for i in range(1, dice.shape[0]):
+        x = dice[i]
+        j = i - 1
+        while j >= 0 and dice[j] > x:
+            dice[j + 1] = dice[j]
+            j -= 1
+        dice[j + 1] = x
 
 
 @njit(cache=True, inline="always")
