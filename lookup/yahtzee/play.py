@@ -283,7 +283,7 @@ def decide_batch(
     _first_bad("state unreachable (upper total the filled boxes cannot make, or ybox without Yahtzee)", rows < 0)
     order = np.argsort(dice, axis=1, kind="stable")
     sorted_dice = np.take_along_axis(dice, order, axis=1).astype(np.int64) - 1
-    roll = _roll_code_table(rules)[sorted_dice @ (rules.n_faces ** np.arange(rules.n_dice))]
+    roll = roll_code_table(rules)[sorted_dice @ (rules.n_faces ** np.arange(rules.n_dice))]
     stage = np.maximum(rerolls - 1, 0)
     masks = policy["reroll"][rows, stage, roll].astype(np.int64)
     bits = (masks[:, None] >> np.arange(rules.n_dice)) & 1
@@ -300,7 +300,7 @@ def _first_bad(problem: str, bad: np.ndarray) -> None:
 
 
 @lru_cache(maxsize=4)
-def _roll_code_table(rules: Rules) -> np.ndarray:
+def roll_code_table(rules: Rules) -> np.ndarray:
     """Roll index of every sorted dice tuple by its base-n_faces code (other codes: -1, never read)."""
     enc = rules.encoding
     table = np.full(rules.n_faces ** rules.n_dice, -1, dtype=np.int64)

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 from numba import prange
 
+from lookup.yahtzee.play import roll_code_table
 from lookup.yahtzee.rules import Rules, get_rules, kernel_params
 from lookup.yahtzee.states import state_space
 from pipeline.jit import njit
@@ -48,15 +48,6 @@ class SimulatedGames:
         return {"games": n, "mean": mean, "std": sd, "standard_error": se, "ci95": [mean - 1.96 * se, mean + 1.96 * se],
                 "median": float(np.median(self.scores)), "p_upper_bonus": float(self.bonus.mean()),
                 "p_yahtzee": float(self.yahtzee.mean())}
-
-
-@cache
-def _roll_codes(rules: Rules) -> np.ndarray:
-    """Roll index of each sorted 0-based dice tuple by its code sum(face_i * n_faces**i) (others: -1)."""
-    enc = rules.encoding
-    table = np.full(rules.n_faces ** rules.n_dice, -1, dtype=np.int64)
-    table[enc.rolls @ (rules.n_faces ** np.arange(rules.n_dice))] = np.arange(enc.n_rolls)
-    return table
 
 
 @njit(cache=True, inline="always")
@@ -140,7 +131,7 @@ def _play(first, n, seed, vrow, state_index, score_t, joker_score, counts_t, yro
 def simulate(rules: Rules | str, vrow: np.ndarray, games: int, seed: int, first: int = 0) -> SimulatedGames:
     """Play games ``first .. first + games - 1`` of ``seed`` by the optimal policy of the value table ``vrow``
     (expected remaining points by row of ``lookup.yahtzee.states``: the layered table's first column)."""
-    from pipeline.yahtzee.layered_values import _candidates
+    from pipeline.yahtzee.layered_values import reroll_candidates_of
 
     rules = get_rules(rules)
     space = state_space(rules)
@@ -149,12 +140,12 @@ def simulate(rules: Rules | str, vrow: np.ndarray, games: int, seed: int, first:
     if type(games) is not int or games < 1 or type(seed) is not int or seed < 0 or type(first) is not int or first < 0:
         raise ValueError("games must be a positive int, seed and first non-negative ints")
     kt = kernel_tables(rules)
-    cand_keep, cand_mask = _candidates(rules)
+    cand_keep, cand_mask = reroll_candidates_of(rules)
     scores = np.zeros(games, dtype=np.int64)
     bonus = np.zeros(games, dtype=np.int8)
     yahtzee = np.zeros(games, dtype=np.int8)
     _play(first, games, seed, np.ascontiguousarray(vrow, dtype=np.float64), np.ascontiguousarray(space.state_index),
           kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface, np.array(kernel_params(rules), dtype=np.int64),
           kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.roll_prob, kt.keep_of_mask, cand_keep, cand_mask,
-          _roll_codes(rules), scores, bonus, yahtzee, kernels._n_chunks(games))
+          roll_code_table(rules), scores, bonus, yahtzee, kernels._n_chunks(games))
     return SimulatedGames(rules.name, seed, first, scores, bonus, yahtzee)

@@ -109,7 +109,8 @@ def _next_rows(rules: Rules, n: int, stored: np.ndarray) -> tuple[np.ndarray, np
 
 
 @cache
-def _candidates(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def reroll_candidates_of(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``kernels.reroll_candidates`` of ``rules`` (cached): each roll's distinct keeps in the tie order."""
     kt = kernel_tables(rules)
     return kernels.reroll_candidates(kt.keep_of_mask, kt.mask_order)
 
@@ -118,7 +119,7 @@ def solve_rows(rules: Rules, n: int, lo: int, hi: int, vrow: np.ndarray, nxt: np
     """The four columns of rows lo..hi-1 (all in layer ``n``) from the next layer's values ``vrow`` (by
     global row) and columns ``nxt`` (by row within layer n + 1)."""
     space, kt = state_space(rules), kernel_tables(rules)
-    cand_keep, cand_mask = _candidates(rules)
+    cand_keep, cand_mask = reroll_candidates_of(rules)
     out = np.empty((hi - lo, len(COLUMNS)))
     kernels.solve_rows_with_moments(
         lo, hi, space.row_mask, space.row_upper, space.row_ybox, vrow, nxt, int(space.layer_ptr[n + 1]),
