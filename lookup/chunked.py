@@ -257,6 +257,18 @@ class ChunkedArray(NDArrayOperatorsMixin):
         view = hit[0] if hit is not None else self._load(k)
         return view[offset]
 
+    def row(self, i: int) -> np.ndarray:
+        """Row ``i`` of a 2-D array whose chunks hold whole rows, read-only, from its checked chunk (not the
+        whole array)."""
+        if self.ndim != 2 or not self._rows_only:
+            raise ValueError(f"{self!r}: row() needs a 2-D array chunked by whole rows")
+        if not 0 <= i < self.shape[0]:
+            raise IndexError(f"row {i} outside 0..{self.shape[0] - 1}")
+        k, r = divmod(i, self.chunks[0])
+        out = self.chunk(k)[r]
+        out.setflags(write=False)
+        return out
+
     def __getitem__(self, index: Any) -> Any:
         if type(index) is tuple and len(index) == self.ndim and all(type(i) is int for i in index):
             return self.item(index)

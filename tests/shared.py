@@ -45,7 +45,7 @@ LAB = ("yahtzee:\n  rule_sets: [hasbro, seed]\nyahtzee_lab:\n"
        "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
 # Play to win: the scandinavian+forced goal and win tables (tests/yahtzee/test_yahtzee_towin.py, the fuzz tests).
 TOWIN = ("yahtzee:\n  rule_sets: [hasbro]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
-         "    objectives: [goal, win]\n    max_points: null\n    rows_per_task: 16\n  cluster:\n    workers: 1\n")
+         "    objectives: [goal, win, law]\n    max_points: null\n    rows_per_task: 16\n  cluster:\n    workers: 1\n")
 # The web app's directory: hasbro Yahtzee, one dice-race game, 151 stated to 500.
 WEB = ("dicerace:\n  max_dice: 5\n  grid: [[3, 20]]\nyahtzee:\n  rule_sets: [hasbro]\n"
        "g151:\n  variants: [stated]\n  targets: [500]\n")

@@ -29,7 +29,7 @@ import numpy as np
 
 from lookup.errors import ArtifactError
 from lookup.validate import integer, integer_sequence
-from lookup.yahtzee import towin
+from lookup.yahtzee import headsup, towin
 from lookup.yahtzee.play import keep_label, turn_analysis, value
 from lookup.yahtzee.record import ROLLS_PER_TURN, GameRecord, parse_record
 from lookup.yahtzee.rules import Rules, get_rules
@@ -247,13 +247,21 @@ class _Reviewer:
                                  f"{self.table.max_points}")
                     self.table = None
         self._chance: dict[tuple[tuple[int, int, int], int], TurnAnalysis] = {}
+        # Against an expected-score opponent (``judge(..., opponent=)``): its law, and the win table.
+        self.opponent: headsup.OpponentLaw | None = None
+
+    def against(self, opponent: headsup.OpponentLaw, artifacts_dir: str | Path | None) -> None:
+        """Cost decisions in P(win) + P(tie) / 2 against the expected-score opponent of law ``opponent``."""
+        self.opponent, self.objective, self.target = opponent, "opponent", opponent.points
+        self.table, self.note = towin.load_towin(self.rules, "win", artifacts_dir), None
 
     def chance_analysis(self, sheet: Sheet) -> TurnAnalysis | None:
         if self.table is None:
             return None
         key = (sheet.state, self.target - sheet.total)
-        if key not in self._chance:
-            self._chance = {key: towin.analyse(self.table, *key)}  # one turn at a time is all a review reads
+        if key not in self._chance:  # one turn at a time is all a review reads
+            self._chance = {key: towin.analyse(self.table, *key) if self.opponent is None else
+                            headsup.analyse(self.table, sheet.state, sheet.total, self.opponent)}
         return self._chance[key]
 
     def decision(self, sheet: Sheet, turn: int, roll_number: int, dice: tuple[int, ...], rerolls: int,
@@ -330,11 +338,14 @@ def review(record: Any, rules: str | Rules | None = None, *, goal: int | None = 
 
 def judge(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = "hasbro", *,
           keep: Sequence[int] | None = None, box: str | None = None, goal: int | None = None,
-          beat: int | None = None, artifacts_dir: str | Path | None = None) -> ReviewedDecision:
+          beat: int | None = None, opponent: SheetLike | None = None,
+          artifacts_dir: str | Path | None = None) -> ReviewedDecision:
     """The cost of one decision about to be played: keeping ``keep`` (faces, with ``rerolls`` 1 or 2 left;
     all the dice = stopping) or scoring ``box``; give exactly one. What ``dicetables yahtzee play`` says after a
     move; ``turn`` and ``roll`` of the answer are 0 (unknown here). With ``goal`` / ``beat`` the cost in
-    probability too, when that play-to-win table is built (``probability`` is None otherwise)."""
+    probability too, when that play-to-win table is built (``probability`` is None otherwise); with
+    ``opponent`` (a sheet: an opponent who plays for expected score, ``lookup.yahtzee.headsup``) the cost in
+    P(win) + P(tie) / 2 (its tables must be built)."""
     rules = get_rules(rules)
     pips = parse_dice(dice, rules)
     sh = Sheet.parse(sheet, rules)
@@ -342,8 +353,12 @@ def judge(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rule
         raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
     if (keep is None) == (box is None):
         raise ValueError("give exactly one of keep (faces kept before a reroll) and box (where to score)")
+    if opponent is not None and (goal is not None or beat is not None):
+        raise ValueError("give opponent, or goal / beat, not both")
     objective, target = (None, None) if goal is None and beat is None else towin._objective(goal, beat)
     reviewer = _Reviewer(rules, objective, target, sh, artifacts_dir)
+    if opponent is not None:
+        reviewer.against(headsup.opponent_law(opponent, rules, artifacts_dir), artifacts_dir)
     if box is not None:
         name = rules.categories[category_index(box, rules)]
         if name not in sh.allowed(pips):

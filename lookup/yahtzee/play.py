@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from lookup.validate import integer, integer_array
-from lookup.yahtzee import duel, fastpath, towin
+from lookup.yahtzee import duel, fastpath, headsup, towin
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.tables import YahtzeeTables, load_tables
@@ -118,12 +118,13 @@ def keep_label(keep: Sequence[int], n_dice: int) -> str:
     return "keep all (stop)" if len(keep) == n_dice else f"keep {list(keep)}"
 
 
-def _one_objective(goal: object, beat: object) -> None:
-    """Playing against opponents' sheets is its own objective: a goal or a known score to beat besides it is
-    refused."""
-    if goal is not None or beat is not None:
-        raise ValueError("give opponents, or goal / beat, not both: against opponents' sheets the objective is "
-                         "winning the game")
+def _one_objective(goal: object, beat: object, opponents: object = None) -> None:
+    """Playing against opponents' sheets is its own objective: a goal, a known score to beat or the other
+    kind of opponent besides it is refused."""
+    if goal is not None or beat is not None or opponents is not None:
+        raise ValueError("give opponent, opponents, or goal / beat, not both: against opponents' sheets the "
+                         "objective is winning the game (opponent: one who plays for expected score; opponents: "
+                         "players who all play to win, forced order)")
 
 
 def decide(
@@ -136,6 +137,7 @@ def decide(
     goal: int | None = None,
     beat: int | None = None,
     opponents: Sequence[SheetLike] | None = None,
+    opponent: SheetLike | None = None,
 ) -> Decision | towin.WinDecision | duel.DuelDecision:
     """The optimal move for ``dice`` (pips, player's order) with ``rerolls`` left on ``sheet``.
 
@@ -143,9 +145,14 @@ def decide(
     order (one entry per box of ``rules``) with None for empty boxes, or a ``Sheet``. Raises ValueError
     on bad input or missing tables. With ``goal`` (a final score to reach) or ``beat`` (an opponent's known
     final score) the move maximises that probability instead (``lookup.yahtzee.towin.decide``). With
-    ``opponents`` (the other players' sheets, in a forced-order game of two) it maximises the mover's
-    P(win) + P(tie) / 2 against them, both playing to win (``lookup.yahtzee.duel.decide``).
+    ``opponents`` (the other players' sheets, in a forced-order game of two or three) it maximises the
+    mover's P(win) + P(tie) / 2 against them, all playing to win (``lookup.yahtzee.duel.decide``). With
+    ``opponent`` (one sheet, any rule set whose ``win`` and ``law`` tables are built) it maximises P(win) +
+    P(tie) / 2 against an opponent who plays for expected score (``lookup.yahtzee.headsup.decide``).
     """
+    if opponent is not None:
+        _one_objective(goal, beat, opponents)
+        return headsup.decide(dice, rerolls, sheet, rules, opponent=opponent, artifacts_dir=artifacts_dir)
     if opponents is not None:
         _one_objective(goal, beat)
         return duel.decide(dice, rerolls, sheet, rules, opponents=opponents, artifacts_dir=artifacts_dir)
@@ -201,10 +208,15 @@ def explain(
     goal: int | None = None,
     beat: int | None = None,
     opponents: Sequence[SheetLike] | None = None,
+    opponent: SheetLike | None = None,
 ) -> list[Option] | list[towin.ChanceOption] | list[duel.DuelOption]:
     """Every legal option (distinct keeps, or allowed boxes) ranked by expected final score, or with
     ``goal`` / ``beat`` by probability (``lookup.yahtzee.towin.explain``), or with ``opponents`` by the
-    mover's P(win) + P(tie) / 2 (``lookup.yahtzee.duel.explain``)."""
+    mover's P(win) + P(tie) / 2 (``lookup.yahtzee.duel.explain``), or with ``opponent`` by P(win) + P(tie) / 2
+    against an expected-score opponent (``lookup.yahtzee.headsup.explain``)."""
+    if opponent is not None:
+        _one_objective(goal, beat, opponents)
+        return headsup.explain(dice, rerolls, sheet, rules, opponent=opponent, artifacts_dir=artifacts_dir)
     if opponents is not None:
         _one_objective(goal, beat)
         return duel.explain(dice, rerolls, sheet, rules, opponents=opponents, artifacts_dir=artifacts_dir)
@@ -245,6 +257,18 @@ def value(sheet: SheetLike, rules: str | Rules = "hasbro", *, artifacts_dir: str
     if remaining != remaining:  # NaN: a state no game reaches (a forced order skipped)
         raise ValueError(f"state {sh.state} cannot be reached (not a sheet a game can produce)")
     return sh.total + remaining
+
+
+def chance(sheet: SheetLike, rules: str | Rules = "hasbro", *, goal: int | None = None, beat: int | None = None,
+           opponent: SheetLike | None = None, artifacts_dir: str | Path | None = None) -> float:
+    """From the start of the next turn on ``sheet``: the best P(final >= ``goal``) or P(beating ``beat``), ties
+    half (``lookup.yahtzee.towin.chance``), or P(win) + P(tie) / 2 against the expected-score ``opponent``
+    (``lookup.yahtzee.headsup.chance``)."""
+    if opponent is not None:
+        if goal is not None or beat is not None:
+            raise ValueError("give opponent, or goal / beat, not both")
+        return headsup.chance(sheet, rules, opponent=opponent, artifacts_dir=artifacts_dir)
+    return towin.chance(sheet, rules, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
 
 
 def decide_batch(

@@ -34,7 +34,7 @@ from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.states import layer_name
 from lookup.yahtzee.turn import TurnAnalysis, action_text, analyse_final, chosen_keep, final_outcomes, ranked_options
 
-OBJECTIVE_SCHEMAS = {"goal": "yahtzee.goal", "win": "yahtzee.win"}
+OBJECTIVE_SCHEMAS = {"goal": "yahtzee.goal", "win": "yahtzee.win", "law": "yahtzee.law"}
 SCHEMA_VERSIONS = (1,)
 # Needed points beyond any sheet (the most a hasbro game can score is 1575): bounds the validated input.
 MAX_TARGET = 100_000
@@ -98,7 +98,8 @@ def load_towin(rules: Rules | str, objective: str, artifacts_dir: str | Path | N
 def _load(rules: Rules, objective: str, path: Path, stamp: int) -> TowinTable:
     if not stamp:
         raise NotBuiltError(f"{path}: the {rules.name!r} play-to-win table ({objective}) is not built; add "
-                            f"{rules.name!r} to yahtzee.towin.rule_sets in params.yaml and run `dicetables build "
+                            f"{rules.name!r} to yahtzee.towin.rule_sets and {objective!r} to yahtzee.towin.objectives "
+                            "in params.yaml and run `dicetables build "
                             f"yahtzee-towin-{rules.name.replace('+', '-')}`",
                             f"the play-to-win table ({objective}) of rule set {rules.name!r} is not built on this "
                             "server")
@@ -128,11 +129,13 @@ def analyse(table: TowinTable, state: tuple[int, int, int], t: int) -> TurnAnaly
 
 @dataclass(frozen=True)
 class WinDecision:
-    """What to do now to maximise the chance of reaching ``goal`` (or of beating ``beat``).
+    """What to do now to maximise the chance of reaching ``goal`` (or of beating ``beat``, or of beating an
+    opponent who plays for expected score: ``lookup.yahtzee.headsup``).
 
     reroll / keep / category: as ``lookup.yahtzee.Decision`` (one bool per input die; faces kept; box).
-    needed: points still needed (goal or beat minus the sheet's total); probability: the best probability
-    of reaching the goal (objective ``goal``) or of winning, ties half (``win``) from here.
+    needed: points still needed (goal or beat minus the sheet's total; against an opponent, the opponent's
+    points now minus ours, ``target`` being the opponent's points now); probability: the best probability
+    of reaching the goal (objective ``goal``) or of winning, ties half (``win``, ``opponent``) from here.
     """
 
     rules: str
@@ -148,7 +151,8 @@ class WinDecision:
 
     def __str__(self) -> str:
         action = action_text(self.dice, self.reroll, self.keep, self.category)
-        what = f"P(final >= {self.target})" if self.objective == "goal" else f"P(beat {self.target}, ties half)"
+        what = {"goal": f"P(final >= {self.target})", "win": f"P(beat {self.target}, ties half)",
+                "opponent": "P(win against the opponent, ties half)"}[self.objective]
         return f"{action}; {what} = {self.probability:.6f}"
 
 
@@ -173,19 +177,24 @@ def _objective(goal: Any, beat: Any) -> tuple[str, int]:
     return "win", integer(beat, "beat", -MAX_TARGET, MAX_TARGET)
 
 
-def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules, goal: Any, beat: Any,
-               artifacts_dir: str | Path | None):
+def turn_input(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules
+               ) -> tuple[Rules, tuple[int, ...], int, Sheet, int]:
+    """(rules, pips, rerolls, sheet, roll index) of a turn to decide, checked (ValueError naming the problem)."""
     rules = get_rules(rules)
-    objective, target = _objective(goal, beat)
     pips = parse_dice(dice, rules)
     rerolls = integer(rerolls, "rerolls", 0, 2)
     sh = Sheet.parse(sheet, rules)
     if sh.finished:
         raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
+    return rules, pips, rerolls, sh, rules.encoding.roll_index([p - 1 for p in pips])
+
+
+def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules, goal: Any, beat: Any,
+               artifacts_dir: str | Path | None):
+    objective, target = _objective(goal, beat)
+    rules, pips, rerolls, sh, roll = turn_input(dice, rerolls, sheet, rules)
     table = load_towin(rules, objective, artifacts_dir)
-    needed = target - sh.total
-    roll = rules.encoding.roll_index([p - 1 for p in pips])
-    return rules, pips, rerolls, sh, table, objective, target, needed, roll
+    return rules, pips, rerolls, sh, table, objective, target, target - sh.total, roll
 
 
 def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = "hasbro", *,
@@ -197,7 +206,13 @@ def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rul
     lowest mask; lowest box)."""
     rules, pips, rerolls, sh, table, objective, target, needed, roll = _situation(
         dice, rerolls, sheet, rules, goal, beat, artifacts_dir)
-    analysis = analyse(table, sh.state, needed)
+    return decision(analyse(table, sh.state, needed), pips, rerolls, roll, objective, target, needed)
+
+
+def decision(analysis: TurnAnalysis, pips: tuple[int, ...], rerolls: int, roll: int, objective: str, target: int,
+             needed: int) -> WinDecision:
+    """The ``WinDecision`` of a turn valued in probabilities (``analysis``) for ``roll`` with ``rerolls`` left."""
+    rules = analysis.rules
     if rerolls == 0:
         c = analysis.best_category(roll)
         return WinDecision(rules.name, pips, 0, objective, target, needed, None, None, rules.categories[c],

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from lookup.validate import SEED_MAX
-from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS
+from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS, get_rules
 from pipeline import cli_options as opt
 
 SHEET_LIMIT = 1 << 20  # bytes of a --sheet file or of standard input (a sheet is a few hundred bytes)
@@ -110,20 +110,42 @@ def _print_chances(rules_name: str, decision: Any, options: list[Any], top: int,
 @click.option("--beat", type=int, default=None,
               help="Play to win: maximise P(beating an opponent whose final score is BEAT), ties half.")
 @click.option("--opponent", "opponent_sources", multiple=True, metavar="FILE|-",
-              help="Play to win against another player whose sheet (JSON, as --sheet) is FILE: forced order "
-                   "(scandinavian+forced), every player playing to win; ties half. Twice for three players, in "
-                   "turn order after you (those still to play this box first).")
+              help="Play to win against another player whose sheet (JSON, as --sheet) is FILE; ties half. Free "
+                   "order: one opponent who plays for expected score. Forced order (scandinavian+forced): every "
+                   "player playing to win (--opponent-plays expected for the other model); twice for three "
+                   "players, in turn order after you (those still to play this box first).")
+@click.option("--opponent-plays", "opponent_model", type=click.Choice(["to-win", "expected"]), default=None,
+              help="How the --opponent plays: to-win (forced order only, the exact game of all players) or "
+                   "expected (for expected score; one opponent). Default: to-win for forced order, else expected.")
 @opt.json_option
 def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes: tuple[str, ...], rules_name: str,
            artifacts_dir: Path | None, top: int, goal: int | None, beat: int | None,
-           opponent_sources: tuple[str, ...], as_json: bool) -> None:
+           opponent_sources: tuple[str, ...], opponent_model: str | None, as_json: bool) -> None:
     """Advice for DICE (the faces: five, six for Maxi Yatzy) with --rerolls left on the sheet, and the ranked
     options."""
     from lookup.yahtzee.play import decide as decide_
     from lookup.yahtzee.play import explain
 
     sheet = read_sheet(sheet_source, boxes, rules_name)
+    if opponent_model is not None and not opponent_sources:
+        raise click.UsageError("--opponent-plays needs --opponent")
+    forced = get_rules(rules_name).forced_order
+    if opponent_sources and (opponent_model == "expected" or (opponent_model is None and not forced)):
+        if len(opponent_sources) != 1:
+            raise click.UsageError("against an opponent who plays for expected score give one --opponent")
+        if goal is not None or beat is not None:
+            raise click.UsageError("give --opponent, or --goal / --beat, not both")
+        them = read_sheet(opponent_sources[0], (), rules_name, option="--opponent")
+        decision = decide_(list(dice), rerolls, sheet, rules_name, opponent=them, artifacts_dir=artifacts_dir)
+        options = explain(list(dice), rerolls, sheet, rules_name, opponent=them, artifacts_dir=artifacts_dir)
+        _print_chances(rules_name, decision, options, top, as_json,
+                       {"opponent_plays": "expected", "opponent_points": decision.target,
+                        "behind": decision.needed}, f" (the opponent's lead: {decision.needed:+d} points)")
+        return
     if opponent_sources:
+        if opponent_model == "to-win" and not forced:
+            raise click.UsageError("--opponent-plays to-win needs a forced-order rule set (scandinavian+forced): "
+                                   "free-order games of players who all play to win are not solved")
         opponents = [read_sheet(source, (), rules_name, option="--opponent") for source in opponent_sources]
         decision = decide_(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, opponents=opponents,
                            artifacts_dir=artifacts_dir)

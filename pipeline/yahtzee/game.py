@@ -14,7 +14,7 @@ GAME = GameDeclaration(
     families="pipeline.yahtzee.stage:families",
     stages={
         "yahtzee-towin-*": Stage(params=tuple(f"yahtzee.towin.{key}" for key in (
-            "rule_sets", "objectives", "max_points", "rows_per_task")), seconds=20,
+            "rule_sets", "objectives", "max_points", "rows_per_task", "headsup_games", "seed")), seconds=30,
             note="Play to win: one stage per rule set in yahtzee.towin.rule_sets ('+' written '-' in the stage "
                  "name); the tasks run on Dask (yahtzee.cluster, not a dependency: where they run changes "
                  "no byte)."),

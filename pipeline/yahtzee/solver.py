@@ -33,7 +33,7 @@ from lookup.yahtzee.rules import Rules, get_rules, kernel_params, scoring_tables
 from lookup.yahtzee.states import state_space
 from pipeline.yahtzee import kernels
 
-__all__ = ["Solution", "solve", "exact_statistics", "TIE_EPS"]
+__all__ = ["Solution", "solve", "exact_statistics", "policy_block", "row_values", "TIE_EPS"]
 
 TIE_EPS = kernels.TIE_EPS
 Progress = Callable[[int, int], None]
@@ -157,17 +157,42 @@ def _batches(row_mask: np.ndarray, lo: int, hi: int, size: int) -> tuple[np.ndar
 
 
 def _policy(rules, space, kt, params, vrow) -> tuple[np.ndarray, np.ndarray]:
+    # Finished games take no decision: their rows keep reroll 0 and category 255.
     n_rows, n_rolls = space.n_rows, len(kt.roll_prob)
     reroll = np.zeros((n_rows, 2, n_rolls), dtype=np.uint8)
     category = np.full((n_rows, n_rolls), 255, dtype=np.uint8)
-    lo, hi = 0, int(space.layer_ptr[rules.n_boxes])  # finished games take no decision
+    hi = int(space.layer_ptr[rules.n_boxes])
+    reroll[:hi], category[:hi] = policy_block(rules, vrow, 0, hi)
+    return reroll, category
+
+
+def policy_block(rules: Rules | str, vrow: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """The policy tables (``reroll``, ``category``, as :class:`Solution`'s) of rows lo..hi-1 only, indexed
+    from 0 = row lo, from ``vrow`` = the value of every row (:func:`row_values`). Rows of unfinished games
+    only: a finished game takes no decision."""
+    rules = get_rules(rules)
+    space, kt = state_space(rules), kernel_tables(rules)
+    if not 0 <= lo <= hi <= int(space.layer_ptr[rules.n_boxes]):
+        raise ValueError(f"rows {lo}..{hi} are not rows of unfinished games of {rules.name!r}")
+    reroll = np.zeros((hi - lo, 2, len(kt.roll_prob)), dtype=np.uint8)
+    category = np.full((hi - lo, len(kt.roll_prob)), 255, dtype=np.uint8)
+    # The kernel writes row i's decisions at index i and reads the row's own state from the row arrays only
+    # (the next states through state_index and vrow, whole): given the block's slice of the row arrays it
+    # fills block-sized tables.
     kernels.build_policy(
-        lo, hi, space.row_mask, space.row_upper, space.row_ybox, vrow, np.ascontiguousarray(space.state_index),
-        kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface, params, kt.add_die, kt.sub_pad,
-        kt.size_offset, kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kt.mask_order, reroll, category,
+        0, hi - lo, space.row_mask[lo:hi], space.row_upper[lo:hi], space.row_ybox[lo:hi],
+        np.ascontiguousarray(vrow, dtype=np.float64), np.ascontiguousarray(space.state_index), kt.score_t,
+        kt.joker_score, kt.counts_t, kt.yroll, kt.yface, _params(rules), kt.add_die, kt.sub_pad, kt.size_offset,
+        kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kt.mask_order, reroll, category,
         kernels._n_chunks(hi - lo),
     )
     return reroll, category
+
+
+def row_values(solution: Solution) -> np.ndarray:
+    """``solution``'s values by state row (``vrow[row]``, the rows of ``lookup.yahtzee.states``)."""
+    space = state_space(solution.rules)
+    return np.ascontiguousarray(solution.value[space.row_mask, space.row_upper, space.row_ybox])
 
 
 def exact_statistics(rules: Rules | str, solution: Solution | None = None) -> dict[str, float]:

@@ -7,6 +7,9 @@ Tables (one vector per turn-start row of ``lookup.yahtzee.states``, rows shared 
   points from the start of a turn in that state, for t = 0..bound[row] (1 for t <= 0, 0 above).
 * ``win``: ``P[row][t]`` = the maximal P(score more than t) + P(score exactly t) / 2 (a known opponent's
   final score, ties counting half), for t = 0..bound[row] (1 for t < 0, 0 above).
+* ``law``: ``P[row][t]`` = P(scoring at least t more points) under the EXPECTED-SCORE policy (the solver's,
+  ties broken as its policy tables break them), not the best probability: the law of the points an
+  expected-score player still scores from there (``lookup.yahtzee.headsup``: an opponent's law).
 
 ``bound[row]`` is the most points the state can still score (``reach``), capped at ``max_points`` when
 params ask for a cap: P(row, t) only reads next states at t' <= t, so the capped table is exact for every
@@ -27,14 +30,14 @@ import numpy as np
 
 from lookup.yahtzee.rules import Rules, get_rules, kernel_params
 from lookup.yahtzee.states import StateSpace, state_space
-from pipeline.yahtzee import kernels, towin_kernels
+from pipeline.yahtzee import kernels, solver, towin_kernels
 from pipeline.yahtzee.solver import KernelTables, kernel_tables
 
 __all__ = ["OBJECTIVES", "Layout", "layout", "solve_block", "solve", "evaluate", "start_vector"]
 
-# The value of a finished game that needs t = 0 more points: reaching 0 counts whole for ``goal`` and
-# half (a tie) for ``win``; t < 0 is 1 and t > 0 is 0 for both.
-OBJECTIVES = {"goal": 1.0, "win": 0.5}
+# The value of a finished game that needs t = 0 more points: reaching 0 counts whole for ``goal`` and ``law``
+# and half (a tie) for ``win``; t < 0 is 1 and t > 0 is 0 for all.
+OBJECTIVES = {"goal": 1.0, "win": 0.5, "law": 1.0}
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,7 +98,8 @@ def solve_block(lay: Layout, n_filled: int, lo: int, hi: int, nxt: np.ndarray,
     """Vectors of rows lo..hi-1 (all in layer ``n_filled``) from the next layer's array ``nxt``.
 
     Returns float64 [hi - lo, widths[n_filled]], zero beyond each row's bound. ``policy`` = (reroll,
-    category) of a fixed policy (rows as ``lay.space``) evaluates it instead of maximising.
+    category) of a fixed policy for rows lo..hi-1 (index 0 = row lo, ``pipeline.yahtzee.solver.policy_block``)
+    evaluates it instead of maximising.
     """
     rules, space = lay.rules, lay.space
     kt: KernelTables = kernel_tables(rules)
@@ -113,8 +117,10 @@ def solve_block(lay: Layout, n_filled: int, lo: int, hi: int, nxt: np.ndarray,
                                  kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.roll_prob,
                                  kernels._n_chunks(hi - lo))
     else:
-        reroll, category = policy
-        towin_kernels.evaluate_rows(*common, np.arange(space.n_rows, dtype=np.int64), reroll, category,
+        reroll, category = (np.ascontiguousarray(a) for a in policy)
+        if reroll.shape[0] != hi - lo or category.shape[0] != hi - lo:
+            raise ValueError(f"the policy covers {reroll.shape[0]} rows, the block {hi - lo}")
+        towin_kernels.evaluate_rows(*common, np.arange(-lo, space.n_rows - lo, dtype=np.int64), reroll, category,
                                     kt.score_t, kt.joker_score, kt.yface, _params(rules), kt.add_die,
                                     kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kernels._n_chunks(hi - lo))
     return out
@@ -122,14 +128,20 @@ def solve_block(lay: Layout, n_filled: int, lo: int, hi: int, nxt: np.ndarray,
 
 def solve(rules: Rules | str, max_points: int | None = None, objective: str = "goal",
           policy: tuple[np.ndarray, np.ndarray] | None = None) -> list[np.ndarray]:
-    """Every layer's array in memory: ``[layer 0, ..., layer n_boxes]`` (see :func:`solve_block`)."""
+    """Every layer's array in memory: ``[layer 0, ..., layer n_boxes]`` (see :func:`solve_block`); ``policy``
+    (whole tables, rows as ``lay.space``) is evaluated instead of the best probability. ``law`` evaluates the
+    solver's expected-score policy."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {sorted(OBJECTIVES)}, not {objective!r}")
     lay = layout(get_rules(rules), max_points)
+    if objective == "law" and policy is None:
+        sol = solver.solve(lay.rules, policy=True)
+        policy = (sol.reroll, sol.category)
     layers = [terminal(lay, objective)]
     for n in range(lay.rules.n_boxes - 1, -1, -1):
         lo, hi = lay.layer(n)
-        layers.insert(0, solve_block(lay, n, lo, hi, layers[0], policy))
+        block = None if policy is None else (policy[0][lo:hi], policy[1][lo:hi])
+        layers.insert(0, solve_block(lay, n, lo, hi, layers[0], block))
     return layers
 
 

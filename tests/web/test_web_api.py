@@ -42,14 +42,16 @@ def test_yahtzee_rule_sets_describe_their_sheets_and_tables(client):
     assert len(sets[SCANDINAVIAN]["boxes"]) == 15
     # Built here (tests/web/conftest.py): play-to-win only for scandinavian+forced, the law for both.
     assert {n: (r["objectives"], r["distribution"]) for n, r in sets.items() if r["built"]} == {
-        "hasbro": ([], True), SCANDINAVIAN: (["goal", "win"], True)}
+        "hasbro": ([], True), SCANDINAVIAN: (["goal", "win", "opponent"], True)}
 
 
 def test_yahtzee_play_to_win_judge_chance_and_distribution_match_lookup(client, web_artifacts):
     kw = {"artifacts_dir": web_artifacts}
     sheet = {"ones": 2, "twos": 6}
+    opponent = {"opponent": {"ones": 3, "twos": 6, "threes": 9}}  # plays for expected score (headsup)
     for dice, rerolls, target in (([1, 3, 3, 5, 6], 2, {"goal": 200}), ([6, 2, 6, 6, 1], 1, {"beat": 180}),
-                                  ([2, 3, 4, 5, 5], 0, {"goal": 150})):
+                                  ([2, 3, 4, 5, 5], 0, {"goal": 150}), ([3, 3, 3, 5, 6], 2, opponent),
+                                  ([3, 3, 4, 5, 6], 0, opponent)):
         body = {"dice": dice, "rerolls": rerolls, "sheet": sheet, **target}
         got = client.post(f"/api/yahtzee/{SCANDINAVIAN}/decide", json=body).json()
         want = yahtzee.decide(dice, rerolls, sheet, SCANDINAVIAN, **target, **kw)
@@ -65,6 +67,8 @@ def test_yahtzee_play_to_win_judge_chance_and_distribution_match_lookup(client, 
         assert judged["probability"]["cost"] == pytest.approx(options[-1]["regret"], abs=1e-12)
     assert client.post(f"/api/yahtzee/{SCANDINAVIAN}/chance", json={"sheet": sheet, "goal": 200}).json() == {
         "probability": yahtzee.chance(sheet, SCANDINAVIAN, goal=200, **kw)}
+    assert client.post(f"/api/yahtzee/{SCANDINAVIAN}/chance", json={"sheet": sheet, **opponent}).json() == {
+        "probability": yahtzee.chance(sheet, SCANDINAVIAN, **opponent, **kw)}
     judged = client.post("/api/yahtzee/hasbro/judge", json={"dice": [1, 3, 3, 5, 6], "rerolls": 0,
                                                             "box": "yahtzee"}).json()
     assert judged["probability"] is None and judged["points"]["cost"] == pytest.approx(next(

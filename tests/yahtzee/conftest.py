@@ -38,9 +38,6 @@ def forced_tables(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def towin_tables(tmp_path_factory) -> Path:
-    """scandinavian+forced goal and win tables built through the registry (a LocalCluster)."""
+    """scandinavian+forced goal, win and law tables built through the registry (a LocalCluster)."""
     # Built once per run, shared by both pytest workers (only read).
-    return shared.shared_build(tmp_path_factory, "yahtzee:\n  rule_sets: [hasbro]\n  towin:\n"
-                               "    rule_sets: [scandinavian+forced]\n    objectives: [goal, win]\n"
-                               "    max_points: null\n    rows_per_task: 16\n  cluster:\n    workers: 1\n",
-                               ["yahtzee-towin-scandinavian-forced"])
+    return shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"])

@@ -42,11 +42,13 @@ class TurnQuery(SheetQuery):
 
 
 class ObjectiveQuery(StrictModel):
-    """goal: a final score to reach, or beat: an opponent's known final score; neither = maximise the expected
-    final score (the play-to-win tables of the rule set answer the other two)."""
+    """goal: a final score to reach, or beat: an opponent's known final score, or opponent: the turn-start
+    sheet of an opponent who plays for expected score (maximise P(win) + P(tie) / 2 against it); none =
+    maximise the expected final score (the play-to-win tables of the rule set answer the other three)."""
 
     goal: int | None = None
     beat: int | None = None
+    opponent: SheetBody | None = None
 
 
 class WinTurnQuery(TurnQuery, ObjectiveQuery):
@@ -54,7 +56,7 @@ class WinTurnQuery(TurnQuery, ObjectiveQuery):
 
 
 class ChanceQuery(SheetQuery, ObjectiveQuery):
-    """A turn-start sheet and the objective (goal or beat, exactly one)."""
+    """A turn-start sheet and the objective (goal, beat or opponent, exactly one)."""
 
 
 class JudgeQuery(WinTurnQuery):
@@ -87,14 +89,16 @@ def _rule_set(root: Path, r: Rules) -> dict[str, object]:
     (points), the Yahtzee bonus (points per further Yahtzee; 0 = none), the Joker rule, forced order; what is
     built here: a value table (``built``: the dense one or the layered one of Maxi Yatzy; the expected-score
     advice), the score distribution, and the play-to-win objectives (``goal``: reach a final score, ``win``:
-    beat an opponent's final score)."""
+    beat an opponent's final score, ``opponent``: beat an opponent who plays for expected score, from its
+    sheet: the ``win`` and ``law`` tables)."""
     return {"name": r.name, "description": r.description, "n_dice": r.n_dice,
             "built": built_value_table(r, root) is not None, "boxes": list(r.categories), "upper_boxes": r.n_faces,
             "upper_threshold": r.upper_threshold, "upper_bonus": r.upper_bonus,
             "yahtzee_bonus": r.yahtzee_bonus if r.yahtzee_index >= 0 else 0, "joker": r.joker,
             "forced_order": r.forced_order,
             "distribution": _built(root, distribution_name(r)),
-            "objectives": [o for o in ("goal", "win") if _built(root, towin_name(r, o))]}
+            "objectives": [o for o in ("goal", "win") if _built(root, towin_name(r, o))]
+            + (["opponent"] if all(_built(root, towin_name(r, o)) for o in ("win", "law")) else [])}
 
 
 @router.get("/rules")
@@ -117,7 +121,8 @@ class DecideAnswer(BaseModel):
     under optimal play (points on the sheet plus expected remaining points). Playing to win (goal or beat
     given), instead of expected_final: objective ("goal" or "win"), target (the goal or the opponent's score),
     needed (target minus the sheet's total) and probability (of reaching the goal / of winning, ties half,
-    under the best play from here)."""
+    under the best play from here). Against an expected-score opponent (opponent given): objective
+    "opponent", target the opponent's points now, needed its lead, probability P(win) + P(tie) / 2."""
 
     rules: str
     dice: list[int]
@@ -153,11 +158,12 @@ async def decide_route(rules: str, request: Request) -> Response:
     score of the game under optimal play; with ``goal`` or ``beat``, the move of the best probability of
     reaching the goal / of winning, and that probability. The hot route: body read by ``json_fields``, answer
     by orjson."""
-    dice, rerolls, sheet, goal, beat = await json_fields(request, ("dice", "rerolls"),
-                                                         {"sheet": _NO_SHEET, "goal": None, "beat": None})
+    dice, rerolls, sheet, goal, beat, opponent = await json_fields(
+        request, ("dice", "rerolls"), {"sheet": _NO_SHEET, "goal": None, "beat": None, "opponent": None})
     root = request.app.state.artifacts_dir
-    if goal is not None or beat is not None:  # play to win: a table read per layer, off the event loop
-        d = await run_in_threadpool(decide, dice, rerolls, sheet, rules, goal=goal, beat=beat, artifacts_dir=root)
+    if goal is not None or beat is not None or opponent is not None:  # play to win: table reads, off the loop
+        d = await run_in_threadpool(decide, dice, rerolls, sheet, rules, goal=goal, beat=beat, opponent=opponent,
+                                    artifacts_dir=root)
         return json_response(_win_decision(d))
     if rules in _WARM:  # ~10 us to ~1 ms (a new sheet state): cheaper inline than a thread hop
         d = decide(dice, rerolls, sheet, rules, artifacts_dir=root)
@@ -171,9 +177,10 @@ async def decide_route(rules: str, request: Request) -> Response:
 def explain_route(rules: str, q: WinTurnQuery, root: Artifacts) -> list[dict[str, object]]:
     """Every legal option, best first: expected final score and regret (points below the best); with ``goal``
     or ``beat``: probability (of reaching the goal / of winning, ties half) and regret (probability below the
-    best) instead of expected_final."""
-    options = explain(q.dice, q.rerolls, q.sheet, rules, goal=q.goal, beat=q.beat, artifacts_dir=root)
-    if q.goal is None and q.beat is None:
+    best) instead of expected_final; with ``opponent``: P(win) + P(tie) / 2 against that expected-score player."""
+    options = explain(q.dice, q.rerolls, q.sheet, rules, goal=q.goal, beat=q.beat, opponent=q.opponent,
+                      artifacts_dir=root)
+    if q.goal is None and q.beat is None and q.opponent is None:
         answer = [o.as_dict() for o in options]
     else:
         answer = [{"action": o.action, "keep": None if o.keep is None else list(o.keep), "category": o.category,
@@ -191,8 +198,10 @@ def value_route(rules: str, q: SheetQuery, root: Artifacts) -> dict[str, float]:
 @router.post("/{rules}/chance")
 def chance_route(rules: str, q: ChanceQuery, root: Artifacts) -> dict[str, float]:
     """The best probability, from the start of the next turn on this sheet, of a final score >= ``goal`` (or
-    of beating ``beat``, ties half): the play-to-win tables."""
-    return {"probability": chance(q.sheet, rules, goal=q.goal, beat=q.beat, artifacts_dir=root)}
+    of beating ``beat``, ties half; or P(win) + P(tie) / 2 against the expected-score ``opponent``): the
+    play-to-win tables."""
+    return {"probability": chance(q.sheet, rules, goal=q.goal, beat=q.beat, opponent=q.opponent,
+                                  artifacts_dir=root)}
 
 
 @router.post("/{rules}/judge")
@@ -201,7 +210,7 @@ def judge_route(rules: str, q: JudgeQuery, root: Artifacts) -> Response:
     with ``goal`` / ``beat`` when that table is built, ``probability`` (each: chosen, best, cost = best -
     chosen >= 0, best_action); the form of one decision of ``POST /api/yahtzee/review`` (turn and roll 0)."""
     d = judge(q.dice, q.rerolls, q.sheet, rules, keep=q.keep, box=q.box, goal=q.goal, beat=q.beat,
-              artifacts_dir=root)
+              opponent=q.opponent, artifacts_dir=root)
     return json_response(d.as_dict())
 
 

@@ -1,0 +1,150 @@
+"""Heads-up advice: play to beat one opponent who plays for expected score.
+
+    from lookup.yahtzee import decide
+    decide([2, 2, 5, 6, 6], 1, my_sheet, "hasbro", opponent=their_sheet)
+
+The opponent's sheet (and so the points it holds) is known, and the opponent plays the expected-score
+policy from there. Let O be the points it will still score: its law is read from the ``law`` table
+(``yahtzee-RULES-law``: P(O >= t) under the expected-score policy from each turn-start state). Each option
+of our turn is worth
+
+    P(win) + P(tie) / 2 = sum over s of P(O = s) * W(next, opponent's points + s - our points - reward)
+
+where ``next`` and ``reward`` are the state and points the option leads to and ``W(state, t)`` the ``win``
+table (the best P(scoring more than t more points) + P(exactly t) / 2 from ``state``); our turn's keep tree
+maximises it (``lookup.yahtzee.turn``). What that is, exactly:
+
+* when the opponent has finished (O = 0), it is the exact P(win) and equals ``decide(..., beat=score)``;
+* otherwise it is the P(win) of a player who would learn O right after this decision: an upper bound on the
+  best achievable against that opponent, reached when our later turns can still adapt to what the opponent
+  scores (docs/yahtzee.md, "Heads-up, free order"). Re-asked every turn, the advice watches the opponent.
+
+It needs no joint table (two players' free-order states are ~10^14): the two per-player tables of the
+play-to-win layout (``yahtzee.towin.objectives`` with ``win`` and ``law``) hold all of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from lookup.yahtzee.rules import Rules, get_rules
+from lookup.yahtzee.sheet import Sheet, SheetLike
+from lookup.yahtzee.towin import ChanceOption, TowinTable, WinDecision, decision, load_towin, turn_input
+from lookup.yahtzee.turn import TurnAnalysis, analyse_final, final_outcomes, ranked_options
+
+__all__ = ["OpponentLaw", "opponent_law", "analyse", "decide", "explain", "chance"]
+
+
+@dataclass(frozen=True, eq=False)
+class OpponentLaw:
+    """What an expected-score opponent will end with: ``points`` now on its sheet (bonuses included) plus O,
+    ``pmf[s]`` = P(O = s more points) for s = 0..len(pmf) - 1 (read-only; sums to 1 up to rounding)."""
+
+    points: int
+    pmf: np.ndarray
+
+    @property
+    def mean(self) -> float:
+        """E[O]: the expected-score value of the opponent's state."""
+        return float(np.arange(len(self.pmf)) @ self.pmf)
+
+
+def opponent_law(opponent: SheetLike, rules: Rules | str, artifacts_dir: str | Path | None = None) -> OpponentLaw:
+    """The law of an expected-score opponent's final score from its turn-start ``opponent`` sheet."""
+    rules = get_rules(rules)
+    sh = Sheet.parse(opponent, rules)
+    if sh.finished:
+        return OpponentLaw(sh.total, _FINISHED)
+    table = load_towin(rules, "law", artifacts_dir)
+    return OpponentLaw(sh.total, _pmf(table, sh.state))
+
+
+_FINISHED = np.ones(1)
+_FINISHED.setflags(write=False)
+
+
+@lru_cache(maxsize=64)
+def _pmf(table: TowinTable, state: tuple[int, int, int]) -> np.ndarray:
+    # Cached per table and state: an opponent's law changes only when it scores.
+    row = table.row(state)
+    bound = int(table.bound[row])
+    if table.max_points is not None and bound >= table.max_points:
+        raise ValueError(f"the {table.rules.name!r} law table is capped at t <= {table.max_points} "
+                         "(yahtzee.towin.max_points), below what this opponent can still score; rebuild it "
+                         "with max_points: null")
+    n = int(bin(state[0]).count("1"))
+    tail = np.array(table.layers[n].row(row - table.layer_ptr[n])[:bound + 1])  # P(O >= t), t = 0..bound
+    pmf = tail - np.append(tail[1:], 0.0)
+    pmf.setflags(write=False)
+    return pmf
+
+
+def analyse(win: TowinTable, state: tuple[int, int, int], points: int, law: OpponentLaw) -> TurnAnalysis:
+    """Our turn from ``state`` with ``points`` on our sheet, each option valued P(win) + P(tie) / 2 against
+    ``law`` (``TurnAnalysis`` fields hold these probabilities)."""
+    pmf = law.pmf
+    top = len(pmf) - 1
+    cdf = np.cumsum(pmf)
+    base = law.points - points
+    rows: dict[tuple[int, int, int], np.ndarray] = {}
+
+    def worth(reward: int, nxt: tuple[int, int, int]) -> float:
+        # sum over s of pmf[s] W(nxt, u + s), u = base - reward; W = 1 below t = 0, 0 above the row's bound.
+        if nxt not in rows:
+            r = win.row(nxt)
+            n = int(bin(nxt[0]).count("1"))
+            rows[nxt] = win.layers[n].row(r - win.layer_ptr[n])[:int(win.bound[r]) + 1]
+        w = rows[nxt]
+        u = base - reward
+        p = float(cdf[min(-u, top + 1) - 1]) if u < 0 else 0.0  # the opponent's s with u + s < 0: we win
+        lo, hi = max(0, -u), min(top, len(w) - 1 - u)
+        if hi >= lo:
+            p += float(np.dot(pmf[lo:hi + 1], w[u + lo:u + hi + 1]))
+        return p
+
+    return analyse_final(win.rules, state, final_outcomes(win.rules, *state, worth), "probability")
+
+
+def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str, opponent: SheetLike,
+               artifacts_dir: str | Path | None):
+    rules, pips, rerolls, sh, roll = turn_input(dice, rerolls, sheet, rules)
+    law = opponent_law(opponent, rules, artifacts_dir)
+    analysis = analyse(load_towin(rules, "win", artifacts_dir), sh.state, sh.total, law)
+    return pips, rerolls, roll, sh, law, analysis
+
+
+def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "hasbro", *,
+           opponent: SheetLike, artifacts_dir: str | Path | None = None) -> WinDecision:
+    """The move that maximises P(win) + P(tie) / 2 against an opponent (its turn-start sheet ``opponent``)
+    who plays for expected score; ``probability`` is that chance (see the module docstring for what it
+    means exactly), ``target`` the opponent's points now and ``needed`` those minus ours. Ties between
+    options as ``lookup.yahtzee.towin.decide``'s."""
+    pips, rerolls, roll, sh, law, analysis = _situation(dice, rerolls, sheet, rules, opponent, artifacts_dir)
+    return decision(analysis, pips, rerolls, roll, "opponent", law.points, law.points - sh.total)
+
+
+def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "hasbro", *,
+            opponent: SheetLike, artifacts_dir: str | Path | None = None) -> list[ChanceOption]:
+    """Every legal option ranked by its P(win) + P(tie) / 2 against the expected-score ``opponent`` (regret:
+    the chance lost against the best option), ``decide``'s first."""
+    _, rerolls, roll, _, _, analysis = _situation(dice, rerolls, sheet, rules, opponent, artifacts_dir)
+    return [ChanceOption(*option) for option in ranked_options(analysis, roll, rerolls)]
+
+
+def chance(sheet: SheetLike, rules: Rules | str = "hasbro", *, opponent: SheetLike,
+           artifacts_dir: str | Path | None = None) -> float:
+    """P(win) + P(tie) / 2 from the start of our next turn on ``sheet`` against the expected-score
+    ``opponent`` (exact once the opponent has finished; otherwise the bound of the module docstring)."""
+    rules = get_rules(rules)
+    sh = Sheet.parse(sheet, rules)
+    law = opponent_law(opponent, rules, artifacts_dir)
+    if sh.finished:  # our final score is known: P(O < d) + P(O = d) / 2, d = our lead
+        d = sh.total - law.points
+        below = float(law.pmf[:max(0, d)].sum())
+        return below + (float(law.pmf[d]) / 2 if 0 <= d < len(law.pmf) else 0.0)
+    return analyse(load_towin(rules, "win", artifacts_dir), sh.state, sh.total, law).start_value
