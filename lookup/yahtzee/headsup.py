@@ -25,10 +25,12 @@ play-to-win layout (``yahtzee.towin.objectives`` with ``win`` and ``law``) hold 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from threading import Lock
 
 import numpy as np
 
@@ -43,10 +45,13 @@ __all__ = ["OpponentLaw", "opponent_law", "analyse", "decide", "explain", "chanc
 @dataclass(frozen=True, eq=False)
 class OpponentLaw:
     """What an expected-score opponent will end with: ``points`` now on its sheet (bonuses included) plus O,
-    ``pmf[s]`` = P(O = s more points) for s = 0..len(pmf) - 1 (read-only; sums to 1 up to rounding)."""
+    ``pmf[s]`` = P(O = s more points) for s = 0..len(pmf) - 1 (read-only; sums to 1 up to rounding); ``state``
+    its turn-start state and ``table`` the law table it was read from (None once the opponent has finished)."""
 
     points: int
     pmf: np.ndarray
+    state: tuple[int, int, int] | None = None
+    table: TowinTable | None = None
 
     @property
     def mean(self) -> float:
@@ -61,7 +66,7 @@ def opponent_law(opponent: SheetLike, rules: Rules | str, artifacts_dir: str | P
     if sh.finished:
         return OpponentLaw(sh.total, _FINISHED)
     table = load_towin(rules, "law", artifacts_dir)
-    return OpponentLaw(sh.total, _pmf(table, sh.state))
+    return OpponentLaw(sh.total, _pmf(table, sh.state), sh.state, table)
 
 
 _FINISHED = np.ones(1)
@@ -114,8 +119,27 @@ def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules
                artifacts_dir: str | Path | None):
     rules, pips, rerolls, sh, roll = turn_input(dice, rerolls, sheet, rules)
     law = opponent_law(opponent, rules, artifacts_dir)
-    analysis = analyse(load_towin(rules, "win", artifacts_dir), sh.state, sh.total, law)
-    return pips, rerolls, roll, sh, law, analysis
+    win = load_towin(rules, "win", artifacts_dir)
+    return pips, rerolls, roll, sh, law, _turn(win, sh, law)
+
+
+_TURNS: OrderedDict[tuple, TurnAnalysis] = OrderedDict()
+_TURNS_LOCK = Lock()
+
+
+def _turn(win: TowinTable, sh: Sheet, law: OpponentLaw) -> TurnAnalysis:
+    """``analyse`` of our turn, kept for the last 16 turns: a turn asks up to three decisions (and explain) on
+    the same two sheets. Keyed by what determines it: the tables (by identity), both states and points."""
+    key = (win, sh.state, sh.total, law.table, law.state, law.points)
+    with _TURNS_LOCK:
+        hit = _TURNS.get(key)
+    if hit is None:
+        hit = analyse(win, sh.state, sh.total, law)
+        with _TURNS_LOCK:
+            _TURNS[key] = hit
+            while len(_TURNS) > 16:
+                _TURNS.popitem(last=False)
+    return hit
 
 
 def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "hasbro", *,

@@ -44,20 +44,23 @@ GAME = GameDeclaration(
         note="The play-to-win report: both policies' P(final >= t), exact."),
         Report(
             module="pipeline.yahtzee.players_report", command="players-report", out="yahtzee-players",
-            help="Write what playing to win is worth against people (forced order, 2 and 3 players), exact.",
+            help="Write what playing to win is worth against people (forced order, 2 and 3 players, exact; the "
+                 "heads-up player's seeded games).",
             code=("pipeline/yahtzee/players_report.py", "pipeline/yahtzee/duel_build.py", "lookup/yahtzee/duel.py",
-                  "lookup/yahtzee/party.py"),
-            artifacts=("yahtzee-scandinavian+forced-duel2.zarr",),
-            params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=3,
-            note="Play to win against people: the forced-order tables' exact numbers."),),
+                  "lookup/yahtzee/party.py", "pipeline/yahtzee/towin_build.py"),
+            artifacts=("yahtzee-scandinavian+forced-duel2.zarr", "yahtzee-scandinavian+forced-headsup-games.zarr"),
+            params=("yahtzee.duel.rule_sets", "yahtzee.duel.players", "yahtzee.towin.rule_sets",
+                    "yahtzee.towin.headsup_games", "yahtzee.towin.seed"), seconds=3,
+            note="Play to win against people: the forced-order tables' exact numbers, and the heads-up games."),),
     web="webapp.routes.yahtzee",
-    # The solver, score-law, play-to-win (on one Dask worker) and tie kernels on the smallest rule set,
+    # The solver, score-law, play-to-win (on one Dask worker), heads-up games and tie kernels on the smallest rule set,
     # scandinavian+forced (16 sheets: the build is a second, the compiling the rest), which every rule set's stage
     # then loads. Then the strategy lab's engine, on players that read no table (its weights read the seed
     # tables, a full solve, so they are not built here): in `make test` both workers would compile it at once.
     warm=WarmUp(params=(
         "yahtzee:\n  rule_sets: [scandinavian+forced]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
-        "    objectives: [goal, win]\n    max_points: null\n    rows_per_task: 16\n  cluster:\n"
+        "    objectives: [goal, win, law]\n    max_points: null\n    rows_per_task: 16\n    headsup_games: 20\n"
+        "    seed: 1\n  cluster:\n"
         "    scheduler: null\n    workers: 1\n  towin_report:\n    targets: [100]\n  layered:\n"
         "    rule_sets: [scandinavian+forced]\n    rows_per_task: 16\n    games: 100\n    seed: 1\n"),
         then="pipeline.yahtzee_lab.warm:compile_engine", seconds=120),

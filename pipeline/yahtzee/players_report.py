@@ -6,6 +6,10 @@ Two players (both policies fixed make a Markov chain, solved exactly): both play
 both play for expected score (the first player's edge is exactly 0: their scores are independent), and one
 plays to win against an expected-score player in either seat (the best response). Three players: every seat
 plays to win; each seat's chance to win alone and share of the game.
+
+Heads-up (any rule set of ``yahtzee.towin.rule_sets`` whose ``yahtzee-RULES-headsup-games`` are built): the
+seeded games of the heads-up player (``lookup.yahtzee.headsup``) against an expected-score player, its share by
+seat with 95 % intervals, beside the exact best response where the duel table gives it (forced order).
 """
 
 from __future__ import annotations
@@ -54,6 +58,60 @@ def collect(rule_set: str, players: list[int], artifacts_dir: str | Path) -> dic
     return out
 
 
+def headsup(rule_set: str, artifacts_dir: str | Path) -> dict[str, Any] | None:
+    """The heads-up games' summary of ``rule_set`` (None when not built)."""
+    from lookup.store import artifact_path, open_artifact
+    from lookup.yahtzee.rules import get_rules
+    from pipeline.yahtzee.towin_build import GAMES_SCHEMA, GAMES_VERSIONS
+
+    rules = get_rules(rule_set)
+    path = artifact_path(Path(artifacts_dir), f"yahtzee-{rules.name}-headsup-games")
+    if not path.exists():
+        return None
+    with open_artifact(path, schema=GAMES_SCHEMA, versions=GAMES_VERSIONS, rules=rules.to_dict(), verify=False) as art:
+        return {"rule_set": rule_set, "games": art.meta["params"]["games"], "seed": art.meta["params"]["seed"],
+                **{k: art.meta["stats"][k] for k in ("all", "first", "second")}}
+
+
+def _headsup_lines(h: dict[str, Any], best: dict[str, float] | None) -> list[str]:
+    lines = [f"## {h['rule_set']}: heads-up against an expected-score player (simulated)", "",
+             f"{h['games']:,} seeded games (seed {h['seed']}): the heads-up player (`decide(..., opponent=SHEET)`) "
+             "against a player who plays for expected score, the heads-up player first in half of them. Its share "
+             "(P(win) + P(tie) / 2) by common random numbers: the same player A also plays for expected score on "
+             "the same dice, whose share is exactly 1/2, and the difference is averaged.", "",
+             "| seat | share (95 % interval) | P(win) | P(tie) | games changed | mean score, heads-up / expected |"
+             + (" exact best response |" if best else ""),
+             "|---|---|---:|---:|---:|---|" + ("---:|" if best else "")]
+    for seat in ("first", "second", "all"):
+        x = h[seat]
+        lo, hi = x["share_ci95"]
+        lines.append(f"| {seat} | {x['share']:.5f} ({lo:.5f}-{hi:.5f}) | {x['p_win']:.5f} | {x['p_tie']:.5f} | "
+                     f"{x['changed_games']:.3f} | {x['mean_score_heads_up']:.2f} / {x['mean_score_expected']:.2f} |"
+                     + (f" {best[seat]:.5f} |" if best and seat in best else (" |" if best else "")))
+    return lines + [""]
+
+
+def _headsup_figure(plt: Any, h: dict[str, Any], best: dict[str, float] | None, path: Path) -> None:
+    # The shares differ from 1/2 by tenths of a percent: draw each seat's interval around its estimate.
+    fig, ax = plt.subplots(figsize=(7, 3))
+    seats = ["first", "second", "all"]
+    for y, seat in enumerate(seats):
+        x = h[seat]
+        lo, hi = x["share_ci95"]
+        ax.errorbar([100 * x["share"]], [y], xerr=[[100 * (x["share"] - lo)], [100 * (hi - x["share"])]], fmt="o",
+                    color="tab:blue", capsize=4, label="heads-up player (95 % interval)" if y == 0 else None)
+        if best and seat in best:
+            ax.plot([100 * best[seat]], [y], "k|", markersize=16, label="exact best response" if y == 0 else None)
+    ax.axvline(50, color="grey", linewidth=0.8, linestyle="--", label="expected-score player (exactly 50)")
+    ax.set_yticks(range(len(seats)), [f"{s} seat" if s != "all" else "both seats" for s in seats])
+    ax.invert_yaxis()
+    ax.set_xlabel("share of the games against an expected-score player (%; a tie counts half)")
+    ax.set_title(f"{h['rule_set']}: heads-up player against an expected-score player")
+    ax.legend(fontsize=7, loc="lower right")
+    save_figure(fig, path)
+    plt.close(fig)
+
+
 def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir: str | Path) -> Path:
     """The report for every rule set of ``yahtzee.duel.rule_sets``; out_dir written at once."""
     # Without a yahtzee.duel section (the compile step's smallest instance) there is nothing to report.
@@ -62,9 +120,16 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
     for name in duel["rule_sets"]:
         say(f"  play to win against people: {name}")
         results.append(collect(name, duel["players"], artifacts_dir))
+    towin = section.get("towin") or {}
+    heads = [h for h in (headsup(name, artifacts_dir) for name in towin.get("rule_sets", [])) if h is not None]
+    # The exact best response to an expected-score player, where the duel table gives it (forced order).
+    responses = {}
+    for r in results:
+        _, _, first, second = r["two_players"]
+        responses[r["rule_set"]] = {"first": first["first_share"], "second": second["second_share"]}
 
     def write(tmp: Path) -> None:
-        write_json(tmp / "summary.json", {"results": results})
+        write_json(tmp / "summary.json", {"results": results, "heads_up": heads})
         lines = ["# Playing to win against people: forced-order Yatzy", "",
                  "Exact probabilities from the start of a game (backward induction over every joint state; with "
                  "both policies fixed, the exact Markov chain). No simulation. A tie counts half (two players); "
@@ -114,6 +179,12 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
                       f"{o['tie_012']:.3g}); {three['states']:,} joint states.", ""]
         if not results:
             lines += ["No table of play between players is configured (`yahtzee.duel` in params.yaml).", ""]
+        for h in heads:
+            best = responses.get(h["rule_set"])
+            lines += _headsup_lines(h, best)
+            figure = f"{h['rule_set'].replace('+', '-')}-heads-up.png"
+            _headsup_figure(plt, h, best, tmp / figure)
+            lines += [f"![Heads-up]({figure})", ""]
         (tmp / "report.md").write_text("\n".join(lines) + "\n")
 
     publish_report(out_dir, write)

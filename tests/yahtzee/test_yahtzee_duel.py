@@ -390,15 +390,29 @@ def test_cli_opponent_prints_the_librarys_ranking(duel_tables, tmp_path):
     assert refused.exit_code == 1 and "--opponent" in refused.output
 
 
-def test_players_report(duel_tables, optimal, expected_pair, tmp_path):
+def test_players_report(tmp_path_factory, duel_tables, towin_tables, optimal, expected_pair, tmp_path):
     """The report's numbers are the solver's (optimal play and the expected-score pair, solved here), its
-    shares add up, and the 3-player part says how to build it when it is not built."""
+    shares add up, the 3-player part says how to build it when it is not built, and the heads-up part shows the
+    games' estimates beside the exact best responses."""
     import json
 
+    from lookup.store import open_artifact
     from pipeline.yahtzee.players_report import write_report
 
-    section = {"duel": {"rule_sets": [FORCED], "players": [2, 3]}}
-    out = write_report(section, duel_tables, tmp_path / "report")
+    both = shared.union(tmp_path_factory, "duel-towin", duel_tables, towin_tables)
+    section = {"duel": {"rule_sets": [FORCED], "players": [2, 3]}, "towin": {"rule_sets": [FORCED]}}
+    out = write_report(section, both, tmp_path / "report")
+    heads = json.loads((out / "summary.json").read_text())["heads_up"]
+    with open_artifact(both / "yahtzee-scandinavian+forced-headsup-games.zarr", schema="yahtzee.headsup_games",
+                       versions=(1,)) as art:
+        scores = art.read("scores").astype(np.int64)
+    assert len(heads) == 1 and heads[0]["games"] == len(scores) == 2000
+    hu = (scores[:, 0] > scores[:, 2]) + 0.5 * (scores[:, 0] == scores[:, 2])
+    es = (scores[:, 1] > scores[:, 2]) + 0.5 * (scores[:, 1] == scores[:, 2])
+    assert heads[0]["all"]["share"] == pytest.approx(0.5 + (hu - es).mean(), abs=1e-12)
+    first_resp = expected_pair["first_responds"]
+    assert f"{first_resp[0] + first_resp[1] / 2:.5f}" in (out / "report.md").read_text()
+    assert (out / "scandinavian-forced-heads-up.png").stat().st_size
     summary = json.loads((out / "summary.json").read_text())["results"][0]
     rows = {m["matchup"]: m for m in summary["two_players"]}
     first, tie, second = optimal.start()
