@@ -40,12 +40,13 @@ from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, p
 from lookup.validate import integer
 from lookup.yahtzee.duel_states import DUEL_SCHEMA, SCHEMA_VERSIONS, DuelLayout, duel_layout, duel_name, layer_offsets
 from lookup.yahtzee.party import load_party, party_analysis, party_outcomes, party_position, prefix_filled
+from lookup.yahtzee.party_states import share_weights
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.turn import action_text, analyse_final, chosen_keep, final_outcomes, ranked_options
 
 __all__ = ["DUEL_SCHEMA", "DuelLayout", "duel_layout", "duel_name", "load_duel", "DuelTable", "DuelOption",
-           "DuelDecision", "decide", "explain", "win_probability"]
+           "DuelDecision", "decide", "explain", "share", "win_probability"]
 
 @dataclass(frozen=True, eq=False)
 class DuelTable:
@@ -249,3 +250,16 @@ def win_probability(sheet: SheetLike, rules: Rules | str = "scandinavian+forced"
     v, t = load_duel(pos.lay.rules, 2, artifacts_dir).seat0(pos.layer, *pos.uppers, pos.diff)
     mine = v if pos.seat == 0 else 1.0 - v
     return mine - t / 2, t, 1.0 - mine - t / 2
+
+
+def share(sheet: SheetLike, rules: Rules | str = "scandinavian+forced", *, opponents: Sequence[SheetLike],
+          artifacts_dir: str | Path | None = None) -> float:
+    """The mover's expected share of the game from the start of its turn, every player playing to win: P(win) +
+    P(tie) / 2 with one opponent; with two, a sole win 1 and a tie of m winners 1/m each (the 3-player table's
+    outcome probabilities weighted by ``share_weights``: ``win_probability`` adds every tie up)."""
+    if _opponent_count(opponents, get_rules(rules)) == 2:
+        pos = party_position(sheet, opponents, rules)
+        outcomes = load_party(pos.lay.rules, 3, artifacts_dir).at(pos.layer, pos.uppers, pos.totals)
+        return float(share_weights(3)[pos.seat] @ outcomes)
+    win, tie, _ = win_probability(sheet, rules, opponents=opponents, artifacts_dir=artifacts_dir)
+    return win + tie / 2

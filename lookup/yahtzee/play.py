@@ -260,10 +260,15 @@ def value(sheet: SheetLike, rules: str | Rules = "hasbro", *, artifacts_dir: str
 
 
 def chance(sheet: SheetLike, rules: str | Rules = "hasbro", *, goal: int | None = None, beat: int | None = None,
-           opponent: SheetLike | None = None, artifacts_dir: str | Path | None = None) -> float:
+           opponent: SheetLike | None = None, opponents: Sequence[SheetLike] | None = None,
+           artifacts_dir: str | Path | None = None) -> float:
     """From the start of the next turn on ``sheet``: the best P(final >= ``goal``) or P(beating ``beat``), ties
     half (``lookup.yahtzee.towin.chance``), or P(win) + P(tie) / 2 against the expected-score ``opponent``
-    (``lookup.yahtzee.headsup.chance``)."""
+    (``lookup.yahtzee.headsup.chance``), or the mover's share against ``opponents`` who all play to win
+    (forced order; ``lookup.yahtzee.duel.share``)."""
+    if opponents is not None:
+        _one_objective(goal, beat, opponent)
+        return duel.share(sheet, rules, opponents=opponents, artifacts_dir=artifacts_dir)
     if opponent is not None:
         if goal is not None or beat is not None:
             raise ValueError("give opponent, or goal / beat, not both")

@@ -1,8 +1,8 @@
 """One artifacts directory for the web app, every game in it (shared: only read): hasbro Yahtzee, two dice-race
 games, 151 stated (one build, reusing the run's hasbro tables), and copies of the run's shared builds of
-scandinavian+forced Yahtzee with its play-to-win tables, the small poker preflop tables, tic-tac-toe and
-dominoes (tests/shared.py). Beside it, for the modules that ask: a reduced six-dice Maxi Yatzy served from a
-layered table (``maxi_mini_artifacts``)."""
+scandinavian+forced Yahtzee with its play-to-win tables and its two-player (duel) table, the small poker
+preflop tables, tic-tac-toe and dominoes (tests/shared.py). Beside it, for the modules that ask: a reduced
+six-dice Maxi Yatzy served from a layered table (``maxi_mini_artifacts``)."""
 
 import dataclasses
 import os
@@ -24,6 +24,7 @@ def web_artifacts(tmp_path_factory) -> Path:
     return shared.union(tmp_path_factory, "web", base,
                         shared.yahtzee(tmp_path_factory, "scandinavian+forced"),
                         shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"]),
+                        shared.shared_build(tmp_path_factory, shared.DUEL, shared.DUEL_BUILD),
                         shared.poker_preflop(tmp_path_factory), shared.tictactoe(tmp_path_factory),
                         shared.dominoes(tmp_path_factory))
 

@@ -182,6 +182,46 @@ def test_narrow_screen_has_no_horizontal_scroll(browser, server):
         pg.close()
 
 
+def test_advice_against_an_opponents_sheet_on_a_narrow_screen(browser, server, web_artifacts):
+    """Both opponent objectives at 390 px: the opponent's boxes typed in the sheet's second column (by keyboard),
+    the advice, the options' P(win) and the opponent's total as lookup answers them for the sheets shown, and
+    the API's refusal of a bad opponent sheet in the error line."""
+    pg = open_view(browser, server, width=390)
+    try:
+        duel = "#objective option[value='opponents']"
+        assert pg.eval_on_selector(duel, "o => o.disabled")  # hasbro: no duel table
+        choose(pg, SCANDINAVIAN, "opponent")
+        assert not pg.eval_on_selector(duel, "o => o.disabled")
+        pg.select_option("#rerolls", "2")
+        settle(pg)
+        pg.focus("#sheet input[data-opp='ones']")
+        pg.keyboard.type("3")
+        pg.keyboard.press("Tab")  # the change is sent; the focus stays on the next cell of the redrawn sheet
+        settle(pg)
+        assert pg.evaluate("document.activeElement.dataset.box") == "twos"
+        opponent = {"ones": 3}
+        dice, rerolls, sheet, *_ = shown(pg)
+        assert pg.inner_text("#opp-total") == "3" and sheet == {}
+        for objective, kw in (("opponent", {"opponent": opponent}), ("opponents", {"opponents": [opponent]})):
+            pg.select_option("#objective", objective)
+            settle(pg)
+            want = yahtzee.decide(dice, rerolls, sheet, SCANDINAVIAN, artifacts_dir=web_artifacts, **kw)
+            assert pg.inner_text("#best") == str(want)
+            best = yahtzee.explain(dice, rerolls, sheet, SCANDINAVIAN, artifacts_dir=web_artifacts, **kw)[0]
+            assert pg.locator("#options tr").first.inner_text().split("\t")[1] == "P(win) (ties half)"
+            assert pg.locator("#options tr").nth(1).inner_text().split("\t")[:2] == [best.action,
+                                                                                     f"{best.probability:.6f}"]
+        assert pg.evaluate("document.getElementById('tab-yahtzee').scrollWidth") <= 390
+        pg.fill("#sheet input[data-opp='twos']", "7")
+        pg.dispatch_event("#sheet input[data-opp='twos']", "change")
+        settle(pg)
+        assert pg.inner_text("#error") == (f"the opponent's sheet: box twos cannot hold 7 points under "
+                                           f"'{SCANDINAVIAN}'")
+        assert pg.inner_text("#best") == ""
+    finally:
+        pg.close()
+
+
 @pytest.fixture(scope="module")
 def scandinavian_server(tmp_path_factory):
     from tests import shared
@@ -221,7 +261,7 @@ def test_six_dice_of_maxi_yatzy_from_a_layered_table(browser, maxi_mini_artifact
             assert rows[7:] == ["upper total (bonus at 70)", "upper bonus", "maxi yatzy", "total"]
             assert pg.inner_text("#dist-stats") == "not built for this rule set"
             assert pg.eval_on_selector_all("#objective option", "os => os.map(o => o.disabled)") == [
-                False, True, True]
+                False, True, True, True, True]  # no goal, win, law or duel table
             pg.click("#dice .die[data-i='0']")  # outside a game a click (or a key) turns a die to its next face
             settle(pg)
             pg.keyboard.press("6")

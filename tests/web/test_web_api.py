@@ -40,9 +40,10 @@ def test_yahtzee_rule_sets_describe_their_sheets_and_tables(client):
         assert r["forced_order"] == rules.forced_order and r["upper_boxes"] == 6 and r["n_dice"] == rules.n_dice
     assert sets["hasbro"]["yahtzee_bonus"] == 100 and sets[SCANDINAVIAN]["yahtzee_bonus"] == 0
     assert len(sets[SCANDINAVIAN]["boxes"]) == 15
-    # Built here (tests/web/conftest.py): play-to-win only for scandinavian+forced, the law for both.
-    assert {n: (r["objectives"], r["distribution"]) for n, r in sets.items() if r["built"]} == {
-        "hasbro": ([], True), SCANDINAVIAN: (["goal", "win", "opponent"], True)}
+    # Built here (tests/web/conftest.py): play-to-win only for scandinavian+forced, the law for both, the duel of
+    # two players (not three) for scandinavian+forced.
+    assert {n: (r["objectives"], r["distribution"], r["players"]) for n, r in sets.items() if r["built"]} == {
+        "hasbro": ([], True, []), SCANDINAVIAN: (["goal", "win", "opponent"], True, [2])}
 
 
 def test_yahtzee_play_to_win_judge_chance_and_distribution_match_lookup(client, web_artifacts):
@@ -78,6 +79,45 @@ def test_yahtzee_play_to_win_judge_chance_and_distribution_match_lookup(client, 
     assert (got["mean"], got["sd"], got["median"], got["p_upper_bonus"]) == (law.mean, law.std, law.median,
                                                                              law.p_upper_bonus)
     assert got["pmf"] == law.pmf[:len(got["pmf"])].tolist() and sum(law.pmf[len(got["pmf"]):]) == 0
+
+
+# Forced-order duels (both play to win): (dice, rerolls, the mover's sheet, the opponent's sheet). The opponent
+# has filled as many boxes (the mover plays first at this box) or one more (second).
+DUELS = [([1, 3, 3, 5, 6], 2, {}, {}), ([6, 2, 6, 6, 1], 1, {}, {"ones": 3}),
+         ([2, 2, 2, 5, 5], 0, {"ones": 2, "twos": 6}, {"ones": 3, "twos": 4, "threes": 9}),
+         ([4, 4, 1, 4, 6], 2, {"ones": 1, "twos": 4, "threes": 6}, {"ones": 3, "twos": 8, "threes": 12})]
+
+
+@pytest.mark.parametrize(("dice", "rerolls", "sheet", "opponent"), DUELS)
+def test_yahtzee_duel_decide_explain_chance_match_lookup(client, web_artifacts, dice, rerolls, sheet, opponent):
+    kw = {"opponents": [opponent], "artifacts_dir": web_artifacts}
+    body = {"dice": dice, "rerolls": rerolls, "sheet": sheet, "opponents": [opponent]}
+    got = client.post(f"/api/yahtzee/{SCANDINAVIAN}/decide", json=body).json()
+    want = yahtzee.decide(dice, rerolls, sheet, SCANDINAVIAN, **kw)
+    assert got == {"rules": SCANDINAVIAN, "dice": dice, "rerolls": rerolls,
+                   "reroll": None if want.reroll is None else list(want.reroll),
+                   "keep": None if want.keep is None else list(want.keep), "category": want.category,
+                   "objective": "opponents", "players": 2, "seat": want.seat, "probability": want.probability,
+                   "text": str(want)}
+    assert got["seat"] == (0 if len(opponent) == len(sheet) else 1)
+    options = client.post(f"/api/yahtzee/{SCANDINAVIAN}/explain", json=body).json()
+    assert options == [{"action": o.action, "keep": None if o.keep is None else list(o.keep), "category": o.category,
+                        "probability": o.probability, "regret": o.regret}
+                       for o in yahtzee.explain(dice, rerolls, sheet, SCANDINAVIAN, **kw)]
+    assert options[0]["probability"] == got["probability"]
+    win, tie, lose = yahtzee.win_probability(sheet, SCANDINAVIAN, **kw)
+    chance = client.post(f"/api/yahtzee/{SCANDINAVIAN}/chance", json={"sheet": sheet, "opponents": [opponent]})
+    assert chance.json() == {"probability": win + tie / 2, "win": win, "tie": tie, "lose": lose}
+
+
+@pytest.mark.parametrize("extra", [{"opponent": {}}, {"goal": 200}, {"beat": 200}])
+@pytest.mark.parametrize("route", ["decide", "explain", "chance"])
+def test_yahtzee_opponents_with_another_objective_is_422(client, route, extra):
+    body = {"sheet": {}, "opponents": [{}], **extra, **({} if route == "chance" else {"dice": [1, 2, 3, 4, 5],
+                                                                                     "rerolls": 1})}
+    response = client.post(f"/api/yahtzee/{SCANDINAVIAN}/{route}", json=body)
+    assert response.status_code == 422
+    assert "opponents" in response.json()["detail"] and "not both" in response.json()["detail"]
 
 
 def test_sheet_scoring_bonuses_and_joker(client):
@@ -161,6 +201,18 @@ BAD = [
      lambda a: yahtzee.explain([1, 2, 3, 4, 5], 1, {}, goal=200, artifacts_dir=a)),
     (f"/api/yahtzee/{SCANDINAVIAN}/chance", {"sheet": {}, "goal": 10**9},
      lambda a: yahtzee.chance({}, SCANDINAVIAN, goal=10**9, artifacts_dir=a)),
+    # Against players who play to win: no 3-player table here (its public wording), no sheet, a free-order rule
+    # set, sheets not at the same box.
+    (f"/api/yahtzee/{SCANDINAVIAN}/decide", {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "opponents": [{}, {}]},
+     lambda a: yahtzee.decide([1, 2, 3, 4, 5], 1, {}, SCANDINAVIAN, opponents=[{}, {}], artifacts_dir=a)),
+    (f"/api/yahtzee/{SCANDINAVIAN}/chance", {"sheet": {}, "opponents": [{}, {}]},
+     lambda a: yahtzee.win_probability({}, SCANDINAVIAN, opponents=[{}, {}], artifacts_dir=a)),
+    (f"/api/yahtzee/{SCANDINAVIAN}/explain", {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "opponents": []},
+     lambda a: yahtzee.explain([1, 2, 3, 4, 5], 1, {}, SCANDINAVIAN, opponents=[], artifacts_dir=a)),
+    ("/api/yahtzee/hasbro/decide", {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "opponents": [{}]},
+     lambda a: yahtzee.decide([1, 2, 3, 4, 5], 1, {}, "hasbro", opponents=[{}], artifacts_dir=a)),
+    (f"/api/yahtzee/{SCANDINAVIAN}/chance", {"sheet": {}, "opponents": [{"ones": 1, "twos": 2}]},
+     lambda a: yahtzee.win_probability({}, SCANDINAVIAN, opponents=[{"ones": 1, "twos": 2}], artifacts_dir=a)),
     ("/api/yahtzee/hasbro/judge", {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "keep": [6]},
      lambda a: yahtzee.judge([1, 2, 3, 4, 5], 1, {}, keep=[6], artifacts_dir=a)),
     ("/api/yahtzee/hasbro/judge", {"dice": [1, 2, 3, 4, 5], "rerolls": 0, "keep": [1], "box": "ones"},
@@ -203,6 +255,8 @@ sheets = st.one_of(st.dictionaries(st.sampled_from([*yahtzee.CATEGORIES, "yahtze
        st.sampled_from(["hasbro", "seed", "bad", SCANDINAVIAN]),
        st.fixed_dictionaries({}, optional={"dice": st.one_of(st.lists(json_int, max_size=6), json_int),
                                            "rerolls": json_int, "sheet": sheets, "goal": json_int, "beat": json_int,
+                                           "opponent": sheets, "opponents": st.one_of(st.lists(sheets, max_size=3),
+                                                                                      json_int),
                                            "keep": st.one_of(st.lists(json_int, max_size=6), json_int),
                                            "box": st.one_of(st.sampled_from(yahtzee.CATEGORIES), st.text()),
                                            "category": st.one_of(st.sampled_from(yahtzee.CATEGORIES), st.text())}))

@@ -28,8 +28,6 @@ from pipeline.yahtzee.duel import expected_score_duel, iid_outcomes, solve_duel
 from tests import shared
 
 FORCED = "scandinavian+forced"
-DUEL = ("yahtzee:\n  rule_sets: [scandinavian+forced]\n  duel:\n    rule_sets: [scandinavian+forced]\n"
-        "    players: [2]\n")
 
 
 def _mini(n_dice: int, threshold: int):
@@ -241,7 +239,7 @@ def test_markov_chain_equals_a_seeded_simulation(expected_pair):
 
 @pytest.fixture(scope="module")
 def duel_tables(tmp_path_factory):
-    return shared.shared_build(tmp_path_factory, DUEL, ["yahtzee-duel2-scandinavian-forced"])
+    return shared.shared_build(tmp_path_factory, shared.DUEL, shared.DUEL_BUILD)
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,9 @@
 """Yahtzee routes: decide / explain / value / coach for every built rule set (decide and explain also play to
-win: ``goal`` or ``beat``, from the play-to-win tables), the sheet's bookkeeping (scoring a roll, totals,
-bonuses, Joker) through ``lookup.yahtzee.Sheet`` so the rules live once, the cost of one decision
-(``lookup.yahtzee.judge``), the exact law of the final score (``lookup.yahtzee.distribution``) and the review
-of a whole game record (``lookup.yahtzee.review``)."""
+win: ``goal`` or ``beat``, from the play-to-win tables; ``opponent``, an expected-score player's sheet; or
+``opponents``, the sheets of players who all play to win a forced-order game: the duel tables), the sheet's
+bookkeeping (scoring a roll, totals, bonuses, Joker) through ``lookup.yahtzee.Sheet`` so the rules live once,
+the cost of one decision (``lookup.yahtzee.judge``), the exact law of the final score
+(``lookup.yahtzee.distribution``) and the review of a whole game record (``lookup.yahtzee.review``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from lookup.errors import NotBuiltError
 from lookup.store import artifact_path
 from lookup.yahtzee import RULE_SETS, Sheet, chance, decide, distribution, explain, judge, review, value
 from lookup.yahtzee.coach import coach
+from lookup.yahtzee.duel import DuelDecision, duel_name, win_probability
+from lookup.yahtzee.party_states import party_name
 from lookup.yahtzee.record import parse_record_text
 from lookup.yahtzee.rules import CATEGORIES, Rules, get_rules
 from lookup.yahtzee.tables import built_value_table, distribution_name
@@ -51,15 +54,23 @@ class ObjectiveQuery(StrictModel):
     opponent: SheetBody | None = None
 
 
-class WinTurnQuery(TurnQuery, ObjectiveQuery):
+class DuelQuery(StrictModel):
+    """opponents: the sheets of the other players of a forced-order game in which every player plays to win
+    (one sheet: two players; two: three players, in turn order after the mover), instead of goal, beat or
+    opponent."""
+
+    opponents: list[SheetBody] | None = None
+
+
+class WinTurnQuery(TurnQuery, ObjectiveQuery, DuelQuery):
     """A turn (dice, rerolls, sheet) and the objective."""
 
 
-class ChanceQuery(SheetQuery, ObjectiveQuery):
-    """A turn-start sheet and the objective (goal, beat or opponent, exactly one)."""
+class ChanceQuery(SheetQuery, ObjectiveQuery, DuelQuery):
+    """A turn-start sheet and the objective (goal, beat, opponent or opponents, exactly one)."""
 
 
-class JudgeQuery(WinTurnQuery):
+class JudgeQuery(TurnQuery, ObjectiveQuery):
     """A decision about to be played: keep (faces kept before a reroll, 1 or 2 rerolls left; all the dice =
     stop rolling) or box (where the dice are scored); exactly one."""
 
@@ -90,7 +101,8 @@ def _rule_set(root: Path, r: Rules) -> dict[str, object]:
     built here: a value table (``built``: the dense one or the layered one of Maxi Yatzy; the expected-score
     advice), the score distribution, and the play-to-win objectives (``goal``: reach a final score, ``win``:
     beat an opponent's final score, ``opponent``: beat an opponent who plays for expected score, from its
-    sheet: the ``win`` and ``law`` tables)."""
+    sheet: the ``win`` and ``law`` tables); ``players``: the numbers of players (2, 3) whose forced-order game
+    in which every player plays to win is built (the ``opponents`` objective, with one sheet fewer)."""
     return {"name": r.name, "description": r.description, "n_dice": r.n_dice,
             "built": built_value_table(r, root) is not None, "boxes": list(r.categories), "upper_boxes": r.n_faces,
             "upper_threshold": r.upper_threshold, "upper_bonus": r.upper_bonus,
@@ -98,7 +110,14 @@ def _rule_set(root: Path, r: Rules) -> dict[str, object]:
             "forced_order": r.forced_order,
             "distribution": _built(root, distribution_name(r)),
             "objectives": [o for o in ("goal", "win") if _built(root, towin_name(r, o))]
-            + (["opponent"] if all(_built(root, towin_name(r, o)) for o in ("win", "law")) else [])}
+            + (["opponent"] if all(_built(root, towin_name(r, o)) for o in ("win", "law")) else []),
+            "players": [n for n, name in _duel_tables(r).items() if _built(root, name)]}
+
+
+def _duel_tables(r: Rules) -> dict[int, str]:
+    """The artifact each number of players of a forced-order game played to win is answered from (as
+    ``lookup.yahtzee.duel`` loads them: two players the duel table, three the party table)."""
+    return {2: duel_name(r, 2), 3: party_name(r, 3)} if r.forced_order else {}
 
 
 @router.get("/rules")
@@ -122,7 +141,10 @@ class DecideAnswer(BaseModel):
     given), instead of expected_final: objective ("goal" or "win"), target (the goal or the opponent's score),
     needed (target minus the sheet's total) and probability (of reaching the goal / of winning, ties half,
     under the best play from here). Against an expected-score opponent (opponent given): objective
-    "opponent", target the opponent's points now, needed its lead, probability P(win) + P(tie) / 2."""
+    "opponent", target the opponent's points now, needed its lead, probability P(win) + P(tie) / 2. Against
+    players who all play to win (opponents given): objective "opponents", players (2 or 3), seat (0: the mover
+    plays first at this box, 1 second, 2 third) and probability (the mover's share: P(win) + P(tie) / 2 with
+    two players; a tie of m winners counts 1/m)."""
 
     rules: str
     dice: list[int]
@@ -135,15 +157,26 @@ class DecideAnswer(BaseModel):
     target: int | None = None
     needed: int | None = None
     probability: float | None = None
+    players: int | None = None
+    seat: int | None = None
     text: str
+
+
+def _win_move(d: WinDecision | DuelDecision) -> dict[str, object]:
+    """The fields of ``DecideAnswer`` every decision played to win has: the move, its probability, its text."""
+    return {"rules": d.rules, "dice": list(d.dice), "rerolls": d.rerolls,
+            "reroll": None if d.reroll is None else list(d.reroll), "keep": None if d.keep is None else list(d.keep),
+            "category": d.category, "probability": d.probability, "text": str(d)}
 
 
 def _win_decision(d: WinDecision) -> dict[str, object]:
     """A ``lookup.yahtzee.towin.WinDecision`` in the JSON form of ``DecideAnswer``."""
-    return {"rules": d.rules, "dice": list(d.dice), "rerolls": d.rerolls,
-            "reroll": None if d.reroll is None else list(d.reroll), "keep": None if d.keep is None else list(d.keep),
-            "category": d.category, "objective": d.objective, "target": d.target, "needed": d.needed,
-            "probability": d.probability, "text": str(d)}
+    return {**_win_move(d), "objective": d.objective, "target": d.target, "needed": d.needed}
+
+
+def _duel_decision(d: DuelDecision, players: int) -> dict[str, object]:
+    """A ``lookup.yahtzee.DuelDecision`` among ``players`` players in the JSON form of ``DecideAnswer``."""
+    return {**_win_move(d), "objective": "opponents", "players": players, "seat": d.seat}
 
 
 _NO_SHEET: dict[str, int | None] = {}
@@ -156,11 +189,16 @@ _WARM: set[str] = set()
 async def decide_route(rules: str, request: Request) -> Response:
     """The optimal move: which dice to reroll (input order) or which box to score, and the expected final
     score of the game under optimal play; with ``goal`` or ``beat``, the move of the best probability of
-    reaching the goal / of winning, and that probability. The hot route: body read by ``json_fields``, answer
-    by orjson."""
-    dice, rerolls, sheet, goal, beat, opponent = await json_fields(
-        request, ("dice", "rerolls"), {"sheet": _NO_SHEET, "goal": None, "beat": None, "opponent": None})
+    reaching the goal / of winning, and that probability; with ``opponent`` or ``opponents``, of winning the
+    game against them. The hot route: body read by ``json_fields``, answer by orjson."""
+    dice, rerolls, sheet, goal, beat, opponent, opponents = await json_fields(
+        request, ("dice", "rerolls"),
+        {"sheet": _NO_SHEET, "goal": None, "beat": None, "opponent": None, "opponents": None})
     root = request.app.state.artifacts_dir
+    if opponents is not None:  # every player plays to win (the library checks the sheets and the objective)
+        d = await run_in_threadpool(decide, dice, rerolls, sheet, rules, goal=goal, beat=beat, opponent=opponent,
+                                    opponents=opponents, artifacts_dir=root)
+        return json_response(_duel_decision(d, len(opponents) + 1))
     if goal is not None or beat is not None or opponent is not None:  # play to win: table reads, off the loop
         d = await run_in_threadpool(decide, dice, rerolls, sheet, rules, goal=goal, beat=beat, opponent=opponent,
                                     artifacts_dir=root)
@@ -177,10 +215,11 @@ async def decide_route(rules: str, request: Request) -> Response:
 def explain_route(rules: str, q: WinTurnQuery, root: Artifacts) -> list[dict[str, object]]:
     """Every legal option, best first: expected final score and regret (points below the best); with ``goal``
     or ``beat``: probability (of reaching the goal / of winning, ties half) and regret (probability below the
-    best) instead of expected_final; with ``opponent``: P(win) + P(tie) / 2 against that expected-score player."""
+    best) instead of expected_final; with ``opponent``: P(win) + P(tie) / 2 against that expected-score player;
+    with ``opponents``: the mover's share of the game when every player plays to win."""
     options = explain(q.dice, q.rerolls, q.sheet, rules, goal=q.goal, beat=q.beat, opponent=q.opponent,
-                      artifacts_dir=root)
-    if q.goal is None and q.beat is None and q.opponent is None:
+                      opponents=q.opponents, artifacts_dir=root)
+    if q.goal is None and q.beat is None and q.opponent is None and q.opponents is None:
         answer = [o.as_dict() for o in options]
     else:
         answer = [{"action": o.action, "keep": None if o.keep is None else list(o.keep), "category": o.category,
@@ -199,7 +238,15 @@ def value_route(rules: str, q: SheetQuery, root: Artifacts) -> dict[str, float]:
 def chance_route(rules: str, q: ChanceQuery, root: Artifacts) -> dict[str, float]:
     """The best probability, from the start of the next turn on this sheet, of a final score >= ``goal`` (or
     of beating ``beat``, ties half; or P(win) + P(tie) / 2 against the expected-score ``opponent``): the
-    play-to-win tables."""
+    play-to-win tables. With ``opponents`` (every player plays to win, forced order; the mover is the player
+    of ``sheet``): probability = the mover's share (P(win) + P(tie) / 2 with two players; a tie of m winners
+    counts 1/m), and win, tie, lose = ``lookup.yahtzee.win_probability`` (P(sole winner), P(tied for the
+    highest total), P(lost))."""
+    if q.opponents is not None:
+        share = chance(q.sheet, rules, goal=q.goal, beat=q.beat, opponent=q.opponent, opponents=q.opponents,
+                       artifacts_dir=root)
+        win, tie, lose = win_probability(q.sheet, rules, opponents=q.opponents, artifacts_dir=root)
+        return {"probability": share, "win": win, "tie": tie, "lose": lose}
     return {"probability": chance(q.sheet, rules, goal=q.goal, beat=q.beat, opponent=q.opponent,
                                   artifacts_dir=root)}
 

@@ -1,5 +1,6 @@
-// The Yahtzee view: dice, advice (expected score or play to win), the coach, the score sheet of the chosen rule
-// set, the law of the final score, and a game with its record, each decision's cost and the review at the end.
+// The Yahtzee view: dice, advice (expected score, play to win, or to beat an opponent whose sheet the user types
+// beside theirs), the coach, the score sheet of the chosen rule set, the law of the final score, and a game with
+// its record, each decision's cost and the review at the end.
 // Every number comes from the API (docs/web.md, "The Yahtzee view"); this module keeps the state and draws.
 import {$, api, fmt} from "./api.js";
 import {barChart} from "./chart.js";
@@ -9,6 +10,7 @@ const START_DICE = [1, 3, 3, 5, 6, 2];  // the dice shown first (the first n_dic
 const S = {
   sets: [], info: null,           // every rule set (GET /api/yahtzee/rules) and the chosen one
   dice: [], held: [], rerolls: 2, sheet: {},  // n_dice of the chosen rule set (5, or 6 in Maxi Yatzy)
+  opp: {}, oppView: null,         // the opponent's sheet as typed (box -> points) and as the API counts it
   game: false, stopped: false,    // in a game; the player stopped rolling (scores at 0 rerolls)
   record: null, turn: null,       // the game record (lookup/yahtzee/record.py) and the turn being played
   view: null, advice: null, options: null, allowed: {}, showAll: false, gen: 0, acting: false, loading: false,
@@ -19,12 +21,20 @@ const left = () => (S.stopped ? 0 : S.rerolls);
 const label = (box) => box.replaceAll("_", " ");
 const randomDie = () => 1 + Math.floor(Math.random() * 6);
 
-// The objective fields of a request: {} (expected score), {goal: N} or {beat: N}.
+// The objective fields of a request: {} (expected score), {goal: N}, {beat: N}, {opponent: SHEET} (an opponent
+// who plays for expected score) or {opponents: [SHEET]} (one who plays to win: forced order, the duel table).
 function objective() {
   const kind = $("objective").value, n = Number($("target").value);
-  return kind === "expected" ? {} : {[kind]: Number.isInteger(n) ? n : $("target").value};
+  if (kind === "expected") return {};
+  if (kind === "opponent") return {opponent: S.opp};
+  if (kind === "opponents") return {opponents: [S.opp]};
+  return {[kind]: Number.isInteger(n) ? n : $("target").value};
 }
-const toWin = () => $("objective").value !== "expected";
+const versus = () => ["opponent", "opponents"].includes($("objective").value);  // an opponent's sheet is shown
+const withTarget = () => ["goal", "beat"].includes($("objective").value);  // the N field is shown
+// POST /judge costs a decision in probability for goal, beat and opponent; not against a player who plays to
+// win (the library's judge has no opponents): there the cost is the option's regret in the explain answer.
+const judged = () => ($("objective").value === "opponents" ? {} : objective());
 
 // data-busy="1" while the view waits for the API (a refresh, or a player's action): the tests (and a screen
 // reader's aria-busy) wait for "0".
@@ -57,14 +67,34 @@ function toggleDie(i) {
   S.dice[i] = S.dice[i] % 6 + 1; refresh();
 }
 
-function row(t, name, value, cls = "") {
+// A row of the sheet (a name and the player's value; the opponent's, when one is played against).
+function row(t, name, value, cls = "", opp = undefined) {
   const tr = t.insertRow(); tr.className = cls;
-  tr.insertCell().textContent = name; const td = tr.insertCell(); td.textContent = value; return td;
+  tr.insertCell().textContent = name; const td = tr.insertCell(); td.textContent = value;
+  if (opp !== undefined) tr.insertCell().textContent = opp;
+  return td;
+}
+
+// The opponent's points in box ``name`` as an input (empty = open box): each change asks the advice again;
+// the API checks the sheet (its message in the error line).
+function oppCell(tr, name) {
+  const td = tr.insertCell(); td.className = "opp";
+  td.innerHTML = `<label><span class="y-sr">opponent's points in ${label(name)}</span>` +
+    `<input type="number" inputmode="numeric" data-opp="${name}"></label>`;
+  const input = td.querySelector("input"), cur = S.opp[name];
+  input.value = cur === undefined || cur === null ? "" : cur;
+  input.onchange = () => {
+    const text = input.value.trim(), next = {...S.opp};
+    if (text === "") delete next[name]; else next[name] = Number.isInteger(Number(text)) ? Number(text) : text;
+    S.opp = next; refresh();
+  };
+  return td;
 }
 
 function drawSheet() {
-  const v = S.view, info = S.info, t = $("sheet");
-  t.innerHTML = "<tr><th>box</th><th>points</th></tr>";
+  const v = S.view, info = S.info, t = $("sheet"), o = versus() ? S.oppView : null, vs = versus();
+  const focused = focusedCell(t);
+  t.innerHTML = "<tr><th>box</th><th>points</th>" + (vs ? "<th>Opponent</th>" : "") + "</tr>";
   info.boxes.forEach((name, i) => {
     const tr = t.insertRow(); tr.insertCell().textContent = label(name);
     const td = tr.insertCell(); td.className = "box"; td.dataset.box = name;
@@ -77,13 +107,29 @@ function drawSheet() {
     td.setAttribute("aria-label", `${label(name)}: ${td.textContent}`);
     td.onclick = () => clickBox(name, td);
     td.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickBox(name, td); } };
+    if (vs) oppCell(tr, name);
     if (i === info.upper_boxes - 1) {
-      row(t, `upper total (bonus at ${v.upper_threshold})`, v.upper_total, "sub").id = "upper-total";
-      row(t, "upper bonus", v.upper_bonus, "sub").id = "upper-bonus";
+      row(t, `upper total (bonus at ${v.upper_threshold})`, v.upper_total, "sub", o?.upper_total).id = "upper-total";
+      row(t, "upper bonus", v.upper_bonus, "sub", o?.upper_bonus).id = "upper-bonus";
     }
   });
-  if (info.yahtzee_bonus > 0) row(t, `Yahtzee bonus (${info.yahtzee_bonus} each)`, v.yahtzee_bonus, "sub").id = "yahtzee-bonus";
-  row(t, "total", v.total, "total").id = "total";
+  if (info.yahtzee_bonus > 0) {
+    const td = row(t, `Yahtzee bonus (${info.yahtzee_bonus} each)`, v.yahtzee_bonus, "sub");
+    td.id = "yahtzee-bonus"; if (vs) oppCell(td.parentElement, "yahtzee_bonus");
+  }
+  const total = row(t, "total", v.total, "total", vs ? (o ? o.total : "?") : undefined);
+  total.id = "total"; if (vs) total.nextElementSibling.id = "opp-total";
+  // The table is drawn anew after each answer: the opponent's box being typed in keeps the focus.
+  if (focused) { const el = t.querySelector(focused); if (el) el.focus(); }
+}
+
+// A selector of the sheet's cell or opponent's input that has the focus (the table is drawn anew after each
+// answer: a keyboard user typing the opponent's boxes keeps their place), or null.
+function focusedCell(t) {
+  const a = document.activeElement;
+  if (!a || !t.contains(a)) return null;
+  if (a.dataset.opp !== undefined) return `input[data-opp="${a.dataset.opp}"]`;
+  return a.dataset.box !== undefined ? `td[data-box="${a.dataset.box}"]` : null;
 }
 
 // Points typed into the cell itself (outside a game): Enter keeps them (empty = open box), Escape cancels.
@@ -117,10 +163,11 @@ function clickBox(name, td) {
 function drawAdvice() {
   const d = S.advice, o = S.options || [];
   $("best").textContent = d ? d.text : (S.view && S.view.finished ? "The sheet is full." : "");
-  const win = d && d.probability !== undefined;
+  const win = d && d.probability !== undefined && d.probability !== null;
   const shown = S.showAll ? o : o.slice(0, SHOWN_OPTIONS);
+  const head = !win ? "expected final score" : versus() ? "P(win) (ties half)" : "probability";
   $("options").innerHTML = !o.length ? "" :
-    `<tr><th>option</th><th>${win ? "probability" : "expected final score"}</th><th>regret</th></tr>` +
+    `<tr><th>option</th><th>${head}</th><th>regret</th></tr>` +
     shown.map((x, i) => `<tr class="${x.regret === 0 ? "best" : ""}"><td>${x.action}</td>` +
       `<td>${win ? fmt(x.probability, 6) : fmt(x.expected_final)}</td><td>${fmt(x.regret, win ? 6 : 4)}</td></tr>`).join("");
   const more = $("showall"); more.hidden = o.length <= SHOWN_OPTIONS;
@@ -153,7 +200,11 @@ async function refresh() {
   const gen = ++S.gen; S.loading = true; settle();
   try {
     const turn = {dice: S.dice, rerolls: left(), sheet: S.sheet}, goal = objective();
-    const view = await api(`yahtzee/${rules()}/sheet`, {sheet: S.sheet});
+    const [view, oppView] = await Promise.all([api(`yahtzee/${rules()}/sheet`, {sheet: S.sheet}),
+      versus() ? api(`yahtzee/${rules()}/sheet`, {sheet: S.opp}).catch((e) => {
+        throw new Error(`the opponent's sheet: ${e.message}`);
+      }) : null]);
+    S.oppView = oppView;
     let advice = null, options = null, allowed = {}, coach = null;
     if (!view.finished) {
       [advice, options, allowed, coach] = await Promise.all([
@@ -165,7 +216,7 @@ async function refresh() {
     drawDice(); drawSheet(); drawAdvice(); drawCoach(coach); drawButtons();
   } catch (e) {
     if (gen !== S.gen) return;
-    S.advice = null; drawAdvice(); drawButtons(); showError(e);
+    S.advice = null; S.options = null; drawAdvice(); drawButtons(); showError(e);
   } finally { if (gen === S.gen) { S.loading = false; settle(); } }
 }
 
@@ -178,8 +229,8 @@ async function act(fn) {
 
 // What the decision about to be played costs (POST /judge), written under the dice before it is played.
 async function judgeAndShow(choice) {
-  const d = await api(`yahtzee/${rules()}/judge`, {dice: S.dice, rerolls: left(), sheet: S.sheet, ...objective(), ...choice});
-  const pts = d.points.cost, prob = d.probability;
+  const d = await api(`yahtzee/${rules()}/judge`, {dice: S.dice, rerolls: left(), sheet: S.sheet, ...judged(), ...choice});
+  const pts = d.points.cost, prob = d.probability || duelCost(choice);
   const bad = pts > 0 || (prob && prob.cost > 0);
   let text = `${d.action}: `;
   if (!bad) text += "as good as the best";
@@ -191,6 +242,15 @@ async function judgeAndShow(choice) {
   p.className = "cost " + (bad ? "bad" : "ok"); p.textContent = text; p.dataset.points = pts;
   if (prob) p.dataset.probability = prob.cost;
   $("cost").replaceChildren(p);
+}
+
+// Against an opponent who plays to win: the chosen option's regret and the best option, from the explain
+// answer of this very turn (S.options), or null when there is none.
+function duelCost(choice) {
+  if ($("objective").value !== "opponents" || !S.options || !S.options.length) return null;
+  const same = (k) => k && choice.keep && k.length === choice.keep.length && k.every((f, i) => f === choice.keep[i]);
+  const o = S.options.find((x) => (choice.box ? x.category === choice.box : same(x.keep)));
+  return o ? {cost: o.regret, best_action: S.options[0].action} : null;
 }
 
 async function roll() {
@@ -245,7 +305,7 @@ async function endGame(total) {
   S.game = false; S.stopped = false; S.rerolls = 0;
   $("status").textContent = `Game over: final score ${total}`;
   await refresh();
-  const record = {...S.record, ...objective()};
+  const record = {...S.record, ...(withTarget() ? objective() : {})};  // a record plays to a goal or a score
   const r = await api("yahtzee/review?top=5", record);
   const win = r.probability !== null;
   const cost = (d) => `${fmt(d.points.cost)} points` + (d.probability ? `, ${fmt(d.probability.cost, 6)} of probability` : "");
@@ -283,15 +343,20 @@ async function chooseRules() {
   // The dice of this rule set: those shown are kept, the sixth of Maxi Yatzy added or dropped.
   S.dice = Array.from({length: S.info.n_dice}, (_, i) => S.dice[i] ?? START_DICE[i]);
   S.held = S.dice.map(() => false); $("last-die-key").textContent = S.info.n_dice;
-  const sel = $("objective"), can = {goal: "goal", beat: "win"};
-  [...sel.options].forEach((o) => { o.disabled = o.value !== "expected" && !S.info.objectives.includes(can[o.value]); });
+  const sel = $("objective"), can = {goal: "goal", beat: "win", opponent: "opponent"};
+  // Against a player who plays to win: the forced-order duel table of two players (the rule set's "players").
+  const built = (kind) => (kind === "opponents" ? S.info.players.includes(2) : S.info.objectives.includes(can[kind]));
+  [...sel.options].forEach((o) => { o.disabled = o.value !== "expected" && !built(o.value); });
   if (sel.selectedOptions[0].disabled) sel.value = "expected";
-  $("target-label").hidden = !toWin();
-  S.game = false; S.turn = null; S.sheet = {}; S.stopped = false; S.rerolls = Number($("rerolls").value);
+  showObjective();
+  S.game = false; S.turn = null; S.sheet = {}; S.opp = {}; S.stopped = false; S.rerolls = Number($("rerolls").value);
   $("status").textContent = "Set the dice and the sheet for advice, or start a New game";
   $("review").innerHTML = ""; $("cost").innerHTML = ""; showError(null);
   await Promise.all([refresh(), drawDistribution().catch(showError)]);
 }
+
+// The fields of the chosen objective: N for a goal or a score to beat, the opponent's column and note otherwise.
+function showObjective() { $("target-label").hidden = !withTarget(); $("opp-note").hidden = !versus(); }
 
 function onKey(e) {
   if ($("tab-yahtzee").hidden || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -309,7 +374,7 @@ export async function mount() {
   S.sets = (await api("yahtzee/rules")).filter((r) => r.built);
   $("rules").innerHTML = S.sets.map((r) => `<option title="${r.description}">${r.name}</option>`).join("");
   $("rules").onchange = chooseRules;
-  $("objective").onchange = () => { $("target-label").hidden = !toWin(); refresh(); };
+  $("objective").onchange = () => { showObjective(); refresh(); };
   $("target").onchange = refresh;
   $("rerolls").onchange = () => { S.rerolls = Number($("rerolls").value); refresh(); };
   $("newgame").onclick = () => act(newGame);
