@@ -97,6 +97,49 @@ def _print_chances(rules_name: str, decision: Any, options: list[Any], top: int,
         click.echo(f"{rank:>4}  {option.action:<28} {option.probability:>12.6f} {option.regret:>10.6f}")
 
 
+def objective_options(command: Any) -> Any:
+    """--goal, --beat, --opponent (repeatable) and --opponent-plays: what a play-to-win question aims at."""
+    for option in reversed((
+        click.option("--goal", type=int, default=None,
+                     help="Play to win: P(final score >= GOAL) instead of the expected score."),
+        click.option("--beat", type=int, default=None,
+                     help="Play to win: P(beating an opponent whose final score is BEAT), ties half."),
+        click.option("--opponent", "opponent_sources", multiple=True, metavar="FILE|-",
+                     help="Play to win against another player whose sheet (JSON, as --sheet) is FILE; ties half. "
+                          "Free order: one opponent who plays for expected score. Forced order "
+                          "(scandinavian+forced): every player playing to win (--opponent-plays expected for the "
+                          "other model); twice for three players, in turn order after you (those still to play "
+                          "this box first)."),
+        click.option("--opponent-plays", "opponent_model", type=click.Choice(["to-win", "expected"]), default=None,
+                     help="How the --opponent plays: to-win (forced order only, the exact game of all players) or "
+                          "expected (for expected score; one opponent). Default: to-win for forced order, else "
+                          "expected."))):
+        command = option(command)
+    return command
+
+
+def objective(rules_name: str, goal: int | None, beat: int | None, opponent_sources: tuple[str, ...],
+              opponent_model: str | None) -> dict[str, Any]:
+    """The library's keyword arguments for the objective options: ``goal`` / ``beat``, ``opponent`` (one sheet:
+    an expected-score player) or ``opponents`` (sheets of players who all play to win); {} = expected score."""
+    if opponent_model is not None and not opponent_sources:
+        raise click.UsageError("--opponent-plays needs --opponent")
+    aims = {"goal": goal, "beat": beat} if goal is not None or beat is not None else {}
+    if not opponent_sources:
+        return aims
+    # With --goal or --beat too, the library refuses the mix (one message for every caller).
+    forced = get_rules(rules_name).forced_order
+    if opponent_model == "expected" or (opponent_model is None and not forced):
+        if len(opponent_sources) != 1:
+            raise click.UsageError("against an opponent who plays for expected score give one --opponent")
+        return {**aims, "opponent": read_sheet(opponent_sources[0], (), rules_name, option="--opponent")}
+    if not forced:
+        raise click.UsageError("--opponent-plays to-win needs a forced-order rule set (scandinavian+forced): "
+                               "free-order games of players who all play to win are not solved")
+    return {**aims, "opponents": [read_sheet(source, (), rules_name, option="--opponent")
+                                  for source in opponent_sources]}
+
+
 @cli.command()
 @click.argument("dice", nargs=-1, type=int, required=True)
 @click.option("--rerolls", type=int, default=2, show_default=True, help="Rerolls left (2, 1 or 0).")
@@ -105,18 +148,7 @@ def _print_chances(rules_name: str, decision: Any, options: list[Any], top: int,
 @opt.artifacts_option
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="How many ranked options to show (text output; --json lists them all).")
-@click.option("--goal", type=int, default=None,
-              help="Play to win: maximise P(final score >= GOAL) instead of the expected score.")
-@click.option("--beat", type=int, default=None,
-              help="Play to win: maximise P(beating an opponent whose final score is BEAT), ties half.")
-@click.option("--opponent", "opponent_sources", multiple=True, metavar="FILE|-",
-              help="Play to win against another player whose sheet (JSON, as --sheet) is FILE; ties half. Free "
-                   "order: one opponent who plays for expected score. Forced order (scandinavian+forced): every "
-                   "player playing to win (--opponent-plays expected for the other model); twice for three "
-                   "players, in turn order after you (those still to play this box first).")
-@click.option("--opponent-plays", "opponent_model", type=click.Choice(["to-win", "expected"]), default=None,
-              help="How the --opponent plays: to-win (forced order only, the exact game of all players) or "
-                   "expected (for expected score; one opponent). Default: to-win for forced order, else expected.")
+@objective_options
 @opt.json_option
 def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes: tuple[str, ...], rules_name: str,
            artifacts_dir: Path | None, top: int, goal: int | None, beat: int | None,
@@ -127,37 +159,20 @@ def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes:
     from lookup.yahtzee.play import explain
 
     sheet = read_sheet(sheet_source, boxes, rules_name)
-    if opponent_model is not None and not opponent_sources:
-        raise click.UsageError("--opponent-plays needs --opponent")
-    forced = get_rules(rules_name).forced_order
-    if opponent_sources and (opponent_model == "expected" or (opponent_model is None and not forced)):
-        if len(opponent_sources) != 1:
-            raise click.UsageError("against an opponent who plays for expected score give one --opponent")
-        if goal is not None or beat is not None:
-            raise click.UsageError("give --opponent, or --goal / --beat, not both")
-        them = read_sheet(opponent_sources[0], (), rules_name, option="--opponent")
-        decision = decide_(list(dice), rerolls, sheet, rules_name, opponent=them, artifacts_dir=artifacts_dir)
-        options = explain(list(dice), rerolls, sheet, rules_name, opponent=them, artifacts_dir=artifacts_dir)
-        _print_chances(rules_name, decision, options, top, as_json,
-                       {"opponent_plays": "expected", "opponent_points": decision.target,
-                        "behind": decision.needed}, f" (the opponent's lead: {decision.needed:+d} points)")
-        return
-    if opponent_sources:
-        if opponent_model == "to-win" and not forced:
-            raise click.UsageError("--opponent-plays to-win needs a forced-order rule set (scandinavian+forced): "
-                                   "free-order games of players who all play to win are not solved")
-        opponents = [read_sheet(source, (), rules_name, option="--opponent") for source in opponent_sources]
-        decision = decide_(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, opponents=opponents,
-                           artifacts_dir=artifacts_dir)
-        options = explain(list(dice), rerolls, sheet, rules_name, opponents=opponents, artifacts_dir=artifacts_dir)
-        _print_chances(rules_name, decision, options, top, as_json, {"seat": decision.seat + 1})
-        return
-    if goal is not None or beat is not None:
-        decision = decide_(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
-        options = explain(list(dice), rerolls, sheet, rules_name, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
-        _print_chances(rules_name, decision, options, top, as_json,
-                       {"goal": goal, "beat": beat, "needed": decision.needed},
-                       f" ({decision.needed} points still needed)")
+    aim = objective(rules_name, goal, beat, opponent_sources, opponent_model)
+    if aim:
+        decision = decide_(list(dice), rerolls, sheet, rules_name, **aim, artifacts_dir=artifacts_dir)
+        options = explain(list(dice), rerolls, sheet, rules_name, **aim, artifacts_dir=artifacts_dir)
+        if "opponents" in aim:
+            _print_chances(rules_name, decision, options, top, as_json, {"seat": decision.seat + 1})
+        elif "opponent" in aim:
+            _print_chances(rules_name, decision, options, top, as_json,
+                           {"opponent_plays": "expected", "opponent_points": decision.target,
+                            "behind": decision.needed}, f" (the opponent's lead: {decision.needed:+d} points)")
+        else:
+            _print_chances(rules_name, decision, options, top, as_json,
+                           {"goal": goal, "beat": beat, "needed": decision.needed},
+                           f" ({decision.needed} points still needed)")
         return
     decision = decide_(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
     options = explain(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
@@ -193,6 +208,31 @@ def value(sheet_source: str | None, boxes: tuple[str, ...], rules_name: str, art
         opt.echo_json({"rules": rules_name, "value": v, "total": parsed.total, "sheet": parsed.to_dict()})
         return
     click.echo(f"{v:.7f}")
+
+
+@cli.command()
+@sheet_options
+@opt.rules_option(RULE_SETS, DEFAULT_RULES)
+@opt.artifacts_option
+@objective_options
+@opt.json_option
+def chance(sheet_source: str | None, boxes: tuple[str, ...], rules_name: str, artifacts_dir: Path | None,
+           goal: int | None, beat: int | None, opponent_sources: tuple[str, ...], opponent_model: str | None,
+           as_json: bool) -> None:
+    """From the start of the next turn on the sheet: the best P(final >= --goal), P(beating --beat), or the
+    chance of winning against --opponent (P(win) + P(tie) / 2; three players: the share, m tied winners 1/m)."""
+    from lookup.yahtzee.play import chance as chance_
+
+    sheet = read_sheet(sheet_source, boxes, rules_name)
+    aim = objective(rules_name, goal, beat, opponent_sources, opponent_model)
+    if not aim:
+        raise click.UsageError("give --goal, --beat or --opponent")
+    p = chance_(sheet, rules_name, **aim, artifacts_dir=artifacts_dir)
+    if as_json:
+        kind = next(k for k in ("opponents", "opponent", "goal", "beat") if aim.get(k) is not None)
+        opt.echo_json({"rules": rules_name, "probability": p, "objective": kind})
+        return
+    click.echo(f"{p:.10f}")
 
 
 @cli.command()

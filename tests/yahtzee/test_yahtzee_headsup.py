@@ -239,6 +239,10 @@ def test_cli_plays_against_an_expected_score_opponent(towin_tables, tmp_path):
                    opponent={"ones": 3, "twos": 6, "threes": 9}, artifacts_dir=towin_tables)
     assert [o["probability"] for o in got["options"]] == [o.probability for o in want]
     assert got["opponent_points"] == 18 and got["behind"] == 10
+    result = CliRunner().invoke(cli, ["yahtzee", "chance", *args[7:], "--opponent-plays", "expected"])
+    assert result.exit_code == 0, result.output
+    assert float(result.output) == pytest.approx(chance({"ones": 2, "twos": 6}, FORCED, opponent={
+        "ones": 3, "twos": 6, "threes": 9}, artifacts_dir=towin_tables), abs=1e-10)
     hasbro = ["yahtzee", "decide", "3", "3", "3", "5", "6", "--opponent", str(opp), "--artifacts", str(towin_tables)]
     for bad, message in (([*hasbro, "--opponent-plays", "to-win"], "forced-order"),
                          ([*args, "--opponent", str(opp), "--opponent-plays", "expected"], "one --opponent"),
