@@ -529,17 +529,18 @@ def monte_carlo(rank_next, last, first6, flush_value, hands, board, rem, k, n, s
 
 @nb.njit(parallel=True, cache=True)
 def preflop_heads_up(rank_next, last, first6, flush_value, perms, pair_class, order):
-    """Exact heads-up counts between the 169 classes over every board (one per suit orbit, weighted).
+    """Exact heads-up wins between the 169 classes over every board (one per suit orbit, weighted).
 
-    Returns (win, tie) int64 [169, 169]: over all (board, hand of class X, disjoint hand of class Y), the
-    number where X's hand is strictly better / equal. On each board the 1081 hands are ranked once and
-    sorted; walking them by value, the hands already passed that share no card with the current one are
-    counted per class as total - (those holding its first card) - (its second card): no pair is compared.
-    ``order`` lists the two lowest board cards (c1, c2), one parallel task each (``preflop.board_tasks``).
+    Returns win int64 [169, 169]: over all (board, hand of class X, disjoint hand of class Y), the number where
+    X's hand is strictly better. The ties follow (``preflop.heads_up``): every such triple is a win of X, a win
+    of Y or a tie, so counting them here too would only double the per-hand loop over the classes. On each
+    board the 1081 hands are ranked once and sorted; walking them by value, the hands already passed that
+    share no card with the current one are counted per class as total - (those holding its first card) -
+    (its second card): no pair is compared. ``order`` lists the two lowest board cards (c1, c2), one parallel
+    task each (``preflop.board_tasks``).
     """
     tasks = order.shape[0]
     win = np.zeros((tasks, 169, 169), dtype=np.int64)
-    tie = np.zeros((tasks, 169, 169), dtype=np.int64)
     for task in nb.prange(tasks):
         c1 = order[task, 0]
         hv = np.empty(1081, dtype=np.int64)
@@ -591,24 +592,15 @@ def preflop_heads_up(rank_next, last, first6, flush_value, perms, pair_class, or
                                 a, b = ha[h], hb[h]
                                 x = pair_class[a, b]
                                 for y in range(169):
-                                    d = w * (cnt[y] - cntc[a, y] - cntc[b, y])
-                                    win[task, x, y] += d
-                                    tie[task, x, y] -= d
+                                    win[task, x, y] += w * (cnt[y] - cntc[a, y] - cntc[b, y])
                             for g in range(i, j):
                                 h = idx[g]
                                 x = pair_class[ha[h], hb[h]]
                                 cnt[x] += 1
                                 cntc[ha[h], x] += 1
                                 cntc[hb[h], x] += 1
-                            for g in range(i, j):  # weaker or equal, minus weaker: ties (itself excluded)
-                                h = idx[g]
-                                a, b = ha[h], hb[h]
-                                x = pair_class[a, b]
-                                for y in range(169):
-                                    tie[task, x, y] += w * (cnt[y] - cntc[a, y] - cntc[b, y])
-                                tie[task, x, x] += w
                             i = j
-    return win.sum(axis=0), tie.sum(axis=0)
+    return win.sum(axis=0)
 
 
 @nb.njit(parallel=True, cache=True)
