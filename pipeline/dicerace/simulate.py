@@ -43,8 +43,10 @@ def simulate(a: Policy, b: Policy, target: int, mode: str, games: int, seed: int
     _check(a, b, target)
     if mode not in ("sequential", "simultaneous"):
         raise ValueError(f"mode must be 'sequential' or 'simultaneous', got {mode!r}")
-    counts = _play(np.random.default_rng(seed), target, mode == "simultaneous", a_first, a.choice, a.mixed,
-                   b.choice, b.mixed, games)
+    # A policy's mixed strategies are read-only when loaded from a table and writable when just computed; as
+    # copies both are writable, and the game loop compiles once, not once per combination.
+    counts = _play(np.random.default_rng(seed), target, mode == "simultaneous", a_first, a.choice, a.mixed.copy(),
+                   b.choice, b.mixed.copy(), games)
     return Simulated(games=games, wins=int(counts[0]), draws=int(counts[1]), losses=int(counts[2]))
 
 

@@ -8,6 +8,10 @@ Every kernel takes the evaluator tables of ``lookup.poker.tables`` (``rank_next`
 states ``s >= first6`` (``fused_table``), so that the innermost loop of an enumeration costs one lookup.
 Suits are tracked packed: ``sc`` holds a 4-bit count per suit (``1 << 4 * suit``), ``sm`` a 13-bit rank mask
 per suit (``1 << 16 * suit + rank``); seven cards have a flush when a nibble of ``sc`` reaches 5.
+
+The small helpers (``_add``, ``_value2``, ...) are plain ``nb.njit`` functions, not ``inline="always"``: numba
+types and lowers an inlined body again at every call site, which only lengthened compiling; LLVM inlines the
+calls anyway (same counts, same speed: docs/benchmarks.md, test-suite section).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ def _size_range(rank_next: np.ndarray, size: int) -> tuple[int, int]:
     return int(level.min()), int(level.max()) + 1
 
 
-@nb.njit(inline="always")
+@nb.njit
 def flush_suit(sc):
     """Index of the suit with five or more cards in the packed counts ``sc``, or -1."""
     hit = (sc + 0x3333) & 0x8888
@@ -103,12 +107,12 @@ def seven_card_census(rank_next, last, first6, flush_value, census):
 # orbit's size) and, on each full board, count the unknown opponents' hands instead of dealing them.
 
 
-@nb.njit(inline="always")
+@nb.njit
 def _add(state, sc, sm, card, rank_next):
     return rank_next[state, card >> 2], sc + (1 << 4 * (card & 3)), sm | (1 << 16 * (card & 3) + (card >> 2))
 
 
-@nb.njit(inline="always")
+@nb.njit
 def _value2(state5, sc5, sm5, a, b, rank_next, last, first6, flush_value):
     """Value of the five board cards (state5, sc5, sm5) plus the cards a and b."""
     sc = sc5 + (1 << 4 * (a & 3)) + (1 << 4 * (b & 3))
@@ -448,7 +452,7 @@ def exact_counts(rank_next, last, first6, flush_value, hands, board, rem, k, n, 
     return D.sum(axis=0), A.sum(axis=0), failed.sum()
 
 
-@nb.njit(inline="always")
+@nb.njit
 def _next_random(x):
     # xorshift64*: a small, seedable generator with independent streams per task (seeded by splitmix64).
     x ^= x >> np.uint64(12)
@@ -457,7 +461,7 @@ def _next_random(x):
     return x, (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
 
 
-@nb.njit(inline="always")
+@nb.njit
 def _splitmix(z):
     z = z + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -529,17 +533,18 @@ def monte_carlo(rank_next, last, first6, flush_value, hands, board, rem, k, n, s
 
 @nb.njit(parallel=True, cache=True)
 def preflop_heads_up(rank_next, last, first6, flush_value, perms, pair_class, order):
-    """Exact heads-up counts between the 169 classes over every board (one per suit orbit, weighted).
+    """Exact heads-up wins between the 169 classes over every board (one per suit orbit, weighted).
 
-    Returns (win, tie) int64 [169, 169]: over all (board, hand of class X, disjoint hand of class Y), the
-    number where X's hand is strictly better / equal. On each board the 1081 hands are ranked once and
-    sorted; walking them by value, the hands already passed that share no card with the current one are
-    counted per class as total - (those holding its first card) - (its second card): no pair is compared.
-    ``order`` lists the two lowest board cards (c1, c2), one parallel task each (``preflop.board_tasks``).
+    Returns win int64 [169, 169]: over all (board, hand of class X, disjoint hand of class Y), the number where
+    X's hand is strictly better. The ties follow (``preflop.heads_up``): every such triple is a win of X, a win
+    of Y or a tie, so counting them here too would only double the per-hand loop over the classes. On each
+    board the 1081 hands are ranked once and sorted; walking them by value, the hands already passed that
+    share no card with the current one are counted per class as total - (those holding its first card) -
+    (its second card): no pair is compared. ``order`` lists the two lowest board cards (c1, c2), one parallel
+    task each (``preflop.board_tasks``).
     """
     tasks = order.shape[0]
     win = np.zeros((tasks, 169, 169), dtype=np.int64)
-    tie = np.zeros((tasks, 169, 169), dtype=np.int64)
     for task in nb.prange(tasks):
         c1 = order[task, 0]
         hv = np.empty(1081, dtype=np.int64)
@@ -591,24 +596,15 @@ def preflop_heads_up(rank_next, last, first6, flush_value, perms, pair_class, or
                                 a, b = ha[h], hb[h]
                                 x = pair_class[a, b]
                                 for y in range(169):
-                                    d = w * (cnt[y] - cntc[a, y] - cntc[b, y])
-                                    win[task, x, y] += d
-                                    tie[task, x, y] -= d
+                                    win[task, x, y] += w * (cnt[y] - cntc[a, y] - cntc[b, y])
                             for g in range(i, j):
                                 h = idx[g]
                                 x = pair_class[ha[h], hb[h]]
                                 cnt[x] += 1
                                 cntc[ha[h], x] += 1
                                 cntc[hb[h], x] += 1
-                            for g in range(i, j):  # weaker or equal, minus weaker: ties (itself excluded)
-                                h = idx[g]
-                                a, b = ha[h], hb[h]
-                                x = pair_class[a, b]
-                                for y in range(169):
-                                    tie[task, x, y] += w * (cnt[y] - cntc[a, y] - cntc[b, y])
-                                tie[task, x, x] += w
                             i = j
-    return win.sum(axis=0), tie.sum(axis=0)
+    return win.sum(axis=0)
 
 
 @nb.njit(parallel=True, cache=True)
@@ -681,7 +677,7 @@ def preflop_known(rank_next, last, first6, flush_value, hands, rem, order):
     return D.sum(axis=0)
 
 
-@nb.njit(inline="always")
+@nb.njit
 def _sort_desc(keys, n, out, tmp, bucket):
     """out[:n] = indices of keys[:n] (values < 65536) by decreasing key: a two-pass radix sort, much faster
     than argsort on the 1081 hands of a board (docs/benchmarks.md, "Poker")."""
@@ -854,7 +850,7 @@ def preflop_boards(rank_next, last, first6, flush_value, perms, pair_class, ns, 
     return est.sum(axis=0), var.sum(axis=0), empty.sum(axis=0)
 
 
-@nb.njit(inline="always")
+@nb.njit
 def _disjoint_pairs(size, s2, da, db, corr):
     """Unordered pairs of card-disjoint hands in a set of ``size`` hands, once cards a and b are gone:
     C(size, 2) - sum over cards c of C(deg(c), 2) (two distinct hands share at most one card); ``s2`` the sum

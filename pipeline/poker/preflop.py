@@ -1,7 +1,8 @@
 """The preflop tables of the 169 starting-hand classes (artifact ``poker-preflop``, Zarr + HDF5).
 
 * Heads-up, exact: for classes X, Y, the counts over every (board, hand of X, disjoint hand of Y) where X
-  wins or ties (``kernels.preflop_heads_up``), and the number of disjoint hand pairs (``hu_combos``).
+  wins (``kernels.preflop_heads_up``) or ties (the triples neither wins), and the number of disjoint hand
+  pairs (``hu_combos``).
 * Against one random hand, exact: the heads-up counts summed over Y.
 * Against 2 random hands: exact when ``exact_opponents: 2`` (the default; ``kernels.preflop_two`` counts
   the opponents' pairs of hands on every board), else Monte Carlo like the rest.
@@ -77,20 +78,20 @@ def _board_chunks(kernel_call: Any, description: str, combine: Any) -> None:
             advance(len(tasks[lo:lo + step]))
 
 def heads_up(tables: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(win, tie) counts [169, 169], exact, over every board (progress bar by lowest board card)."""
+    """(win, tie) counts [169, 169], exact, over every board (progress bar by lowest board card). The kernel
+    counts the wins; each (board, hand of X, disjoint hand of Y) triple is a win of X, a win of Y or a tie, so
+    tie = hu_combos x boards - win - win.T."""
     last, first6 = fused_table(tables.rank_next, tables.rank_value)
     perms = make_problem([]).symmetry()
     pair_class = pair_class_table()
     win = np.zeros((N_CLASSES, N_CLASSES), dtype=np.int64)
-    tie = np.zeros_like(win)
 
-    def add(counts: tuple[np.ndarray, np.ndarray]) -> None:
-        win[...] += counts[0]
-        tie[...] += counts[1]
+    def add(counts: np.ndarray) -> None:
+        win[...] += counts
 
     _board_chunks(lambda tasks: preflop_heads_up(tables.rank_next, last, first6, tables.flush_value, perms,
                                                  pair_class, tasks), "preflop heads-up (exact)", add)
-    return win, tie
+    return win, combo_counts() * HU_BOARDS - win - win.T
 
 
 def min_deals(n: int) -> int:

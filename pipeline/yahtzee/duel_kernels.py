@@ -35,7 +35,7 @@ from numba import prange
 from pipeline.jit import njit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _expect2(e, et, add_die, roll_offset, width):
     """E(k) (and its tie vector) for every keep smaller than a roll: a sum over faces divided by the number
     of faces, so a mean of equal numbers is exactly that number."""
@@ -57,7 +57,7 @@ def _expect2(e, et, add_die, roll_offset, width):
             dt[x] /= n_faces
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _best2(e, et, m, mt, sub_pad, size_offset, width):
     """M(k) = max(E(k), M of its one-die-smaller sub-keeps) per d, with the tie vector of the chosen option."""
     n_keeps = e.shape[0]

@@ -24,7 +24,11 @@ from lookup.yahtzee import rules as _rules
 from lookup.yahtzee.turn import TIE_EPS as _LOOKUP_TIE_EPS
 from pipeline.jit import njit
 
-# One definition of the Joker rule and of a box's bookkeeping, compiled from the lookup module.
+# One definition of the Joker rule and of a box's bookkeeping, compiled from the lookup module. These two are
+# inlined by numba: the strategy lab's game loop runs measurably slower when they are calls. The helpers below
+# are plain compiled functions: numba types and lowers an ``inline="always"`` body again at every call site of
+# every kernel (the solver's, the layered table's, the towin kernels'), which made compiling much longer,
+# while LLVM still inlines the plain calls where it pays (same tables, same speed; docs/benchmarks.md).
 scoring_options = njit(cache=True, inline="always")(_rules.scoring_options_n)
 box_outcome = njit(cache=True, inline="always")(_rules.box_outcome_n)
 
@@ -35,7 +39,7 @@ N_UPPER = _rules.UPPER
 TIE_EPS = _LOOKUP_TIE_EPS  # 1e-9, defined once in lookup.yahtzee.turn
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _usable_boxes(mask, params):
     """Boxes a roll that is not five alike may be scored in: the open ones (only the first under a
     forced order)."""
@@ -43,7 +47,7 @@ def _usable_boxes(mask, params):
     return open_mask & -open_mask if params[7] else open_mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _next_value(vrow, state_index, mask, upper, ybox):
     return vrow[state_index[mask, upper, ybox]]
 
@@ -111,7 +115,7 @@ def _yahtzee_roll_value(mask, upper, ybox, face, r, only_c, vrow, state_index, j
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _expect_keeps(e, add_die, roll_offset, inv_faces):
     """E(k) for every keep smaller than a roll, from E of the rolls already in ``e[roll_offset:]``."""
     n_faces = add_die.shape[1]
@@ -122,7 +126,7 @@ def _expect_keeps(e, add_die, roll_offset, inv_faces):
         e[k] = s * inv_faces
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _max_subkeeps(e, m, sub_pad, size_offset):
     """M(k) = max(E(k), max over one-die-smaller sub-keeps of M) for every keep, smallest first.
 
@@ -169,7 +173,7 @@ def reroll_candidates(keep_of_mask: np.ndarray, mask_order: np.ndarray) -> tuple
     return keeps, masks
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _best_distinct_mask(e, best, r, cand_keep, cand_mask):
     """``_best_mask`` over the roll's distinct keeps (:func:`reroll_candidates`): the same mask."""
     for j in range(cand_keep.shape[1]):
@@ -248,7 +252,7 @@ def build_policy(lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score
                 e[roll_offset:] = m[roll_offset:e.shape[0]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _outcome_moments(c, pts, alike, mask, upper, ybox, moments, base, state_index, params, out):
     """``out[:]`` = (reward + E[X'], E[(reward + X')^2], bonus earned now or later, Yahtzee box filled now or
     later) of scoring ``pts`` in box ``c``, X' the next state's remaining points (``moments[next - base]``)."""
@@ -262,7 +266,7 @@ def _outcome_moments(c, pts, alike, mask, upper, ybox, moments, base, state_inde
     out[3] = (1.0 if (ny == 1 and ybox == 0) else 0.0) + moments[nxt, 3]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def policy_moments(mask, upper, ybox, category, reroll, moments, base, first, out, e, q, tab, state_index, score_t,
                    joker_score, counts_t, yface, params, add_die, roll_offset, roll_prob, keep_of_mask):
     """``out[:]`` = (E[X], E[X^2], P(upper bonus earned from here), P(Yahtzee box gets its points from here))
@@ -397,7 +401,7 @@ def _final_values_batch(mask, ups, ybs, v0, g, w, vrow, state_index, score_t, jo
                                            score_t, params)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _expect_keeps_batch(e, add_die, roll_offset, inv_faces):
     n_faces = add_die.shape[1]
     for k in range(roll_offset - 1, -1, -1):
@@ -411,7 +415,7 @@ def _expect_keeps_batch(e, add_die, roll_offset, inv_faces):
             e[k, s] *= inv_faces
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _max_subkeeps_batch(e, m, sub_pad, size_offset):
     last = m.shape[0] - 1
     for s in range(BATCH):

@@ -50,7 +50,7 @@ class SimulatedGames:
                 "p_yahtzee": float(self.yahtzee.mean())}
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _sorted_roll(dice, codes, n_faces):
     """Sort ``dice`` in place and return its roll index."""
     sort_dice(dice)

@@ -37,7 +37,7 @@ from numba import prange
 from pipeline.jit import njit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _expect(e, add_die, roll_offset, n_c, width):
     """E(k) for every keep smaller than a roll, all C slots: a sum over faces divided by their number."""
     n_faces = add_die.shape[1]
@@ -54,7 +54,7 @@ def _expect(e, add_die, roll_offset, n_c, width):
                 dst[x] /= n_faces
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _best(e, m, sub_pad, size_offset, n_c, width, tie_rel):
     """M(k): E(k), or a one-die-smaller sub-keep's M where the mover's share (slot 0) is larger by more than
     ``tie_rel`` of the current best; all C slots follow the choice."""

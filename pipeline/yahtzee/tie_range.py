@@ -105,7 +105,7 @@ class TieRange:
         return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _gap_bin(d):
     if d <= 0.0:
         return 0
@@ -115,7 +115,7 @@ def _gap_bin(d):
     return min(max(b, 1), N_GAP_BINS - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _choose(a, orders, n, tol, gaps_row, picks, dst):
     """One decision: the options are rows ``orders[0, :n]`` of ``a`` (columns: mean, largest and smallest
     second moment, second moment per tie rule; mean -inf = not an option); ``orders[k]`` lists them in tie

@@ -24,17 +24,23 @@ def engine(poker_artifacts):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("pair", [("AA", "KK"), ("AKs", "AKo")])
+@pytest.mark.parametrize("pair", [("AA", "KK"), ("AKs", "AKo"), ("QQ", "QQ")])
 def test_heads_up_cells_equal_the_sum_of_their_specific_matchups(preflop_artifacts, engine, pair):
+    """Both cells of a pair of classes, (X, Y) and (Y, X), and a cell of a class against itself: the table's
+    kernel counts only wins, its ties are derived (total - win - win.T), so each order is checked here
+    against the engine's per-matchup enumeration, wins and ties."""
     x, y = map(parse_class, pair)
-    wins = ties = combos = 0
+    wins, ties, back, combos = 0, 0, 0, 0
     for a, b in product(class_combos(x), class_combos(y)):
         if set(a) & set(b):
             continue
         got = equity([a, b], engine=engine)
-        wins, ties, combos = wins + got.wins[0], ties + got.ties[0], combos + 1
+        assert got.ties[0] == got.ties[1]
+        wins, ties, back, combos = wins + got.wins[0], ties + got.ties[0], back + got.wins[1], combos + 1
     cell = heads_up(*pair, artifacts_dir=preflop_artifacts)
     assert (cell.wins, cell.ties, cell.deals) == (wins, ties, combos * 1_712_304)
+    cell = heads_up(pair[1], pair[0], artifacts_dir=preflop_artifacts)
+    assert (cell.wins, cell.ties, cell.deals) == (back, ties, combos * 1_712_304)
 
 
 @pytest.mark.slow
@@ -42,8 +48,10 @@ def test_tables_are_consistent_and_match_published_figures(preflop_artifacts, en
     from lookup.poker.tables import load_preflop
 
     a = load_preflop(preflop_artifacts).arrays
-    win, tie, total = a["hu_win"], a["hu_tie"], a["hu_combos"] * 1_712_304
-    assert np.array_equal(tie, tie.T) and np.array_equal(win + tie + win.T, total)
+    # tie = total - win - win.T by construction (pipeline/poker/preflop.py); what can fail is a kernel counting
+    # too many wins, which leaves a negative tie (the cells test checks both orders of three pairs exactly).
+    win, tie = a["hu_win"], a["hu_tie"]
+    assert (win >= 0).all() and (tie >= 0).all() and (tie.diagonal() > 0).all()
     assert a["hu_combos"].sum() == 1326 * 1225
     aa = preflop("AA", 1, artifacts_dir=preflop_artifacts)
     assert aa.exact and round(100 * aa.equity, 1) == 85.2
