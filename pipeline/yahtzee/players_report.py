@@ -107,7 +107,7 @@ def _headsup_figure(plt: Any, h: dict[str, Any], best: dict[str, float] | None, 
     ax.invert_yaxis()
     ax.set_xlabel("share of the games against an expected-score player (%; a tie counts half)")
     ax.set_title(f"{h['rule_set']}: heads-up player against an expected-score player")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper right")
     save_figure(fig, path)
     plt.close(fig)
 
