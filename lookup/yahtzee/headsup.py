@@ -34,6 +34,7 @@ from threading import Lock
 
 import numpy as np
 
+from lookup.yahtzee import fastpath
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike
 from lookup.yahtzee.towin import ChanceOption, TowinTable, WinDecision, decision, load_towin, turn_input
@@ -61,12 +62,16 @@ class OpponentLaw:
 
 def opponent_law(opponent: SheetLike, rules: Rules | str, artifacts_dir: str | Path | None = None) -> OpponentLaw:
     """The law of an expected-score opponent's final score from its turn-start ``opponent`` sheet."""
-    rules = get_rules(rules)
-    sh = Sheet.parse(opponent, rules)
-    if sh.finished:
+    plan = fastpath.plan_of(rules)
+    try:
+        state, points = fastpath.sheet_state(opponent, plan)
+    except ValueError:  # invalid (the parse below says why), or finished: its final score is known
+        sh = Sheet.parse(opponent, plan.rules)
+        if not sh.finished:
+            raise
         return OpponentLaw(sh.total, _FINISHED)
-    table = load_towin(rules, "law", artifacts_dir)
-    return OpponentLaw(sh.total, _pmf(table, sh.state), sh.state, table)
+    table = load_towin(plan.rules, "law", artifacts_dir)
+    return OpponentLaw(points, _pmf(table, state), state, table)
 
 
 _FINISHED = np.ones(1)
@@ -117,24 +122,24 @@ def analyse(win: TowinTable, state: tuple[int, int, int], points: int, law: Oppo
 
 def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str, opponent: SheetLike,
                artifacts_dir: str | Path | None):
-    rules, pips, rerolls, sh, roll = turn_input(dice, rerolls, sheet, rules)
+    rules, pips, rerolls, state, points, roll = turn_input(dice, rerolls, sheet, rules)
     law = opponent_law(opponent, rules, artifacts_dir)
     win = load_towin(rules, "win", artifacts_dir)
-    return pips, rerolls, roll, sh, law, _turn(win, sh, law)
+    return pips, rerolls, roll, points, law, _turn(win, state, points, law)
 
 
 _TURNS: OrderedDict[tuple, TurnAnalysis] = OrderedDict()
 _TURNS_LOCK = Lock()
 
 
-def _turn(win: TowinTable, sh: Sheet, law: OpponentLaw) -> TurnAnalysis:
+def _turn(win: TowinTable, state: tuple[int, int, int], points: int, law: OpponentLaw) -> TurnAnalysis:
     """``analyse`` of our turn, kept for the last 16 turns: a turn asks up to three decisions (and explain) on
     the same two sheets. Keyed by what determines it: the tables (by identity), both states and points."""
-    key = (win, sh.state, sh.total, law.table, law.state, law.points)
+    key = (win, state, points, law.table, law.state, law.points)
     with _TURNS_LOCK:
         hit = _TURNS.get(key)
     if hit is None:
-        hit = analyse(win, sh.state, sh.total, law)
+        hit = analyse(win, state, points, law)
         with _TURNS_LOCK:
             _TURNS[key] = hit
             while len(_TURNS) > 16:
@@ -148,8 +153,8 @@ def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | s
     who plays for expected score; ``probability`` is that chance (see the module docstring for what it
     means exactly), ``target`` the opponent's points now and ``needed`` those minus ours. Ties between
     options as ``lookup.yahtzee.towin.decide``'s."""
-    pips, rerolls, roll, sh, law, analysis = _situation(dice, rerolls, sheet, rules, opponent, artifacts_dir)
-    return decision(analysis, pips, rerolls, roll, "opponent", law.points, law.points - sh.total)
+    pips, rerolls, roll, points, law, analysis = _situation(dice, rerolls, sheet, rules, opponent, artifacts_dir)
+    return decision(analysis, pips, rerolls, roll, "opponent", law.points, law.points - points)
 
 
 def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "hasbro", *,

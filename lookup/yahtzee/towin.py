@@ -29,8 +29,9 @@ from lookup.chunked import ChunkedArray
 from lookup.errors import NotBuiltError
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
 from lookup.validate import integer, shown
+from lookup.yahtzee import fastpath
 from lookup.yahtzee.rules import Rules, get_rules
-from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
+from lookup.yahtzee.sheet import Sheet, SheetLike
 from lookup.yahtzee.states import layer_name
 from lookup.yahtzee.turn import TurnAnalysis, action_text, analyse_final, chosen_keep, final_outcomes, ranked_options
 
@@ -178,23 +179,22 @@ def _objective(goal: Any, beat: Any) -> tuple[str, int]:
 
 
 def turn_input(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules
-               ) -> tuple[Rules, tuple[int, ...], int, Sheet, int]:
-    """(rules, pips, rerolls, sheet, roll index) of a turn to decide, checked (ValueError naming the problem)."""
-    rules = get_rules(rules)
-    pips = parse_dice(dice, rules)
+               ) -> tuple[Rules, tuple[int, ...], int, tuple[int, int, int], int, int]:
+    """(rules, pips, rerolls, turn-start state, points on the sheet, roll index) of a turn to decide, checked as
+    ``parse_dice`` and ``Sheet.parse`` check (``lookup.yahtzee.fastpath``: the same checks, cheaper)."""
+    plan = fastpath.plan_of(rules)
+    pips, roll, _ = fastpath.roll(dice, plan)
     rerolls = integer(rerolls, "rerolls", 0, 2)
-    sh = Sheet.parse(sheet, rules)
-    if sh.finished:
-        raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
-    return rules, pips, rerolls, sh, rules.encoding.roll_index([p - 1 for p in pips])
+    state, total = fastpath.sheet_state(sheet, plan)
+    return plan.rules, pips, rerolls, state, total, roll
 
 
 def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules, goal: Any, beat: Any,
                artifacts_dir: str | Path | None):
     objective, target = _objective(goal, beat)
-    rules, pips, rerolls, sh, roll = turn_input(dice, rerolls, sheet, rules)
+    rules, pips, rerolls, state, total, roll = turn_input(dice, rerolls, sheet, rules)
     table = load_towin(rules, objective, artifacts_dir)
-    return rules, pips, rerolls, sh, table, objective, target, target - sh.total, roll
+    return rules, pips, rerolls, state, table, objective, target, target - total, roll
 
 
 def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = "hasbro", *,
@@ -204,9 +204,9 @@ def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rul
     (ties half). Options whose probabilities are tied (within a relative ``PROBABILITY_TIE_REL`` of the best,
     ``lookup.yahtzee.turn.tied``): the first in the order of expected-score play (fewest dice rerolled, then
     lowest mask; lowest box)."""
-    rules, pips, rerolls, sh, table, objective, target, needed, roll = _situation(
+    rules, pips, rerolls, state, table, objective, target, needed, roll = _situation(
         dice, rerolls, sheet, rules, goal, beat, artifacts_dir)
-    return decision(analyse(table, sh.state, needed), pips, rerolls, roll, objective, target, needed)
+    return decision(analyse(table, state, needed), pips, rerolls, roll, objective, target, needed)
 
 
 def decision(analysis: TurnAnalysis, pips: tuple[int, ...], rerolls: int, roll: int, objective: str, target: int,
@@ -228,9 +228,9 @@ def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Ru
     """Every legal option (distinct keeps, or allowed boxes) ranked by its probability; the options tied with
     the best (``lookup.yahtzee.turn.tied``: regret exactly 0) come first in tie order, so the first option is
     ``decide``'s."""
-    rules, pips, rerolls, sh, table, *_, needed, roll = _situation(dice, rerolls, sheet, rules, goal, beat,
-                                                                    artifacts_dir)
-    analysis = analyse(table, sh.state, needed)
+    rules, pips, rerolls, state, table, *_, needed, roll = _situation(dice, rerolls, sheet, rules, goal, beat,
+                                                                       artifacts_dir)
+    analysis = analyse(table, state, needed)
     return [ChanceOption(*option) for option in ranked_options(analysis, roll, rerolls)]
 
 
