@@ -81,14 +81,11 @@ _FINISHED.setflags(write=False)
 @lru_cache(maxsize=64)
 def _pmf(table: TowinTable, state: tuple[int, int, int]) -> np.ndarray:
     # Cached per table and state: an opponent's law changes only when it scores.
-    row = table.row(state)
-    bound = int(table.bound[row])
-    if table.max_points is not None and bound >= table.max_points:
+    tail = table.vector(state)  # P(O >= t), t = 0..bound
+    if table.max_points is not None and len(tail) > table.max_points:
         raise ValueError(f"the {table.rules.name!r} law table is capped at t <= {table.max_points} "
                          "(yahtzee.towin.max_points), below what this opponent can still score; rebuild it "
                          "with max_points: null")
-    n = int(bin(state[0]).count("1"))
-    tail = np.array(table.layers[n].row(row - table.layer_ptr[n])[:bound + 1])  # P(O >= t), t = 0..bound
     pmf = tail - np.append(tail[1:], 0.0)
     pmf.setflags(write=False)
     return pmf
@@ -106,9 +103,7 @@ def analyse(win: TowinTable, state: tuple[int, int, int], points: int, law: Oppo
     def worth(reward: int, nxt: tuple[int, int, int]) -> float:
         # sum over s of pmf[s] W(nxt, u + s), u = base - reward; W = 1 below t = 0, 0 above the row's bound.
         if nxt not in rows:
-            r = win.row(nxt)
-            n = int(bin(nxt[0]).count("1"))
-            rows[nxt] = win.layers[n].row(r - win.layer_ptr[n])[:int(win.bound[r]) + 1]
+            rows[nxt] = win.vector(nxt)
         w = rows[nxt]
         u = base - reward
         p = float(cdf[min(-u, top + 1) - 1]) if u < 0 else 0.0  # the opponent's s with u + s < 0: we win

@@ -78,6 +78,13 @@ class TowinTable:
         n = int(bin(int(state[0])).count("1"))
         return float(self.layers[n][row - self.layer_ptr[n], t])
 
+    def vector(self, state: tuple[int, int, int]) -> np.ndarray:
+        """The table's probabilities for ``state`` (turn start) for t = 0..bound (read-only; 0 beyond, 1 for
+        t < 0), read from the row's chunk only."""
+        row = self.row(state)
+        n = int(bin(int(state[0])).count("1"))
+        return self.layers[n].row(row - self.layer_ptr[n])[:int(self.bound[row]) + 1]
+
     def check_needed(self, t: int) -> None:
         if self.max_points is not None and t > self.max_points:
             raise ValueError(f"{t} points still needed, but the {self.rules.name!r} {self.objective} table "
