@@ -203,16 +203,17 @@ def sha256_of_array(array: Any) -> str:
     digest = hashlib.sha256()
     shape = tuple(array.shape)
     if len(shape) == 0:
-        digest.update(_le_bytes(np.asarray(array[()])))
+        digest.update(le_bytes(np.asarray(array[()])))
         return digest.hexdigest()
     row_bytes = max(1, int(np.prod(shape[1:], dtype=np.int64)) * np.dtype(array.dtype).itemsize)
     step = max(1, _HASH_BLOCK_BYTES // row_bytes)
     for start in range(0, shape[0], step):
-        digest.update(_le_bytes(np.asarray(array[start : start + step])))
+        digest.update(le_bytes(np.asarray(array[start : start + step])))
     return digest.hexdigest()
 
 
-def _le_bytes(block: np.ndarray) -> bytes:
+def le_bytes(block: np.ndarray) -> bytes:
+    """The bytes an array's sha256 is taken over: ``block``'s raw C-order little-endian bytes."""
     little = block.dtype.newbyteorder("<") if block.dtype.byteorder == ">" else block.dtype
     return np.ascontiguousarray(block, dtype=little).tobytes()
 

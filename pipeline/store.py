@@ -13,9 +13,12 @@ import re
 import shutil
 import stat
 import uuid
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,7 @@ from lookup.store import (
     ArtifactError,
     artifact_files,
     check_name,
+    le_bytes,
     meta_sha256,
     pid_alive,
     read_meta,
@@ -41,7 +45,15 @@ from lookup.store import (
     verify_problems,
     zarr_module,
 )
-from pipeline.layout import HDF5_CHUNK_BYTES, LAYOUT_VERSION, ZSTD_LEVEL, chunk_digests, digest_name, layout
+from pipeline.layout import (
+    HDF5_CHUNK_BYTES,
+    LAYOUT_VERSION,
+    ZSTD_LEVEL,
+    chunk_digests,
+    chunk_grid,
+    digest_name,
+    layout,
+)
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # The layout module is hashed into every fingerprint: a layout change rebuilds every table.
@@ -136,14 +148,55 @@ def with_digests(arrays: Mapping[str, StoredArray]) -> dict[str, StoredArray]:
 
 
 def array_entry(name: str, data: Any, chunks: tuple[int, ...], shards: tuple[int, ...], description: str, *,
-                digests: bool) -> dict[str, Any]:
-    """The metadata entry of one array: its sha256, shape, dtype and layout; ``chunk_sha256`` names the
-    companion array holding its chunk digests."""
-    entry = {"sha256": sha256_of_array(data), "shape": list(data.shape), "dtype": str(data.dtype),
+                digests: bool, sha256: str | None = None) -> dict[str, Any]:
+    """The metadata entry of one array: its sha256 (``sha256_of_array(data)`` unless given), shape, dtype and
+    layout; ``chunk_sha256`` names the companion array holding its chunk digests."""
+    entry = {"sha256": sha256 or sha256_of_array(data), "shape": list(data.shape), "dtype": str(data.dtype),
              "description": description, "chunks": list(chunks), "shards": list(shards)}
     if digests:
         entry["chunk_sha256"] = digest_name(name)
     return entry
+
+
+# Bytes of whole axis-0 chunk rows that ``array_digests`` reads at once (``chunk_digests`` and ``sha256_of_array``
+# read 64 MiB too): Zarr decodes many chunks per call, and a few slabs in flight stay small beside a table.
+SLAB_BYTES = 64 << 20
+
+
+def array_digests(data: Any, chunks: tuple[int, ...], *, threads: int = 2) -> tuple[str, np.ndarray]:
+    """``(sha256_of_array(data), chunk_digests(data, chunks))``, from one read of ``data``.
+
+    ``data`` (numpy or zarr) is read in slabs of whole axis-0 chunk rows. A slab's chunks are whole chunks of
+    the array, in the same C order of the grid, so ``chunk_digests`` of the slab are the next rows of the
+    array's; its bytes extend the whole-array sha256 in order. Both are thus exactly what the two functions
+    give. ``threads`` slabs are read and chunk-hashed at once (Zarr's zstd decoding and hashlib release the
+    GIL) while the calling thread extends the whole sha256, which must see the slabs in order.
+    """
+    shape = tuple(data.shape)
+    if not shape or not shape[0]:
+        return sha256_of_array(data), chunk_digests(data, chunks)
+    grid = chunk_grid(shape, chunks)
+    row_bytes = max(1, int(np.prod(shape[1:], dtype=np.int64)) * np.dtype(data.dtype).itemsize * chunks[0])
+    step = max(1, SLAB_BYTES // row_bytes) * chunks[0]
+
+    def read(start: int) -> tuple[np.ndarray, np.ndarray]:
+        slab = np.asarray(data[start:start + step])
+        return slab, chunk_digests(slab, chunks)
+
+    whole = hashlib.sha256()
+    out = np.empty((int(np.prod(grid, dtype=np.int64)), 4), dtype=np.uint64)
+    starts = iter(range(0, shape[0], step))
+    k = 0
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        # At most threads + 1 slabs in memory: one being hashed here, the others being read.
+        pending = deque(pool.submit(read, start) for start in islice(starts, max(1, threads)))
+        while pending:
+            slab, digests = pending.popleft().result()
+            pending.extend(pool.submit(read, start) for start in islice(starts, 1))
+            whole.update(le_bytes(slab))
+            out[k:k + len(digests)] = digests
+            k += len(digests)
+    return whole.hexdigest(), out
 
 
 def _write_zarr(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArray]) -> None:
@@ -280,9 +333,9 @@ def write_zarr_in_place(
 ) -> Path:
     """Publish NAME.zarr whose arrays ``write(tmp_path)`` writes itself (arrays too large for memory, or
     written by many processes): ``write`` creates the Zarr v3 group at ``tmp_path`` and its arrays with
-    ``create_zarr_array`` and fills every chunk. The sha256 of each array is then computed by reading it
-    back, the metadata attached (``stats`` is read after ``write`` returns: ``write`` may fill it), the whole
-    verified and renamed into place, as ``write_artifact`` does."""
+    ``create_zarr_array`` and fills every chunk. The sha256 and chunk digests of each array are then computed
+    by reading it back once (``array_digests``), the metadata attached (``stats`` is read after ``write``
+    returns: ``write`` may fill it), the whole verified and renamed into place, as ``write_artifact`` does."""
     zarr = zarr_module()
 
     check_name(spec.name, "artifact name")
@@ -296,8 +349,9 @@ def write_zarr_in_place(
         for name, arr in sorted(group.arrays()):
             check_name(name, "array name")
             chunks, shards = tuple(arr.chunks), tuple(arr.shards or arr.chunks)
-            entries[name] = array_entry(name, arr, chunks, shards, arr.attrs.get("description", ""), digests=True)
-            digests = chunk_digests(arr, chunks)
+            sha256, digests = array_digests(arr, chunks)
+            entries[name] = array_entry(name, arr, chunks, shards, arr.attrs.get("description", ""), digests=True,
+                                        sha256=sha256)
             digest_layout = layout(digests.shape, digests.itemsize)
             companion = create_zarr_array(group, digest_name(name), digests.shape, digests.dtype, *digest_layout,
                                           int(np.iinfo(np.uint64).max),
