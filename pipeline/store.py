@@ -14,7 +14,7 @@ import shutil
 import stat
 import uuid
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -199,6 +199,49 @@ def array_digests(data: Any, chunks: tuple[int, ...], *, threads: int = 2) -> tu
     return whole.hexdigest(), out
 
 
+def rows_digests(start: int, block: np.ndarray, chunks: tuple[int, ...]) -> tuple[int, np.ndarray]:
+    """``(first chunk, chunk digests)`` of ``block`` written as rows ``start ..`` of an array whose inner chunks
+    are ``chunks``: the digests are those of the array's chunks ``first ..`` (C order of the grid) once the
+    write has landed. ``start`` must be a whole number of chunk rows (a write of whole shards is)."""
+    if start % chunks[0]:
+        raise ValueError(f"rows from {start}: not a whole number of chunk rows of {chunks[0]}")
+    per_row = int(np.prod(chunk_grid(tuple(block.shape), chunks)[1:], dtype=np.int64))
+    return start // chunks[0] * per_row, chunk_digests(block, chunks)
+
+
+class Written:
+    """An in-place writer's own account of what it wrote: the chunk digests of its data, computed in memory
+    before the write (``rows_digests``), per array. ``write_zarr_in_place`` compares them with the digests of
+    the chunks it reads back, so that one read both checks the write and yields the metadata's checksums."""
+
+    def __init__(self) -> None:
+        self._parts: dict[str, list[tuple[int, np.ndarray]]] = {}
+
+    def add(self, name: str, first: int, digests: np.ndarray) -> None:
+        """Chunks ``first ..`` of array ``name`` were written with data of these digests (``rows_digests``)."""
+        self._parts.setdefault(name, []).append((first, np.asarray(digests, dtype=np.uint64)))
+
+    def rows(self, array: Any, start: int, block: np.ndarray) -> None:
+        """Record ``block`` written as rows ``start ..`` of the Zarr ``array``."""
+        self.add(array.basename, *rows_digests(start, block, tuple(array.chunks)))
+
+    def check(self, name: str, stored: np.ndarray) -> bool:
+        """Compare the recorded digests of array ``name`` with those of its stored chunks (``stored``); raise
+        ``ArtifactError`` on a difference (a write lost, misplaced or overwritten by another). True when the
+        records cover every chunk: the stored array then is, chunk for chunk, the data written."""
+        covered = np.zeros(len(stored), dtype=bool)
+        for first, digests in self._parts.get(name, ()):
+            end = first + len(digests)
+            if end > len(stored):
+                raise ArtifactError(f"array {name!r}: chunks {first}..{end - 1} written, it has {len(stored)}")
+            bad = np.flatnonzero((stored[first:end] != digests).any(axis=1))
+            if bad.size:
+                raise ArtifactError(f"array {name!r}: {bad.size} chunk(s) read back differ from the data written "
+                                    f"(first: chunk {first + int(bad[0])})")
+            covered[first:end] = True
+        return bool(self._parts.get(name)) and bool(covered.all())
+
+
 def _write_zarr(path: Path, meta: dict[str, Any], arrays: Mapping[str, StoredArray]) -> None:
     zarr = zarr_module()
 
@@ -331,25 +374,34 @@ def write_zarr_in_place(
     stats: Mapping[str, Any] | None = None,
     fingerprint: str | None = None,
 ) -> Path:
-    """Publish NAME.zarr whose arrays ``write(tmp_path)`` writes itself (arrays too large for memory, or
-    written by many processes): ``write`` creates the Zarr v3 group at ``tmp_path`` and its arrays with
-    ``create_zarr_array`` and fills every chunk. The sha256 and chunk digests of each array are then computed
-    by reading it back once (``array_digests``), the metadata attached (``stats`` is read after ``write``
-    returns: ``write`` may fill it), the whole verified and renamed into place, as ``write_artifact`` does."""
+    """Publish NAME.zarr whose arrays ``write(tmp_path, written)`` writes itself (arrays too large for memory,
+    or written by many processes): ``write`` creates the Zarr v3 group at ``tmp_path`` and its arrays with
+    ``create_zarr_array``, fills every chunk, and records in ``written`` (a ``Written``) the digests of the
+    data it wrote. Each array is then read back once (``array_digests``: every chunk decoded, its crc32c
+    checked), giving its sha256 and chunk digests; the chunk digests must equal those recorded. The metadata
+    is attached (``stats`` is read after ``write`` returns: ``write`` may fill it), the whole verified and
+    renamed into place, as ``write_artifact`` does; verification does not read again the arrays whose every
+    chunk matched the record (docs/artifacts.md, "Written in place")."""
     zarr = zarr_module()
 
     check_name(spec.name, "artifact name")
     target = Path(artifacts_dir) / f"{spec.name}.zarr"
     target.parent.mkdir(parents=True, exist_ok=True)
 
-    def write_all(tmp: Path) -> None:
-        write(tmp)
+    def write_all(tmp: Path) -> set[str]:
+        written = Written()
+        write(tmp, written)
         group = zarr.open_group(zarr.storage.LocalStore(str(tmp)), mode="r+", zarr_format=3)
-        entries = {}
+        entries, checked = {}, set()
         for name, arr in sorted(group.arrays()):
             check_name(name, "array name")
             chunks, shards = tuple(arr.chunks), tuple(arr.shards or arr.chunks)
             sha256, digests = array_digests(arr, chunks)
+            try:
+                if written.check(name, digests):
+                    checked.add(name)
+            except ArtifactError as exc:
+                raise ArtifactError(f"{target}: the stored bytes are not those written: {exc}") from None
             entries[name] = array_entry(name, arr, chunks, shards, arr.attrs.get("description", ""), digests=True,
                                         sha256=sha256)
             digest_layout = layout(digests.shape, digests.itemsize)
@@ -361,6 +413,7 @@ def write_zarr_in_place(
                                                      companion.attrs["description"], digests=False)
         meta = artifact_meta(spec, entries, stats, fingerprint)
         group.attrs.update({META_KEY: meta, META_SHA_KEY: meta_sha256(meta)})
+        return checked
 
     publish(target, write_all)
     return target
@@ -368,6 +421,10 @@ def write_zarr_in_place(
 
 def publish(target: Path, write: Any) -> None:
     """Run ``write(tmp_path)`` on a temporary sibling of ``target``, verify it, and rename it into place.
+
+    ``write`` may return the names of arrays whose stored bytes it has read back and checked against the data
+    written, with the sha256 recorded from that read (``write_zarr_in_place``): verification checks everything
+    else but does not read those bytes again (``verify_problems``).
 
     If anything fails the temporary is removed and ``target`` (if it existed) is left as it was. A swap
     that an earlier, killed writer left half done is rolled back first, and its temporaries removed. A
@@ -379,8 +436,8 @@ def publish(target: Path, write: Any) -> None:
     tag = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
     tmp = target.with_name(f".tmp-{tag}-{target.name}")  # keeps the suffix: .zarr or .h5
     try:
-        write(tmp)
-        problems = verify_problems(tmp)
+        checked: Collection[str] | None = write(tmp)
+        problems = verify_problems(tmp, checked or ())
         if problems:
             raise ArtifactError(f"{target}: verification after writing failed: {'; '.join(problems)}")
         _replace(tmp, target, tag)

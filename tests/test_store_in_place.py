@@ -1,13 +1,22 @@
 """Artifacts written in place (``pipeline.store.write_zarr_in_place``): one read of the stored chunks gives the
-sha256 and the chunk digests."""
+sha256 and the chunk digests, checked against the digests of the data written; a write that did not land is
+refused, and verification still catches a corrupted chunk of the published artifact."""
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import lookup.store as rstore
 import pipeline.store as wstore
-from lookup.store import sha256_of_array
-from pipeline.layout import chunk_digests
-from pipeline.store import array_digests, create_zarr_array
+from lookup.store import ArtifactError, read_meta, sha256_of_array, verify_problems
+from pipeline.layout import chunk_digests, digest_name
+from pipeline.store import ArtifactSpec, Written, array_digests, create_zarr_array, write_zarr_in_place
+
+
+def _spec() -> ArtifactSpec:
+    return ArtifactSpec(name="inplace", schema="test.inplace", schema_version=1, game="test", rules={},
+                        params={}, code=("lookup/store.py",))
 
 
 def _data() -> np.ndarray:
@@ -42,3 +51,61 @@ def test_array_digests_of_byte_order_scalar_and_empty_arrays(data):
     sha256, digests = array_digests(data, chunks)
     assert sha256 == sha256_of_array(data)
     np.testing.assert_array_equal(digests, chunk_digests(data, chunks))
+
+
+def _writer(data: np.ndarray, record: str = "all"):
+    """Write ``data`` as array ``x`` in two tasks' blocks of 512 rows, recording all of it, half or a lie."""
+    import zarr
+
+    def write(tmp: Path, written: Written) -> None:
+        group = zarr.open_group(zarr.storage.LocalStore(str(tmp)), mode="w-", zarr_format=3)
+        array = create_zarr_array(group, "x", data.shape, data.dtype, (16, 37), (512, 37), float("nan"),
+                                  {"description": "x"})
+        for start in (0, 512):
+            block = data[start:start + 512]
+            array[start:start + len(block)] = block
+            if record == "all" or (record == "half" and start == 0):
+                written.rows(array, start, block)
+            elif record == "lie":
+                written.rows(array, start, block + (start == 512))
+
+    return write
+
+
+def test_in_place_write_is_read_once_and_verified(artifacts, monkeypatch):
+    data = _data()
+    hashed = []
+    real = rstore.sha256_of_array
+    monkeypatch.setattr(rstore, "sha256_of_array", lambda a: hashed.append(a.basename) or real(a))
+    target = write_zarr_in_place(_spec(), artifacts, _writer(data))
+    entry = read_meta(target)["arrays"]
+    assert entry["x"]["sha256"] == sha256_of_array(data)
+    assert entry[digest_name("x")]["sha256"] == sha256_of_array(chunk_digests(data, (16, 37)))
+    # Verification after the write read the companion again, not x: its chunks matched the data written.
+    assert hashed == [digest_name("x")]
+    assert verify_problems(target) == []
+
+
+def test_an_array_not_wholly_recorded_is_read_again_by_verification(artifacts, monkeypatch):
+    hashed = []
+    real = rstore.sha256_of_array
+    monkeypatch.setattr(rstore, "sha256_of_array", lambda a: hashed.append(a.basename) or real(a))
+    write_zarr_in_place(_spec(), artifacts, _writer(_data(), "half"))
+    assert sorted(hashed) == ["x", digest_name("x")]
+
+
+def test_stored_chunks_that_differ_from_the_data_written_are_not_published(artifacts):
+    with pytest.raises(ArtifactError, match=r"inplace.zarr: the stored bytes are not those written: array 'x': "
+                                            r"31 chunk\(s\) read back differ .* \(first: chunk 32\)"):
+        write_zarr_in_place(_spec(), artifacts, _writer(_data(), "lie"))
+    assert list(artifacts.iterdir()) == []
+
+
+def test_a_corrupted_chunk_of_an_in_place_artifact_is_detected(artifacts):
+    target = write_zarr_in_place(_spec(), artifacts, _writer(_data()))
+    shard = target / "x" / "c" / "1" / "0"
+    raw = bytearray(shard.read_bytes())
+    raw[len(raw) // 3] ^= 0x40
+    shard.write_bytes(bytes(raw))
+    problems = verify_problems(target)
+    assert problems and all("'x'" in p for p in problems)

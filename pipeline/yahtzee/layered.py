@@ -4,9 +4,11 @@ A layer is the rows of the turn-start states with n filled boxes (``lookup.yahtz
 numbers read only the next layer's. The driver lays out the group, writes the finished-game layer, then for
 each layer from the last to the first submits one task per block of ``rows_per_task`` rows. A task reads
 the next layer from the store (once per worker process and layer: :func:`next_layer`), computes its rows
-and writes them: exactly one whole shard, so that no two tasks ever touch the same file. A layer's tasks
-finish before the previous layer's start. A row's numbers do not depend on the block it is computed in, so
-1 worker, 2 workers or any cluster give the same bytes.
+and writes them: exactly one whole shard, so that no two tasks ever touch the same file. It returns the
+digests of the chunks it wrote, computed from its rows in memory, which the publisher compares with the
+chunks it reads back (``pipeline.store.Written``). A layer's tasks finish before the previous layer's
+start. A row's numbers do not depend on the block it is computed in, so 1 worker, 2 workers or any cluster
+give the same bytes.
 
 Where the tasks run (``yahtzee.cluster``, in no fingerprint: it changes no byte): a
 ``distributed.LocalCluster`` of ``workers`` single-threaded processes by default, or the scheduler at
@@ -30,7 +32,7 @@ import numpy as np
 from lookup.store import zarr_module
 from pipeline import layout as storage
 from pipeline.progress import progress, say
-from pipeline.store import ArtifactSpec, create_zarr_array, write_zarr_in_place
+from pipeline.store import ArtifactSpec, Written, create_zarr_array, rows_digests, write_zarr_in_place
 
 SCHEDULER_ENV = "DICETABLES_DASK_SCHEDULER"
 
@@ -96,23 +98,35 @@ def next_layer(path: str, name: str, load: Callable[[np.ndarray], Any] = lambda 
         return _next_cache[key]
 
 
-def write_rows(path: str, name: str, start: int, block: np.ndarray) -> None:
-    """Write ``block`` as rows ``start ..`` of array ``name`` (a task's whole shards)."""
-    zarr_module().open_array(str(Path(path) / name), mode="r+")[start:start + len(block)] = block
+def write_rows(path: str, name: str, start: int, block: np.ndarray) -> tuple[str, int, np.ndarray]:
+    """Write ``block`` as rows ``start ..`` of array ``name`` (a task's whole shards); return ``name`` and the
+    digests of the chunks written, computed from ``block`` (``pipeline.store.rows_digests``), for
+    ``Written.add``."""
+    array = zarr_module().open_array(str(Path(path) / name), mode="r+")
+    array[start:start + len(block)] = block
+    return name, *rows_digests(start, block, tuple(array.chunks))
 
 
-def small_array(group: Any, name: str, data: np.ndarray, fill: Any, description: str) -> None:
-    """Array ``name`` of ``group`` holding ``data``, laid out by ``pipeline.layout``."""
-    create_zarr_array(group, name, data.shape, data.dtype, *storage.layout(data.shape, data.itemsize), fill,
-                      {"description": description})[...] = data
+def write_array(array: Any, data: np.ndarray, written: Written | None) -> None:
+    """Fill the Zarr ``array`` with ``data`` (from the driver), recorded in ``written`` (None: not recorded)."""
+    array[...] = data
+    if written is not None:
+        written.rows(array, 0, data)
 
 
-def state_arrays(group: Any, space: Any) -> None:
+def small_array(group: Any, name: str, data: np.ndarray, fill: Any, description: str,
+                written: Written | None = None) -> None:
+    """Array ``name`` of ``group`` holding ``data``, laid out by ``pipeline.layout`` (recorded in ``written``)."""
+    write_array(create_zarr_array(group, name, data.shape, data.dtype, *storage.layout(data.shape, data.itemsize),
+                                  fill, {"description": description}), data, written)
+
+
+def state_arrays(group: Any, space: Any, written: Written | None = None) -> None:
     """The rows of the states (``lookup.yahtzee.states.StateSpace``): ``state_index`` and ``layer_ptr``."""
     small_array(group, "state_index", space.state_index.astype(np.int32), np.iinfo(np.int32).min,
-                "row of each state (filled_mask, upper, ybox); -1 = unreachable")
+                "row of each state (filled_mask, upper, ybox); -1 = unreachable", written)
     small_array(group, "layer_ptr", np.asarray(space.layer_ptr, dtype=np.int64), -1,
-                "rows with n filled boxes are layer_ptr[n]:layer_ptr[n + 1]")
+                "rows with n filled boxes are layer_ptr[n]:layer_ptr[n + 1]", written)
 
 
 def layer_array(group: Any, name: str, rows: int, width: int | None, rows_per_task: int, description: str) -> Any:
@@ -127,15 +141,20 @@ def layer_array(group: Any, name: str, rows: int, width: int | None, rows_per_ta
 
 
 def run_layers(client: Any, title: str, layers: list[tuple[int, int, int]], rows_per_task: int,
-               task: Callable[..., int], args: tuple, describe: Callable[[int], str] = lambda n: "") -> None:
+               task: Callable[..., tuple[str, int, np.ndarray]], args: tuple,
+               describe: Callable[[int], str] = lambda n: "", written: Written | None = None) -> None:
     """Submit ``task(*args, n, lo, hi)`` for every block of at most ``rows_per_task`` rows of each layer
-    ``(n, first row, end row)`` in the order given, a layer's tasks finishing before the next layer's start."""
+    ``(n, first row, end row)`` in the order given, a layer's tasks finishing before the next layer's start;
+    each task returns what ``write_rows`` does, recorded in ``written`` (None: not recorded)."""
     start = time.perf_counter()
     with progress(title, len(layers)) as advance:
         for n, lo, hi in layers:
             futures = [client.submit(task, *args, n, a, min(hi, a + rows_per_task), pure=False)
                        for a in range(lo, hi, rows_per_task)]
-            client.gather(futures)  # raises the first task's error; the layer is complete before the next
+            # Raises the first task's error; the layer is complete before the next.
+            for name, first, digests in client.gather(futures):
+                if written is not None:
+                    written.add(name, first, digests)
             advance()
             say(f"  layer {n}: {hi - lo} rows{describe(n)}, {len(futures)} tasks, "
                 f"{time.perf_counter() - start:.1f} s so far")
@@ -152,16 +171,17 @@ def set_threads(threads: int | None) -> None:
 
 
 def publish(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path, fingerprint: str,
-            build: Callable[[Path, Any, int | None], Mapping[str, Any]]) -> list[Path]:
-    """Publish ``spec`` (``Family.publish``): ``build(tmp_path, client, threads)`` writes the Zarr group on
-    the cluster of ``yahtzee.cluster`` and returns the stats to record."""
+            build: Callable[[Path, Any, int | None, Written], Mapping[str, Any]]) -> list[Path]:
+    """Publish ``spec`` (``Family.publish``): ``build(tmp_path, client, threads, written)`` writes the Zarr
+    group on the cluster of ``yahtzee.cluster``, records what it wrote in ``written``, and returns the stats
+    to record."""
     cluster = cluster_settings(section)
     stats: dict[str, Any] = {}
 
-    def write(tmp: Path) -> None:
+    def write(tmp: Path, written: Written) -> None:
         where = cluster["scheduler"] or f"a LocalCluster of {cluster['workers']} worker processes"
         say(f"  {spec.name}: tasks on {where}")
         with dask_client(cluster["scheduler"], cluster["workers"]) as client:
-            stats.update(build(tmp, client, task_threads(cluster)))
+            stats.update(build(tmp, client, task_threads(cluster), written))
 
     return [write_zarr_in_place(spec, artifacts_dir, write, stats=stats, fingerprint=fingerprint)]

@@ -37,7 +37,7 @@ from lookup.yahtzee.states import layer_name, state_space
 from lookup.yahtzee.tables import LAYERED_SCHEMA, LAYERED_VERSIONS, layered_name
 from pipeline.family import Computed, Family
 from pipeline.progress import progress, say
-from pipeline.store import ArtifactSpec, StoredArray, write_artifact
+from pipeline.store import ArtifactSpec, StoredArray, Written, write_artifact
 from pipeline.yahtzee import kernels, layered
 from pipeline.yahtzee.solver import kernel_tables
 
@@ -129,24 +129,25 @@ def solve_rows(rules: Rules, n: int, lo: int, hi: int, vrow: np.ndarray, nxt: np
     return out
 
 
-def _task(path: str, rules: Rules, threads: int | None, n: int, lo: int, hi: int) -> int:
-    """Compute rows lo..hi-1 of layer ``n`` and write them (one whole shard); returns the row count."""
+def _task(path: str, rules: Rules, threads: int | None, n: int, lo: int, hi: int) -> tuple[str, int, np.ndarray]:
+    """Compute rows lo..hi-1 of layer ``n`` and write them (one whole shard); returns the digests of the chunks
+    written (``layered.write_rows``)."""
     layered.set_threads(threads)
     vrow, nxt = layered.next_layer(path, layer_name(n + 1), lambda a: _next_rows(rules, n + 1, a))
     block = solve_rows(rules, n, lo, hi, vrow, nxt)
-    layered.write_rows(path, layer_name(n), lo - int(state_space(rules).layer_ptr[n]), block)
-    return hi - lo
+    return layered.write_rows(path, layer_name(n), lo - int(state_space(rules).layer_ptr[n]), block)
 
 
-def build_store(path: Path, rules: Rules, rows_per_task: int, client: Any, threads: int | None = None
-                ) -> dict[str, Any]:
-    """Write the whole layered table of ``rules`` into a new Zarr group at ``path``; return its stats: the start
+def build_store(path: Path, rules: Rules, rows_per_task: int, client: Any, threads: int | None = None,
+                written: Written | None = None) -> dict[str, Any]:
+    """Write the whole layered table of ``rules`` into a new Zarr group at ``path``, recording what is written in
+    ``written`` (``pipeline.store.Written``; None: not recorded); return its stats: the start
     state's value (= mean final score), the final score's standard deviation, P(upper bonus), P(Yahtzee)."""
     zarr = zarr_module()
     rules = check_rules(rules)
     space = state_space(rules)
     group = zarr.open_group(zarr.storage.LocalStore(str(path)), mode="w-", zarr_format=3)
-    layered.state_arrays(group, space)
+    layered.state_arrays(group, space, written)
     ptr = [int(x) for x in space.layer_ptr]
     for n in range(rules.n_boxes + 1):
         layered.layer_array(group, layer_name(n), ptr[n + 1] - ptr[n], len(COLUMNS), rows_per_task,
@@ -154,9 +155,10 @@ def build_store(path: Path, rules: Rules, rows_per_task: int, client: Any, threa
                             f"filled, j = {', '.join(f'{j}: {c}' for j, c in enumerate(COLUMNS))} (remaining "
                             "points under optimal play: mean and second moment; probabilities of earning the "
                             "upper bonus and of filling the Yahtzee box from here)")
-    group[layer_name(rules.n_boxes)][...] = np.zeros((ptr[-1] - ptr[-2], len(COLUMNS)))
+    layered.write_array(group[layer_name(rules.n_boxes)], np.zeros((ptr[-1] - ptr[-2], len(COLUMNS))), written)
     layers = [(n, ptr[n], ptr[n + 1]) for n in range(rules.n_boxes - 1, -1, -1)]
-    layered.run_layers(client, f"values ({rules.name})", layers, rows_per_task, _task, (str(path), rules, threads))
+    layered.run_layers(client, f"values ({rules.name})", layers, rows_per_task, _task, (str(path), rules, threads),
+                       written=written)
     value, m2, p_bonus, p_yahtzee = (float(x) for x in zarr.open_array(str(path / layer_name(0)), mode="r")[0])
     return {"rows": int(space.n_rows), "start_value": value, "std": math.sqrt(max(0.0, m2 - value * value)),
             "p_upper_bonus": p_bonus, "p_yahtzee": p_yahtzee}
@@ -167,8 +169,8 @@ def _publish(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
     if spec.schema == GAMES_SCHEMA:
         arrays, stats = _games(rules, spec, artifacts_dir)
         return write_artifact(spec, arrays, artifacts_dir, stats=stats, fingerprint=fingerprint)
-    return layered.publish(spec, section, artifacts_dir, fingerprint, lambda tmp, client, threads: build_store(
-        tmp, rules, spec.params["rows_per_task"], client, threads))
+    return layered.publish(spec, section, artifacts_dir, fingerprint, lambda tmp, client, threads, written: build_store(
+        tmp, rules, spec.params["rows_per_task"], client, threads, written))
 
 
 def _games(rules: Rules, spec: ArtifactSpec, artifacts_dir: Path) -> Computed:

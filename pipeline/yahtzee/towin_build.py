@@ -29,7 +29,7 @@ from lookup.yahtzee.states import layer_name
 from lookup.yahtzee.towin import OBJECTIVE_SCHEMAS, SCHEMA_VERSIONS, towin_name
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import progress, say
-from pipeline.store import ArtifactSpec, StoredArray, write_artifact
+from pipeline.store import ArtifactSpec, StoredArray, Written, write_artifact
 from pipeline.yahtzee import duel_build, layered
 
 CODE = (
@@ -91,8 +91,9 @@ def towin_specs(name: str, towin: Mapping[str, Any]) -> list[ArtifactSpec]:
 
 
 def _task(path: str, rules: Rules, max_points: int | None, vrow: np.ndarray | None, threads: int | None, n: int,
-          lo: int, hi: int) -> int:
-    """Compute rows lo..hi-1 of layer ``n`` and write them (one whole shard); returns the row count. ``vrow``
+          lo: int, hi: int) -> tuple[str, int, np.ndarray]:
+    """Compute rows lo..hi-1 of layer ``n`` and write them (one whole shard); returns the digests of the chunks
+    written (``layered.write_rows``). ``vrow``
     (the expected values of every row) asks for the expected-score policy's probabilities (``law``)."""
     from pipeline.yahtzee.solver import policy_block
     from pipeline.yahtzee.towin import layout, solve_block
@@ -101,8 +102,7 @@ def _task(path: str, rules: Rules, max_points: int | None, vrow: np.ndarray | No
     lay = layout(rules, max_points)
     policy = None if vrow is None else policy_block(rules, vrow, lo, hi)
     block = solve_block(lay, n, lo, hi, layered.next_layer(path, layer_name(n + 1)), policy)
-    layered.write_rows(path, layer_name(n), lo - lay.layer(n)[0], block)
-    return hi - lo
+    return layered.write_rows(path, layer_name(n), lo - lay.layer(n)[0], block)
 
 
 WHAT = {"goal": "the maximal P(scoring at least t more points)",
@@ -111,8 +111,9 @@ WHAT = {"goal": "the maximal P(scoring at least t more points)",
 
 
 def build_store(path: Path, rules: Rules, objective: str, max_points: int | None, rows_per_task: int,
-                client: Any, threads: int | None = None) -> dict[str, Any]:
-    """Write the whole table of ``objective`` into a new Zarr group at ``path``; return its stats."""
+                client: Any, threads: int | None = None, written: Written | None = None) -> dict[str, Any]:
+    """Write the whole table of ``objective`` into a new Zarr group at ``path``, recording what is written in
+    ``written`` (``pipeline.store.Written``; None: not recorded); return its stats."""
     zarr = zarr_module()
 
     from pipeline.yahtzee.solver import row_values, solve
@@ -125,18 +126,20 @@ def build_store(path: Path, rules: Rules, objective: str, max_points: int | None
         vrow = client.scatter(row_values(solve(rules)), broadcast=True)
     group = zarr.open_group(zarr.storage.LocalStore(str(path)), mode="w-", zarr_format=3)
 
-    layered.state_arrays(group, space)
+    layered.state_arrays(group, space, written)
     layered.small_array(group, "bound", lay.bound.astype(np.int32), -1, "bound[row]: the last t stored for the "
-                        "row (the most points the state can still score, capped at max_points); P = 0 above it")
+                        "row (the most points the state can still score, capped at max_points); P = 0 above it",
+                        written)
     for n in range(rules.n_boxes + 1):
         lo, hi = lay.layer(n)
         layered.layer_array(group, layer_name(n), hi - lo, lay.widths[n], rows_per_task,
                             f"{layer_name(n)}[row - layer_ptr[{n}], t]: {WHAT[objective]} from the start of a "
                             f"turn, t = 0..bound[row]; 0 beyond; 1 for t < 0 (not stored)")
-    group[layer_name(rules.n_boxes)][...] = terminal(lay, objective)
+    layered.write_array(group[layer_name(rules.n_boxes)], terminal(lay, objective), written)
     layers = [(n, *lay.layer(n)) for n in range(rules.n_boxes - 1, -1, -1)]
     layered.run_layers(client, f"play to win ({rules.name}, {objective})", layers, rows_per_task, _task,
-                       (str(path), rules, max_points, vrow, threads), lambda n: f" x {lay.widths[n]} columns")
+                       (str(path), rules, max_points, vrow, threads), lambda n: f" x {lay.widths[n]} columns",
+                       written)
     first = zarr.open_array(str(path / layer_name(0)), mode="r")[0]
     stats = {"rows": int(space.n_rows), "start_bound": int(lay.bound[0]), "start_reach": int(lay.reach[0]),
              "start": {str(t): float(first[t]) for t in range(0, int(lay.bound[0]) + 1, 50)}}
@@ -151,8 +154,8 @@ def _publish(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
     if spec.schema == GAMES_SCHEMA:
         arrays, stats = _headsup_games(rules, spec, artifacts_dir)
         return write_artifact(spec, arrays, artifacts_dir, stats=stats, fingerprint=fingerprint)
-    return layered.publish(spec, section, artifacts_dir, fingerprint, lambda tmp, client, threads: build_store(
-        tmp, rules, params["objective"], params["max_points"], params["rows_per_task"], client, threads))
+    return layered.publish(spec, section, artifacts_dir, fingerprint, lambda tmp, client, threads, written: build_store(
+        tmp, rules, params["objective"], params["max_points"], params["rows_per_task"], client, threads, written))
 
 
 def _headsup_games(rules: Rules, spec: ArtifactSpec, artifacts_dir: Path) -> Computed:
