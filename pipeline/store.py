@@ -163,14 +163,16 @@ def array_entry(name: str, data: Any, chunks: tuple[int, ...], shards: tuple[int
 SLAB_BYTES = 64 << 20
 
 
-def array_digests(data: Any, chunks: tuple[int, ...], *, threads: int = 2) -> tuple[str, np.ndarray]:
+def array_digests(data: Any, chunks: tuple[int, ...], *, threads: int = 1) -> tuple[str, np.ndarray]:
     """``(sha256_of_array(data), chunk_digests(data, chunks))``, from one read of ``data``.
 
     ``data`` (numpy or zarr) is read in slabs of whole axis-0 chunk rows. A slab's chunks are whole chunks of
     the array, in the same C order of the grid, so ``chunk_digests`` of the slab are the next rows of the
     array's; its bytes extend the whole-array sha256 in order. Both are thus exactly what the two functions
-    give. ``threads`` slabs are read and chunk-hashed at once (Zarr's zstd decoding and hashlib release the
-    GIL) while the calling thread extends the whole sha256, which must see the slabs in order.
+    give. ``threads`` slabs are read and chunk-hashed at once while the calling thread extends the whole
+    sha256, which must see the slabs in order. One thread by default: a Zarr read of small chunks spends its
+    time in Zarr's Python code per chunk, under the GIL, so a second reading thread does not pay
+    (docs/benchmarks.md, "Publishing the law table"); hashlib releases the GIL, so the two sha256 still overlap.
     """
     shape = tuple(data.shape)
     if not shape or not shape[0]:
