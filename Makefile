@@ -10,12 +10,14 @@ export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 venv: $(STAMP)
 
 # Reinstall whenever the declared or pinned dependencies change. Every install layer (README, "Install"):
-# the pipeline and the command (build), the web server (serve), the test tools (test). The bytecode is compiled
-# after the install on every core (pip compiles it one file at a time: 44 s -> 38 s for the whole target).
+# the pipeline and the command (build), the web server (serve), the test tools (test). uv (pinned in
+# constraints.txt, installed into the venv by pip) installs the same pinned versions as pip would, downloading
+# in parallel: with an empty download cache, as on a fresh machine, pip took 76 s and uv 26 s (docs/benchmarks.md,
+# "Test suite"). The bytecode is compiled after the install on every core.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet --no-compile -c constraints.txt -e ".[build,serve,test]"
+	$(BIN)/python -m pip install --quiet -c constraints.txt uv
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -c constraints.txt -e ".[build,serve,test]"
 	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib
 	touch $(STAMP)
 
@@ -42,7 +44,7 @@ test-full: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist worksteal -m full
 
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[build,serve,test,bench]"
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -c constraints.txt -e ".[build,serve,test,bench]"
 	@set -e; for script in benchmarks/*.py; do \
 	  echo "== $$script"; $(BIN)/python $$script; done
 
