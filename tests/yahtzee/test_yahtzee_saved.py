@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from functools import cache
 
 import numpy as np
 import pytest
@@ -53,6 +52,7 @@ class BruteForce:
 
     def __init__(self, n_dice: int, lower: str, points: int, threshold: int, bonus: int, cap: int):
         self.n, self.threshold, self.bonus, self.cap = n_dice, threshold, bonus, cap
+        self.memo: dict[tuple[int, int, int], float] = {}
         self.rolls = list(itertools.combinations_with_replacement(range(1, 7), n_dice))
         index = {r: i for i, r in enumerate(self.rolls)}
         self.prob = np.array([self._prob(r) for r in self.rolls])
@@ -95,16 +95,18 @@ class BruteForce:
             best = np.maximum(best, total)
         return best
 
-    @cache
     def value(self, mask: int, upper: int, saved: int) -> float:
         if mask == 127:
             return 0.0
+        if (mask, upper, saved) in self.memo:
+            return self.memo[mask, upper, saved]
         held = self.score_now(mask, upper, 0)  # no reroll left: score it
         for left in range(1, 3 + saved):  # `left` rerolls left: score now, or reroll at least one die
             after_reroll = self.after @ held  # a keep's value: the next roll, with one reroll fewer
             held = np.maximum(self.score_now(mask, upper, min(left, self.cap)),
                               after_reroll[self.subs].max(axis=1))
-        return float(self.prob @ held)
+        self.memo[mask, upper, saved] = float(self.prob @ held)
+        return self.memo[mask, upper, saved]
 
 
 @pytest.fixture(scope="module", params=list(CASES))
