@@ -18,7 +18,7 @@ ones); the first ``n_faces`` boxes are the upper boxes, box ``f`` scoring face `
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -33,6 +33,7 @@ __all__ = [
     "JOKER_CODES", "Box", "BOX_KINDS", "AMERICAN_BOXES", "SCANDINAVIAN_BOXES", "scandinavian_boxes", "Rules",
     "RULE_SETS", "DEFAULT_RULES", "get_rules", "ScoringTables", "scoring_tables", "scoring_options",
     "box_outcome", "score_roll", "score_box", "scoring_options_n", "box_outcome_n", "kernel_params",
+    "MAX_SAVED_ROLLS",
 ]
 
 CATEGORIES: tuple[str, ...] = (
@@ -51,6 +52,8 @@ LOWER_MASK = ALL_FILLED & ~UPPER_MASK
 # Joker modes as the small integers the kernels take.
 JOKER_NONE, JOKER_FORCED, JOKER_FREE = 0, 1, 2
 JOKER_CODES = {"none": JOKER_NONE, "forced": JOKER_FORCED, "free": JOKER_FREE}
+# Saved rolls a rule set may carry (``Rules.saved_rolls_cap``): each one more adds a copy of the state space.
+MAX_SAVED_ROLLS = 8
 
 
 BOX_KINDS = ("upper", "of_a_kind", "pairs", "straight", "full_house", "chance", "yatzy")
@@ -173,6 +176,10 @@ class Rules:
         tables then exclude it, although a real game still pays it.
     joker_scores: the Joker values of full house, small and large straight (others score the sum).
     forced_order: boxes must be filled in sheet order (Scandinavian ``forced``).
+    saved_rolls_cap: rolls a turn leaves unused are saved for later turns, at most this many (Swedish Maxi
+        Yatzy, ``+savedN``; 0 = none, every other rule set). A turn that starts with s saved rolls has
+        3 + s rolls; choosing a box with j rerolls unused carries min(j, cap) into the next turn. The state
+        then has a fourth field, s; only ``pipeline.yahtzee.saved`` solves such rule sets.
     """
 
     name: str
@@ -192,6 +199,7 @@ class Rules:
     joker_scores: tuple[int, int, int] = field(default=(25, 30, 40))
     boxes: tuple[Box, ...] | None = None
     forced_order: bool = False
+    saved_rolls_cap: int = 0
 
     def __post_init__(self) -> None:
         if self.joker not in JOKER_CODES:
@@ -216,6 +224,9 @@ class Rules:
             raise ValueError("at most one yatzy box and 20 boxes")
         if self.joker != "none" and self.yahtzee_index < 0:
             raise ValueError("a Joker rule needs a yatzy box")
+        if type(self.saved_rolls_cap) is not int or not 0 <= self.saved_rolls_cap <= MAX_SAVED_ROLLS:
+            raise ValueError(f"saved_rolls_cap must be an integer in 0..{MAX_SAVED_ROLLS}, not "
+                             f"{self.saved_rolls_cap!r}")
 
     def _american_boxes(self) -> tuple[Box, ...]:
         """The American sheet with this rule set's fixed scores."""
@@ -265,6 +276,7 @@ class Rules:
         d = asdict(self)
         d.pop("boxes")
         d.pop("forced_order")
+        saved = d.pop("saved_rolls_cap")  # stored only when rolls are saved: other rule sets keep their dict
         d["categories"] = list(self.categories)
         if self.boxes == self._american_boxes() and not self.forced_order:
             d["joker_scores"] = list(self.joker_scores)
@@ -274,6 +286,8 @@ class Rules:
             d.pop(key)
         d["boxes"] = [b.to_dict() for b in self.boxes]
         d["forced_order"] = self.forced_order
+        if saved:
+            d["saved_rolls_cap"] = saved
         return d
 
     @property
@@ -291,6 +305,18 @@ def _scandinavian(fh5: bool, tp4: bool, forced: bool) -> Rules:
                  boxes=scandinavian_boxes(fh5=fh5, tp4=tp4), forced_order=forced)
 
 
+def _saved(base: Rules, cap: int) -> Rules:
+    """``base`` with unused rolls saved for later turns, at most ``cap`` (named ``BASE+savedCAP``)."""
+    return replace(base, name=f"{base.name}+saved{cap}", saved_rolls_cap=cap,
+                   description=base.description.removesuffix(".") + f"; unused rolls are saved for later turns "
+                   f"(at most {cap}).")
+
+
+_MAXI = Rules("maxi", "Maxi Yatzy (Norwegian rules): six dice, 20 boxes, bonus 100 at 84, no Joker.", n_dice=6,
+              upper_threshold=84, upper_bonus=100, yahtzee_bonus=0, joker="none", boxes=MAXI_BOXES)
+_MAXI_SE = Rules("maxi-se", "Maxi Yatzy (Swedish rules): six dice, 20 boxes, bonus 50 at 75, no Joker.", n_dice=6,
+                 upper_threshold=75, upper_bonus=50, yahtzee_bonus=0, joker="none", boxes=MAXI_BOXES)
+
 RULE_SETS: dict[str, Rules] = {
     r.name: r
     for r in (
@@ -305,10 +331,11 @@ RULE_SETS: dict[str, Rules] = {
         Rules("plain", "Neither Joker rule nor Yahtzee bonus.", joker="none", yahtzee_bonus=0),
         *(_scandinavian(fh5, tp4, forced) for forced in (False, True) for fh5, tp4 in
           ((False, False), (True, False), (False, True), (True, True))),
-        Rules("maxi", "Maxi Yatzy (Norwegian rules): six dice, 20 boxes, bonus 100 at 84, no Joker.", n_dice=6,
-              upper_threshold=84, upper_bonus=100, yahtzee_bonus=0, joker="none", boxes=MAXI_BOXES),
-        Rules("maxi-se", "Maxi Yatzy (Swedish rules): six dice, 20 boxes, bonus 50 at 75, no Joker.", n_dice=6,
-              upper_threshold=75, upper_bonus=50, yahtzee_bonus=0, joker="none", boxes=MAXI_BOXES),
+        _MAXI,
+        _MAXI_SE,
+        # Saved rolls (the Swedish rule, capped: docs/yahtzee.md, "Saved rolls"): value tables only.
+        _saved(_MAXI_SE, 2),
+        _saved(_MAXI, 2),
     )
 }
 DEFAULT_RULES = "hasbro"
@@ -500,10 +527,17 @@ def box_outcome_n(
     return reward, next_upper, next_ybox
 
 
-def kernel_params(rules: Rules, *, real_bonus: bool = False) -> list[int]:
+def kernel_params(rules: Rules, *, real_bonus: bool = False, saved_rolls: bool = False) -> list[int]:
     """The rules as the integer vector the kernels take: (joker_code, upper_threshold, upper_bonus,
     yahtzee_bonus, n_dice, n_boxes, yahtzee_index, forced_order). ``real_bonus`` counts the upper bonus
-    even when the optimisation ignores it (``seed``)."""
+    even when the optimisation ignores it (``seed``).
+
+    Every kernel but the saved-rolls solver plays turns of three rolls and states without saved rolls: a
+    rule set that saves rolls is refused (ValueError) unless the caller says it handles them
+    (``saved_rolls``; the cap then comes from the rules, not from this vector)."""
+    if rules.saved_rolls_cap and not saved_rolls:
+        raise ValueError(f"rule set {rules.name!r} saves unused rolls (at most {rules.saved_rolls_cap}): only its "
+                         "value table can be built (yahtzee.saved.rule_sets; docs/yahtzee.md, \"Saved rolls\")")
     ubonus = rules.upper_bonus if real_bonus else rules.optimised_upper_bonus
     return [rules.joker_code, rules.upper_threshold, ubonus, rules.yahtzee_bonus, rules.n_dice, rules.n_boxes,
             rules.yahtzee_index, int(rules.forced_order)]

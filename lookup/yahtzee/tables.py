@@ -38,6 +38,10 @@ DISTRIBUTION_VERSIONS = (1,)
 # ``state_index``, ``layer_ptr`` and ``layer_NN[row - layer_ptr[NN], j]`` (pipeline.yahtzee.layered_values).
 LAYERED_SCHEMA = "yahtzee.layered"
 LAYERED_VERSIONS = (1,)
+# The values of a rule set that saves unused rolls: ``value[row, s]``, ``state_index``, ``layer_ptr``
+# (pipeline.yahtzee.saved). Play does not read it yet.
+SAVED_SCHEMA = "yahtzee.saved_values"
+SAVED_VERSIONS = (1,)
 
 
 def values_name(rules: Rules) -> str:
@@ -54,6 +58,10 @@ def distribution_name(rules: Rules) -> str:
 
 def layered_name(rules: Rules) -> str:
     return f"yahtzee-{rules.name}-layered"
+
+
+def saved_values_name(rules: Rules) -> str:
+    return f"yahtzee-{rules.name}-saved-values"
 
 
 def built_value_table(rules: Rules, artifacts_dir: str | Path | None = None) -> str | None:
@@ -122,7 +130,13 @@ _recent: dict[tuple[str, str | None], tuple[float, YahtzeeTables]] = {}
 
 
 def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> YahtzeeTables:
-    """The verified tables of ``rules``; ValueError naming the file when they are not built or differ."""
+    """The verified tables of ``rules``; ValueError naming the file when they are not built or differ, or
+    naming the rule when ``rules`` save unused rolls (no table play can read exists for them yet)."""
+    if rules.saved_rolls_cap:
+        raise ValueError(f"rule set {rules.name!r} saves unused rolls (at most {rules.saved_rolls_cap}): a turn then "
+                         "has 2 + s rerolls and the state holds s, the rolls saved, which decide, explain and value "
+                         "do not take yet; its values are the table "
+                         f"{saved_values_name(rules)} (docs/yahtzee.md, \"Saved rolls\")")
     # Rechecked every RECHECK_S: the stamps (artifact, manifest, trust mode) then say whether to reopen.
     key = (rules.name, None if artifacts_dir is None else str(artifacts_dir))
     hit = _recent.get(key)

@@ -28,6 +28,9 @@ GAME = GameDeclaration(
             "rule_sets", "rows_per_task", "games", "seed")), seconds=1800,
             note="Layered value tables (Maxi Yatzy, docs/yahtzee.md): one stage per rule set in "
                  "yahtzee.layered.rule_sets, none by default; the tasks run on Dask (yahtzee.cluster)."),
+        "yahtzee-saved-*": Stage(params=("yahtzee.saved.rule_sets",), seconds=1000,
+                                 note="Saved rolls (Swedish Maxi Yatzy, capped; docs/yahtzee.md): one stage per rule "
+                                      "set in yahtzee.saved.rule_sets, none by default; values only, in memory."),
         # One stage per rule set in yahtzee.rule_sets, without params: adding a rule set rebuilds no other.
         "yahtzee-hasbro": Stage(seconds=15, note="One stage per rule set in yahtzee.rule_sets."),
         "yahtzee-seed": Stage(seconds=5),

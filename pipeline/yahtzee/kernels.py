@@ -433,20 +433,36 @@ def _max_subkeeps_batch(e, m, sub_pad, size_offset):
 
 
 @njit(cache=True, parallel=True)
-def solve_layer_batched(batch_lo, batch_n, row_mask, row_upper, row_ybox, vrow, state_index, score_t,
+def solve_layer_batched(batch_lo, batch_n, row_mask, row_upper, row_ybox, vals, state_index, score_t,
                         joker_score, counts_t, yroll, params, add_die, sub_pad, size_offset, roll_offset,
                         roll_prob, n_chunks):
-    """Values of the rows of one layer into ``vrow``: batch b is rows batch_lo[b] .. + batch_n[b] (same mask,
-    at most BATCH); reads the next layer's rows of ``vrow``."""
+    """Values of the rows of one layer into ``vals``: batch b is rows batch_lo[b] .. + batch_n[b] (same mask,
+    at most BATCH); reads the next layer's rows of ``vals``.
+
+    ``vals[s, row]`` (float64, C order) is the expected remaining points from the start of a turn in state
+    ``row`` holding ``s`` saved rolls, s in 0..cap with ``cap = vals.shape[0] - 1`` (``Rules.saved_rolls_cap``;
+    a single row, cap 0, for every rule set that saves no rolls: the turn of three rolls). A turn starting
+    with s saved rolls has 2 + s rerolls, and scoring a roll with j rerolls unused leads to the next state
+    with min(j, cap) saved. With j rerolls left, roll r is worth W_j(r): the best of scoring it now
+    (``F_min(j, cap)``, the final-roll values read from ``vals[min(j, cap)]``) and keeping a sub-multiset of
+    it and rerolling the rest (the mean of W_(j-1) over the rerolled dice); the turn-start value with s saved
+    rolls is the mean of W_(2+s) over the first roll. W_j does not depend on s, so one turn computes every
+    s: cap + 1 final-value passes and 2 + cap keep-tree stages. Keeping all dice (the keep tree's full keep)
+    is worth W_(j-1)(r) >= F_min(j-1, cap)(r), which already holds the value of scoring now once j > cap;
+    for j <= cap scoring now carries one more saved roll, so F_j enters the max. With cap 0 no F enters
+    and the operations are those of the three-roll turn (``build_policy``'s, bitwise).
+    """
     n_batches = batch_lo.shape[0]
     n_keeps = add_die.shape[0]
     n_rolls = roll_prob.shape[0]
+    n_carry = vals.shape[0]  # cap + 1
     inv_faces = 1.0 / add_die.shape[1]
     n_dice = params[4]
     step = (n_batches + n_chunks - 1) // n_chunks
     for ch in prange(n_chunks):
         e = np.empty((n_keeps, BATCH))
         m = np.empty((n_keeps + 1, BATCH))
+        fin = np.empty((n_carry, n_rolls, BATCH))  # fin[c]: final-roll values when c saved rolls carry on
         g = np.empty((n_dice + 1, BATCH))
         w = np.empty(BATCH)
         ups = np.empty(BATCH, dtype=np.int64)
@@ -458,23 +474,32 @@ def solve_layer_batched(batch_lo, batch_n, row_mask, row_upper, row_ybox, vrow, 
                 i = lo + (s if s < nb else 0)  # spare lanes repeat the first state
                 ups[s] = row_upper[i]
                 ybs[s] = row_ybox[i]
-            _final_values_batch(row_mask[lo], ups, ybs, e[roll_offset:], g, w, vrow, state_index, score_t,
-                                joker_score, counts_t, yroll, params)
-            for stage in range(2):
+            for c in range(n_carry):
+                _final_values_batch(row_mask[lo], ups, ybs, fin[c], g, w, vals[c], state_index, score_t,
+                                    joker_score, counts_t, yroll, params)
+            e[roll_offset:] = fin[0]
+            for stage in range(1, n_carry + 2):  # stage = rerolls left before the stage's choice
                 _expect_keeps_batch(e, add_die, roll_offset, inv_faces)
-                _max_subkeeps_batch(e, m, sub_pad, size_offset)
-                if stage == 0:
-                    for r in range(roll_offset, n_keeps):
+                if stage < n_carry:
+                    fs = fin[stage]
+                    for r in range(n_rolls):
                         for s in range(BATCH):
-                            e[r, s] = m[r, s]
-            for s in range(BATCH):
-                tot[s] = 0.0
-            for r in range(n_rolls):
-                p = roll_prob[r]
-                for s in range(BATCH):
-                    tot[s] += p * m[roll_offset + r, s]
-            for s in range(nb):
-                vrow[lo + s] = tot[s]
+                            x = fs[r, s]
+                            e[roll_offset + r, s] = x if x > e[roll_offset + r, s] else e[roll_offset + r, s]
+                _max_subkeeps_batch(e, m, sub_pad, size_offset)
+                if stage >= 2:  # the first roll of a turn with stage - 2 saved rolls
+                    for s in range(BATCH):
+                        tot[s] = 0.0
+                    for r in range(n_rolls):
+                        p = roll_prob[r]
+                        for s in range(BATCH):
+                            tot[s] += p * m[roll_offset + r, s]
+                    saved = vals[stage - 2]
+                    for s in range(nb):
+                        saved[lo + s] = tot[s]
+                for r in range(roll_offset, n_keeps):  # W_stage: what the next stage's keeps reroll into
+                    for s in range(BATCH):
+                        e[r, s] = m[r, s]
 
 
 @njit(cache=True, parallel=True)

@@ -78,6 +78,9 @@ def settings(section: Mapping[str, Any]) -> dict[str, Any]:
 def check_rules(rules: Rules) -> Rules:
     """``rules`` if a layered table can hold them; ValueError otherwise: its rows merge upper totals by the
     optimised bonus, so a rule set whose optimisation ignores the real bonus (seed) has no P(bonus) there."""
+    if rules.saved_rolls_cap:
+        raise ValueError(f"rule set {rules.name!r} saves unused rolls: its values are built by "
+                         "yahtzee.saved.rule_sets (a layered table's kernel plays turns of three rolls)")
     if rules.optimised_upper_bonus != rules.upper_bonus:
         raise ValueError(f"rule set {rules.name!r} optimises without its upper bonus; a layered table holds "
                          "P(upper bonus) per row and cannot be built for it")

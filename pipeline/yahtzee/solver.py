@@ -33,7 +33,7 @@ from lookup.yahtzee.rules import Rules, get_rules, kernel_params, scoring_tables
 from lookup.yahtzee.states import state_space
 from pipeline.yahtzee import kernels
 
-__all__ = ["Solution", "solve", "exact_statistics", "policy_block", "row_values", "TIE_EPS"]
+__all__ = ["Solution", "solve", "saved_values", "exact_statistics", "policy_block", "row_values", "TIE_EPS"]
 
 TIE_EPS = kernels.TIE_EPS
 Progress = Callable[[int, int], None]
@@ -105,8 +105,8 @@ def kernel_tables(rules: Rules) -> KernelTables:
     )
 
 
-def _params(rules: Rules, *, real_bonus: bool = False) -> np.ndarray:
-    return np.array(kernel_params(rules, real_bonus=real_bonus), dtype=np.int64)
+def _params(rules: Rules, *, real_bonus: bool = False, saved_rolls: bool = False) -> np.ndarray:
+    return np.array(kernel_params(rules, real_bonus=real_bonus, saved_rolls=saved_rolls), dtype=np.int64)
 
 
 def solve(rules: Rules | str = "hasbro", *, policy: bool = False, progress: Progress | None = None) -> Solution:
@@ -116,34 +116,49 @@ def solve(rules: Rules | str = "hasbro", *, policy: bool = False, progress: Prog
     """
     rules = get_rules(rules)
     t0 = time.perf_counter()
-    space = state_space(rules)
-    kt = kernel_tables(rules)
-    params = _params(rules)
-    state_index = np.ascontiguousarray(space.state_index)
-    vrow = np.zeros(space.n_rows, dtype=np.float64)  # the finished-game layer stays 0
+    params = _params(rules)  # refuses a rule set that saves rolls: its values are saved_values'
+    state_index = np.ascontiguousarray(state_space(rules).state_index)
     total = rules.n_boxes + (1 if policy else 0)
     t1 = time.perf_counter()
-    for done, n_filled in enumerate(range(rules.n_boxes - 1, -1, -1), start=1):
-        lo, hi = int(space.layer_ptr[n_filled]), int(space.layer_ptr[n_filled + 1])
-        batch_lo, batch_n = _batches(space.row_mask, lo, hi, kernels.BATCH)
-        kernels.solve_layer_batched(
-            batch_lo, batch_n, space.row_mask, space.row_upper, space.row_ybox, vrow, state_index, kt.score_t,
-            kt.joker_score, kt.counts_t, kt.yroll, params, kt.add_die, kt.sub_pad, kt.size_offset,
-            kt.roll_offset, kt.roll_prob, kernels._n_chunks(len(batch_lo)),
-        )
-        if progress is not None:
-            progress(done, total)
+    [vrow] = _layer_values(rules, params, total, progress)
     t2 = time.perf_counter()
     value = np.where(state_index >= 0, vrow[np.maximum(state_index, 0)], np.nan)
     sol = Solution(rules=rules, value=value, state_index=state_index,
                    timings={"setup_s": t1 - t0, "values_s": t2 - t1})
     if policy:
         t3 = time.perf_counter()
-        sol.reroll, sol.category = _policy(rules, space, kt, params, vrow)
+        sol.reroll, sol.category = _policy(rules, state_space(rules), kernel_tables(rules), params, vrow)
         sol.timings["policy_s"] = time.perf_counter() - t3
         if progress is not None:
             progress(total, total)
     return sol
+
+
+def saved_values(rules: Rules | str, *, progress: Progress | None = None) -> np.ndarray:
+    """``vals[s, row]`` (float64, shape (cap + 1, n_rows)): the expected remaining points from the start of a
+    turn in state ``row`` (the rows of ``lookup.yahtzee.states``) holding ``s`` saved rolls, under optimal
+    play, for s in 0..``rules.saved_rolls_cap`` (a rule set saving no rolls gives one row: ``solve``'s values).
+    The start of a game is ``vals[0, 0]``. progress(done, n_boxes) after each layer."""
+    rules = get_rules(rules)
+    return _layer_values(rules, _params(rules, saved_rolls=True), rules.n_boxes, progress)
+
+
+def _layer_values(rules: Rules, params: np.ndarray, total: int, progress: Progress | None) -> np.ndarray:
+    """Backward induction over the layers of filled boxes: ``vals[s, row]`` as ``saved_values``'."""
+    space, kt = state_space(rules), kernel_tables(rules)
+    state_index = np.ascontiguousarray(space.state_index)
+    vals = np.zeros((rules.saved_rolls_cap + 1, space.n_rows), dtype=np.float64)  # finished games stay 0
+    for done, n_filled in enumerate(range(rules.n_boxes - 1, -1, -1), start=1):
+        lo, hi = int(space.layer_ptr[n_filled]), int(space.layer_ptr[n_filled + 1])
+        batch_lo, batch_n = _batches(space.row_mask, lo, hi, kernels.BATCH)
+        kernels.solve_layer_batched(
+            batch_lo, batch_n, space.row_mask, space.row_upper, space.row_ybox, vals, state_index, kt.score_t,
+            kt.joker_score, kt.counts_t, kt.yroll, params, kt.add_die, kt.sub_pad, kt.size_offset,
+            kt.roll_offset, kt.roll_prob, kernels._n_chunks(len(batch_lo)),
+        )
+        if progress is not None:
+            progress(done, total)
+    return vals
 
 
 def _batches(row_mask: np.ndarray, lo: int, hi: int, size: int) -> tuple[np.ndarray, np.ndarray]:

@@ -25,7 +25,7 @@ from lookup.yahtzee.tables import (
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray
-from pipeline.yahtzee import layered_values, towin_build
+from pipeline.yahtzee import layered_values, saved, towin_build
 
 CODE = (
     "lookup/yahtzee/encoding.py",
@@ -46,7 +46,16 @@ _last_solution: dict[str, Any] = {}
 def rule_set_names(section: Mapping[str, Any]) -> list[str]:
     """The rule sets params ask for; ValueError naming an unknown one."""
     return nonempty_list(section, "rule_sets", "yahtzee.rule_sets", f"rule sets ({', '.join(RULE_SETS)})",
-                         get_rules)
+                         _playable)
+
+
+def _playable(name: str) -> None:
+    """ValueError unless ``name`` is a rule set whose value and policy tables can be built (not one that saves
+    unused rolls: its values are ``pipeline.yahtzee.saved``'s)."""
+    rules = get_rules(name)
+    if rules.saved_rolls_cap:
+        raise ValueError(f"yahtzee.rule_sets: rule set {name!r} saves unused rolls; it goes in "
+                         "yahtzee.saved.rule_sets (values only)")
 
 
 def table_specs(name: str) -> list[ArtifactSpec]:
@@ -122,8 +131,9 @@ def _distribution(name: str, sol: Any) -> Computed:
 
 
 def families(section: Mapping[str, Any]) -> list[Family]:
-    """One family per rule set in ``yahtzee.rule_sets``, then the play-to-win families (``towin_build``) and
-    the layered value tables (``layered_values``)."""
+    """One family per rule set in ``yahtzee.rule_sets``, then the play-to-win families (``towin_build``), the
+    layered value tables (``layered_values``) and the saved-rolls value tables (``saved``)."""
     return [Family(name=f"yahtzee-{name}", section="yahtzee", code=FAMILY_CODE,
                    artifacts=lambda _section, n=name: family_specs(n), compute=_compute)
-            for name in rule_set_names(section)] + towin_build.families(section) + layered_values.families(section)
+            for name in rule_set_names(section)] + towin_build.families(section) + layered_values.families(section) \
+        + saved.families(section)
