@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import prange
 
 from lookup.yahtzee import rules as _rules
 from lookup.yahtzee.turn import TIE_EPS as _LOOKUP_TIE_EPS
@@ -219,37 +218,34 @@ def _best_categories(mask, upper, ybox, v0, g, w, vrow, state_index, score_t, jo
                 break
 
 
-@njit(cache=True, parallel=True)
-def build_policy(lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score_t, joker_score, counts_t,
-                 yroll, yface, params, add_die, sub_pad, size_offset, roll_offset, roll_prob, keep_of_mask,
-                 mask_order, reroll, category, n_chunks):
+@njit(cache=True, nogil=True)
+def build_policy(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score_t, joker_score,
+                 counts_t, yroll, yface, params, add_die, sub_pad, size_offset, roll_offset, roll_prob, keep_of_mask,
+                 mask_order, reroll, category):
     """Policy of rows lo..hi-1 from the complete ``vrow``: ``reroll[row, j, r]`` (j = rerolls left - 1)
     and ``category[row, r]``."""
-    n = hi - lo
     n_keeps = add_die.shape[0]
     n_faces = add_die.shape[1]
     n_rolls = roll_prob.shape[0]
     inv_faces = 1.0 / n_faces
     n_dice = params[4]
-    step = (n + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e = np.empty(n_keeps)
-        m = np.empty(n_keeps + 1)
-        g = np.empty((params[5], n_dice + 1))
-        w = np.empty(params[5])
-        for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
-            mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
-            _final_values(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
-                          counts_t, yroll, params)
-            _best_categories(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
-                             counts_t, yface, params, category[i])
-            for j in range(2):
-                _expect_keeps(e, add_die, roll_offset, inv_faces)
-                _max_subkeeps(e, m, sub_pad, size_offset)
-                for r in range(n_rolls):
-                    reroll[i, j, r] = _best_mask(e, m[roll_offset + r], r, keep_of_mask, mask_order,
-                                                 roll_offset)
-                e[roll_offset:] = m[roll_offset:e.shape[0]]
+    e = np.empty(n_keeps)
+    m = np.empty(n_keeps + 1)
+    g = np.empty((params[5], n_dice + 1))
+    w = np.empty(params[5])
+    for i in range(lo + start, lo + stop):
+        mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
+        _final_values(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
+                      counts_t, yroll, params)
+        _best_categories(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
+                         counts_t, yface, params, category[i])
+        for j in range(2):
+            _expect_keeps(e, add_die, roll_offset, inv_faces)
+            _max_subkeeps(e, m, sub_pad, size_offset)
+            for r in range(n_rolls):
+                reroll[i, j, r] = _best_mask(e, m[roll_offset + r], r, keep_of_mask, mask_order,
+                                             roll_offset)
+            e[roll_offset:] = m[roll_offset:e.shape[0]]
 
 
 @njit(cache=True)
@@ -326,27 +322,24 @@ def policy_moments(mask, upper, ybox, category, reroll, moments, base, first, ou
         out[t] = s
 
 
-@njit(cache=True, parallel=True)
-def evaluate_layer(lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, category, moments, state_index,
-                   score_t, joker_score, counts_t, yface, params, add_die, roll_offset, roll_prob, keep_of_mask,
-                   n_chunks):
+@njit(cache=True, nogil=True)
+def evaluate_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, category, moments,
+                   state_index,
+                   score_t, joker_score, counts_t, yface, params, add_die, roll_offset, roll_prob, keep_of_mask):
     """Policy evaluation of full-state rows lo..hi-1 (one layer), reading the next layer's rows.
 
     ``moments[row, :]`` = (E[X], E[X^2], P(upper bonus earned from here), P(Yahtzee box gets 50 from
     here)) where X is the remaining score of the real game (``params`` carry the real upper bonus) when
     playing ``reroll`` / ``category`` of row ``policy_row[row]``.
     """
-    n = hi - lo
-    step = (n + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e = np.empty((4, add_die.shape[0]))
-        q = np.empty((4, roll_prob.shape[0]))
-        tab = np.empty((params[5], params[4] + 1, 4))
-        for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
-            prow = policy_row[i]
-            policy_moments(row_mask[i], row_upper[i], row_ybox[i], category[prow], reroll[prow], moments, 0, 0,
-                           moments[i], e, q, tab, state_index, score_t, joker_score, counts_t, yface, params, add_die,
-                           roll_offset, roll_prob, keep_of_mask)
+    e = np.empty((4, add_die.shape[0]))
+    q = np.empty((4, roll_prob.shape[0]))
+    tab = np.empty((params[5], params[4] + 1, 4))
+    for i in range(lo + start, lo + stop):
+        prow = policy_row[i]
+        policy_moments(row_mask[i], row_upper[i], row_ybox[i], category[prow], reroll[prow], moments, 0, 0,
+                       moments[i], e, q, tab, state_index, score_t, joker_score, counts_t, yface, params, add_die,
+                       roll_offset, roll_prob, keep_of_mask)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -432,10 +425,10 @@ def _max_subkeeps_batch(e, m, sub_pad, size_offset):
                     m[k, s] = x if x > m[k, s] else m[k, s]
 
 
-@njit(cache=True, parallel=True)
-def solve_layer_batched(batch_lo, batch_n, row_mask, row_upper, row_ybox, vals, state_index, score_t,
-                        joker_score, counts_t, yroll, params, add_die, sub_pad, size_offset, roll_offset,
-                        roll_prob, n_chunks):
+@njit(cache=True, nogil=True)
+def solve_layer_batched(chunk, start, stop, batch_lo, batch_n, row_mask, row_upper, row_ybox, vals, state_index,
+                        score_t, joker_score, counts_t, yroll, params, add_die, sub_pad, size_offset, roll_offset,
+                        roll_prob):
     """Values of the rows of one layer into ``vals``: batch b is rows batch_lo[b] .. + batch_n[b] (same mask,
     at most BATCH); reads the next layer's rows of ``vals``.
 
@@ -452,60 +445,58 @@ def solve_layer_batched(batch_lo, batch_n, row_mask, row_upper, row_ybox, vals, 
     for j <= cap scoring now carries one more saved roll, so F_j enters the max. With cap 0 no F enters
     and the operations are those of the three-roll turn (``build_policy``'s, bitwise).
     """
-    n_batches = batch_lo.shape[0]
     n_keeps = add_die.shape[0]
     n_rolls = roll_prob.shape[0]
     n_carry = vals.shape[0]  # cap + 1
     inv_faces = 1.0 / add_die.shape[1]
     n_dice = params[4]
-    step = (n_batches + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e = np.empty((n_keeps, BATCH))
-        m = np.empty((n_keeps + 1, BATCH))
-        fin = np.empty((n_carry, n_rolls, BATCH))  # fin[c]: final-roll values when c saved rolls carry on
-        g = np.empty((n_dice + 1, BATCH))
-        w = np.empty(BATCH)
-        ups = np.empty(BATCH, dtype=np.int64)
-        ybs = np.empty(BATCH, dtype=np.int64)
-        tot = np.empty(BATCH)
-        for b in range(ch * step, min(n_batches, (ch + 1) * step)):
-            lo, nb = batch_lo[b], batch_n[b]
-            for s in range(BATCH):
-                i = lo + (s if s < nb else 0)  # spare lanes repeat the first state
-                ups[s] = row_upper[i]
-                ybs[s] = row_ybox[i]
-            for c in range(n_carry):
-                _final_values_batch(row_mask[lo], ups, ybs, fin[c], g, w, vals[c], state_index, score_t,
-                                    joker_score, counts_t, yroll, params)
-            e[roll_offset:] = fin[0]
-            for stage in range(1, n_carry + 2):  # stage = rerolls left before the stage's choice
-                _expect_keeps_batch(e, add_die, roll_offset, inv_faces)
-                if stage < n_carry:
-                    fs = fin[stage]
-                    for r in range(n_rolls):
-                        for s in range(BATCH):
-                            x = fs[r, s]
-                            e[roll_offset + r, s] = x if x > e[roll_offset + r, s] else e[roll_offset + r, s]
-                _max_subkeeps_batch(e, m, sub_pad, size_offset)
-                if stage >= 2:  # the first roll of a turn with stage - 2 saved rolls
+    e = np.empty((n_keeps, BATCH))
+    m = np.empty((n_keeps + 1, BATCH))
+    fin = np.empty((n_carry, n_rolls, BATCH))  # fin[c]: final-roll values when c saved rolls carry on
+    g = np.empty((n_dice + 1, BATCH))
+    w = np.empty(BATCH)
+    ups = np.empty(BATCH, dtype=np.int64)
+    ybs = np.empty(BATCH, dtype=np.int64)
+    tot = np.empty(BATCH)
+    for b in range(start, stop):
+        lo, nb = batch_lo[b], batch_n[b]
+        for s in range(BATCH):
+            i = lo + (s if s < nb else 0)  # spare lanes repeat the first state
+            ups[s] = row_upper[i]
+            ybs[s] = row_ybox[i]
+        for c in range(n_carry):
+            _final_values_batch(row_mask[lo], ups, ybs, fin[c], g, w, vals[c], state_index, score_t,
+                                joker_score, counts_t, yroll, params)
+        e[roll_offset:] = fin[0]
+        for stage in range(1, n_carry + 2):  # stage = rerolls left before the stage's choice
+            _expect_keeps_batch(e, add_die, roll_offset, inv_faces)
+            if stage < n_carry:
+                fs = fin[stage]
+                for r in range(n_rolls):
                     for s in range(BATCH):
-                        tot[s] = 0.0
-                    for r in range(n_rolls):
-                        p = roll_prob[r]
-                        for s in range(BATCH):
-                            tot[s] += p * m[roll_offset + r, s]
-                    saved = vals[stage - 2]
-                    for s in range(nb):
-                        saved[lo + s] = tot[s]
-                for r in range(roll_offset, n_keeps):  # W_stage: what the next stage's keeps reroll into
+                        x = fs[r, s]
+                        e[roll_offset + r, s] = x if x > e[roll_offset + r, s] else e[roll_offset + r, s]
+            _max_subkeeps_batch(e, m, sub_pad, size_offset)
+            if stage >= 2:  # the first roll of a turn with stage - 2 saved rolls
+                for s in range(BATCH):
+                    tot[s] = 0.0
+                for r in range(n_rolls):
+                    p = roll_prob[r]
                     for s in range(BATCH):
-                        e[r, s] = m[r, s]
+                        tot[s] += p * m[roll_offset + r, s]
+                saved = vals[stage - 2]
+                for s in range(nb):
+                    saved[lo + s] = tot[s]
+            for r in range(roll_offset, n_keeps):  # W_stage: what the next stage's keeps reroll into
+                for s in range(BATCH):
+                    e[r, s] = m[r, s]
 
 
-@njit(cache=True, parallel=True)
-def solve_rows_with_moments(lo, hi, row_mask, row_upper, row_ybox, vrow, moments, base, state_index, score_t,
+@njit(cache=True, nogil=True)
+def solve_rows_with_moments(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, vrow, moments, base,
+                            state_index, score_t,
                             joker_score, counts_t, yroll, yface, params, add_die, sub_pad, size_offset,
-                            roll_offset, roll_prob, keep_of_mask, cand_keep, cand_mask, out, n_chunks):
+                            roll_offset, roll_prob, keep_of_mask, cand_keep, cand_mask, out):
     """Rows lo..hi-1 of one layer, each its turn solved and its optimal policy evaluated, without storing a
     policy: ``out[i - lo]`` = (value, E[X^2], P(upper bonus earned from here), P(Yahtzee box gets its points
     from here)), X the remaining points under the policy the value table implies (``policy_moments``).
@@ -515,38 +506,35 @@ def solve_rows_with_moments(lo, hi, row_mask, row_upper, row_ybox, vrow, moments
     the scalar turn of ``build_policy`` (bitwise the batched ``solve_layer_batched``'s value: same operations
     in the same order); the policy follows the solver's tie rule.
     """
-    n = hi - lo
     n_keeps = add_die.shape[0]
     n_rolls = roll_prob.shape[0]
     inv_faces = 1.0 / add_die.shape[1]
     n_dice = params[4]
-    step = (n + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e = np.empty(n_keeps)
-        m = np.empty(n_keeps + 1)
-        g = np.empty((params[5], n_dice + 1))
-        w = np.empty(params[5])
-        category = np.empty(n_rolls, dtype=np.uint8)
-        reroll = np.empty((2, n_rolls), dtype=np.uint8)
-        e4 = np.empty((4, n_keeps))
-        q4 = np.empty((4, n_rolls))
-        tab = np.empty((params[5], n_dice + 1, 4))
-        for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
-            mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
-            _final_values(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
-                          counts_t, yroll, params)
-            _best_categories(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
-                             counts_t, yface, params, category)
-            for j in range(2):
-                _expect_keeps(e, add_die, roll_offset, inv_faces)
-                _max_subkeeps(e, m, sub_pad, size_offset)
-                for r in range(n_rolls):
-                    reroll[j, r] = _best_distinct_mask(e, m[roll_offset + r], r, cand_keep, cand_mask)
-                e[roll_offset:] = m[roll_offset:n_keeps]
-            total = 0.0
+    e = np.empty(n_keeps)
+    m = np.empty(n_keeps + 1)
+    g = np.empty((params[5], n_dice + 1))
+    w = np.empty(params[5])
+    category = np.empty(n_rolls, dtype=np.uint8)
+    reroll = np.empty((2, n_rolls), dtype=np.uint8)
+    e4 = np.empty((4, n_keeps))
+    q4 = np.empty((4, n_rolls))
+    tab = np.empty((params[5], n_dice + 1, 4))
+    for i in range(lo + start, lo + stop):
+        mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
+        _final_values(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
+                      counts_t, yroll, params)
+        _best_categories(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
+                         counts_t, yface, params, category)
+        for j in range(2):
+            _expect_keeps(e, add_die, roll_offset, inv_faces)
+            _max_subkeeps(e, m, sub_pad, size_offset)
             for r in range(n_rolls):
-                total += roll_prob[r] * e[roll_offset + r]
-            policy_moments(mask, upper, ybox, category, reroll, moments, base, 1, out[i - lo], e4, q4, tab, state_index,
-                           score_t, joker_score, counts_t, yface, params, add_die, roll_offset, roll_prob,
-                           keep_of_mask)
-            out[i - lo, 0] = total
+                reroll[j, r] = _best_distinct_mask(e, m[roll_offset + r], r, cand_keep, cand_mask)
+            e[roll_offset:] = m[roll_offset:n_keeps]
+        total = 0.0
+        for r in range(n_rolls):
+            total += roll_prob[r] * e[roll_offset + r]
+        policy_moments(mask, upper, ybox, category, reroll, moments, base, 1, out[i - lo], e4, q4, tab, state_index,
+                       score_t, joker_score, counts_t, yface, params, add_die, roll_offset, roll_prob,
+                       keep_of_mask)
+        out[i - lo, 0] = total

@@ -36,6 +36,7 @@ from lookup.yahtzee.rules import Rules, get_rules, kernel_params
 from lookup.yahtzee.states import layer_name, state_space
 from lookup.yahtzee.tables import LAYERED_SCHEMA, LAYERED_VERSIONS, layered_name
 from pipeline.family import Computed, Family
+from pipeline.jit import run_chunks
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray, Written, write_artifact
 from pipeline.yahtzee import kernels, layered
@@ -124,11 +125,11 @@ def solve_rows(rules: Rules, n: int, lo: int, hi: int, vrow: np.ndarray, nxt: np
     space, kt = state_space(rules), kernel_tables(rules)
     cand_keep, cand_mask = reroll_candidates_of(rules)
     out = np.empty((hi - lo, len(COLUMNS)))
-    kernels.solve_rows_with_moments(
-        lo, hi, space.row_mask, space.row_upper, space.row_ybox, vrow, nxt, int(space.layer_ptr[n + 1]),
-        np.ascontiguousarray(space.state_index), kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface,
-        np.array(kernel_params(rules), dtype=np.int64), kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset,
-        kt.roll_prob, kt.keep_of_mask, cand_keep, cand_mask, out, kernels._n_chunks(hi - lo))
+    run_chunks(kernels.solve_rows_with_moments, hi - lo, kernels._n_chunks(hi - lo), lo, hi, space.row_mask,
+               space.row_upper, space.row_ybox, vrow, nxt, int(space.layer_ptr[n + 1]),
+               np.ascontiguousarray(space.state_index), kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface,
+               np.array(kernel_params(rules), dtype=np.int64), kt.add_die, kt.sub_pad, kt.size_offset,
+               kt.roll_offset, kt.roll_prob, kt.keep_of_mask, cand_keep, cand_mask, out)
     return out
 
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from lookup.yahtzee.rules import Rules, get_rules, kernel_params, scoring_tables
 from lookup.yahtzee.states import state_space
+from pipeline.jit import run_chunks
 from pipeline.yahtzee import kernels
 
 __all__ = ["Solution", "solve", "saved_values", "exact_statistics", "policy_block", "row_values", "TIE_EPS"]
@@ -151,10 +152,10 @@ def _layer_values(rules: Rules, params: np.ndarray, total: int, progress: Progre
     for done, n_filled in enumerate(range(rules.n_boxes - 1, -1, -1), start=1):
         lo, hi = int(space.layer_ptr[n_filled]), int(space.layer_ptr[n_filled + 1])
         batch_lo, batch_n = _batches(space.row_mask, lo, hi, kernels.BATCH)
-        kernels.solve_layer_batched(
-            batch_lo, batch_n, space.row_mask, space.row_upper, space.row_ybox, vals, state_index, kt.score_t,
-            kt.joker_score, kt.counts_t, kt.yroll, params, kt.add_die, kt.sub_pad, kt.size_offset,
-            kt.roll_offset, kt.roll_prob, kernels._n_chunks(len(batch_lo)),
+        run_chunks(
+            kernels.solve_layer_batched, len(batch_lo), kernels._n_chunks(len(batch_lo)), batch_lo, batch_n,
+            space.row_mask, space.row_upper, space.row_ybox, vals, state_index, kt.score_t, kt.joker_score,
+            kt.counts_t, kt.yroll, params, kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.roll_prob,
         )
         if progress is not None:
             progress(done, total)
@@ -194,12 +195,12 @@ def policy_block(rules: Rules | str, vrow: np.ndarray, lo: int, hi: int) -> tupl
     # The kernel writes row i's decisions at index i and reads the row's own state from the row arrays only
     # (the next states through state_index and vrow, whole): given the block's slice of the row arrays it
     # fills block-sized tables.
-    kernels.build_policy(
-        0, hi - lo, space.row_mask[lo:hi], space.row_upper[lo:hi], space.row_ybox[lo:hi],
-        np.ascontiguousarray(vrow, dtype=np.float64), np.ascontiguousarray(space.state_index), kt.score_t,
-        kt.joker_score, kt.counts_t, kt.yroll, kt.yface, _params(rules), kt.add_die, kt.sub_pad, kt.size_offset,
-        kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kt.mask_order, reroll, category,
-        kernels._n_chunks(hi - lo),
+    run_chunks(
+        kernels.build_policy, hi - lo, kernels._n_chunks(hi - lo), 0, hi - lo, space.row_mask[lo:hi],
+        space.row_upper[lo:hi], space.row_ybox[lo:hi], np.ascontiguousarray(vrow, dtype=np.float64),
+        np.ascontiguousarray(space.state_index), kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface,
+        _params(rules), kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.roll_prob, kt.keep_of_mask,
+        kt.mask_order, reroll, category,
     )
     return reroll, category
 
@@ -232,11 +233,10 @@ def exact_statistics(rules: Rules | str, solution: Solution | None = None) -> di
     moments = np.zeros((full.n_rows, 4), dtype=np.float64)
     for n_filled in range(rules.n_boxes - 1, -1, -1):
         lo, hi = int(full.layer_ptr[n_filled]), int(full.layer_ptr[n_filled + 1])
-        kernels.evaluate_layer(
-            lo, hi, full.row_mask, full.row_upper, full.row_ybox, policy_row, solution.reroll,
-            solution.category, moments, full_index, kt.score_t, kt.joker_score, kt.counts_t, kt.yface, params,
-            kt.add_die,
-            kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kernels._n_chunks(hi - lo),
+        run_chunks(
+            kernels.evaluate_layer, hi - lo, kernels._n_chunks(hi - lo), lo, hi, full.row_mask, full.row_upper,
+            full.row_ybox, policy_row, solution.reroll, solution.category, moments, full_index, kt.score_t,
+            kt.joker_score, kt.counts_t, kt.yface, params, kt.add_die, kt.roll_offset, kt.roll_prob, kt.keep_of_mask,
         )
     m1, m2, pb, py = (float(x) for x in moments[0])
     return {
