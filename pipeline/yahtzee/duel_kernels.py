@@ -19,7 +19,8 @@ options tie exactly.
 
 Why numba: a turn is ~6,000 vector operations on vectors of up to ~750 differences, for ~13,000 joint
 upper-total pairs in the upper section (about 3e10 floating-point operations for the whole 2-player
-table); the inner loops over contiguous d vectorise (SIMD) and ``prange`` splits the pairs over both cores.
+table); the inner loops over contiguous d vectorise (SIMD) and ``pipeline.jit.run_chunks`` splits the pairs over both
+cores.
 In numpy the per-keep overhead (~1 us a call, 6,000 calls a state) alone would cost minutes.
 
 With ``fixed`` = 1 the mover plays the fixed policy ``reroll[prow[mover's upper], rerolls_left - 1, roll]``

@@ -26,7 +26,7 @@ With ``fixed`` = 1 the mover plays the single-player expected-score policy: roll
 numbers do not depend on the thread count.
 
 Why numba: ~6,000 vector operations per turn for each of ~1e7 joint states of the 3-player game; the loops
-over contiguous x vectorise and ``prange`` splits the rows over the cores.
+over contiguous x vectorise and ``pipeline.jit.run_chunks`` splits the rows over the cores.
 """
 
 from __future__ import annotations
