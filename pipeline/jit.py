@@ -38,3 +38,30 @@ def njit(*args: Any, **options: Any) -> Any:
         return plain_calls(_njit(*args, **options))
     decorate = _njit(*args, **options)
     return lambda func: plain_calls(decorate(func))
+
+
+def run_chunks(kernel: Any, n: int, n_chunks: int, *args: Any) -> None:
+    """``kernel(chunk, start, stop, *args)`` for the ``n_chunks`` contiguous ranges ``start .. stop - 1`` that split
+    ``0 .. n - 1`` (chunk ``k`` starts at ``k * ceil(n / n_chunks)``; empty chunks are skipped), on
+    ``numba.get_num_threads()`` threads. ``kernel`` must be compiled ``nogil=True`` and each chunk must write only
+    its own part of the outputs.
+
+    Why not ``prange``: a ``parallel=True`` kernel is compiled through numba's parfor passes, which type and lower
+    its loop body a second time as a gufunc; for the large bodies of the game kernels that doubled their compile
+    time (docs/benchmarks.md, "Test suite"), and every clone compiles them once. Chunks run on Python threads
+    call the one compiled kernel with the GIL released, which is the same schedule without that cost.
+    """
+    import numba
+
+    step = -(-n // max(1, n_chunks))
+    ranges = [(k, k * step, min(n, (k + 1) * step)) for k in range(max(1, n_chunks)) if k * step < n]
+    threads = min(numba.get_num_threads(), len(ranges))
+    if threads <= 1:
+        for chunk, start, stop in ranges:
+            kernel(chunk, start, stop, *args)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        for future in [pool.submit(kernel, chunk, start, stop, *args) for chunk, start, stop in ranges]:
+            future.result()

@@ -28,11 +28,10 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import prange
 
 from lookup.yahtzee.rules import UPPER, Rules, get_rules, kernel_params, scoring_tables
 from lookup.yahtzee.states import state_space
-from pipeline.jit import njit
+from pipeline.jit import njit, run_chunks
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables
 
@@ -94,10 +93,10 @@ def _final_roll_law(prow, reroll, roll_prob, keep_of_mask, add_die, roll_offset,
                     km[add_die[k, f]] += p
 
 
-@njit(cache=True, parallel=True)
-def law_layer(lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, category, state_index, score_t,
-              joker_score, yface, params, add_die, roll_offset, roll_prob, keep_of_mask, n_points,
-              width, offset, law, next_law, p_bonus, errors, n_chunks):
+@njit(cache=True, nogil=True)
+def law_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, category, state_index,
+              score_t, joker_score, yface, params, add_die, roll_offset, roll_prob, keep_of_mask, n_points,
+              width, offset, law, next_law, p_bonus, errors):
     """Laws of the remaining points of rows lo..hi-1 (one layer) into ``law``, from the next layer's.
 
     Row i's law is ``law[offset[i]:offset[i] + width[i]]`` (points 0..width[i]-1), the next layer's in
@@ -108,58 +107,55 @@ def law_layer(lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, categor
     joker_code, thr, ubonus, ybonus = params[0], params[1], params[2], params[3]
     n_boxes, yidx = params[5], params[6]
     all_filled = (1 << n_boxes) - 1
-    n = hi - lo
     n_keeps = add_die.shape[0]
     n_rolls = roll_prob.shape[0]
-    step = (n + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        km = np.empty(n_keeps)
-        tab = np.zeros((n_boxes, 2 * n_points))  # P(box c scores pts, five alike or not)
-        touched = np.empty(n_rolls, dtype=np.int64)
-        for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
-            mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
-            prow = policy_row[i]
-            _final_roll_law(prow, reroll, roll_prob, keep_of_mask, add_die, roll_offset, km)
-            n_touched = 0
-            for r in range(n_rolls):
-                q = km[roll_offset + r]
-                if q == 0.0:
-                    continue
-                c = np.int64(category[prow, r])
-                f = yface[r]
-                allowed, use_joker = kernels.scoring_options(joker_code, mask, f, all_filled, yidx, params[7])
-                if c >= n_boxes or (allowed >> c) & 1 == 0:
-                    errors[i] = 2
-                    continue
-                pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
-                key = pts + (n_points if f >= 0 else 0)
-                if tab[c, key] == 0.0:
-                    touched[n_touched] = c * 2 * n_points + key
-                    n_touched += 1
-                tab[c, key] += q
-            dst = law[offset[i]:offset[i] + width[i]]
-            dst[:] = 0.0
-            pb = 0.0
-            for t in range(n_touched):
-                c = touched[t] // (2 * n_points)
-                key = touched[t] % (2 * n_points)
-                p = tab[c, key]
-                tab[c, key] = 0.0
-                yr = 1 if key >= n_points else 0
-                pts = key - n_points * yr
-                rew, nu, ny = kernels.box_outcome(c, pts, upper, ybox, yr, thr, ubonus, ybonus, yidx)
-                nxt = state_index[mask | (1 << c), nu, ny]
-                if c < UPPER and upper < thr <= nu:
-                    pb += p
-                pb += p * p_bonus[nxt]
-                wn = width[nxt]
-                if rew + wn > width[i]:
-                    errors[i] = 1
-                    continue
-                src = next_law[offset[nxt]:offset[nxt] + wn]
-                for x in range(wn):
-                    dst[rew + x] += p * src[x]
-            p_bonus[i] = pb
+    km = np.empty(n_keeps)
+    tab = np.zeros((n_boxes, 2 * n_points))  # P(box c scores pts, five alike or not)
+    touched = np.empty(n_rolls, dtype=np.int64)
+    for i in range(lo + start, lo + stop):
+        mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
+        prow = policy_row[i]
+        _final_roll_law(prow, reroll, roll_prob, keep_of_mask, add_die, roll_offset, km)
+        n_touched = 0
+        for r in range(n_rolls):
+            q = km[roll_offset + r]
+            if q == 0.0:
+                continue
+            c = np.int64(category[prow, r])
+            f = yface[r]
+            allowed, use_joker = kernels.scoring_options(joker_code, mask, f, all_filled, yidx, params[7])
+            if c >= n_boxes or (allowed >> c) & 1 == 0:
+                errors[i] = 2
+                continue
+            pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
+            key = pts + (n_points if f >= 0 else 0)
+            if tab[c, key] == 0.0:
+                touched[n_touched] = c * 2 * n_points + key
+                n_touched += 1
+            tab[c, key] += q
+        dst = law[offset[i]:offset[i] + width[i]]
+        dst[:] = 0.0
+        pb = 0.0
+        for t in range(n_touched):
+            c = touched[t] // (2 * n_points)
+            key = touched[t] % (2 * n_points)
+            p = tab[c, key]
+            tab[c, key] = 0.0
+            yr = 1 if key >= n_points else 0
+            pts = key - n_points * yr
+            rew, nu, ny = kernels.box_outcome(c, pts, upper, ybox, yr, thr, ubonus, ybonus, yidx)
+            nxt = state_index[mask | (1 << c), nu, ny]
+            if c < UPPER and upper < thr <= nu:
+                pb += p
+            pb += p * p_bonus[nxt]
+            wn = width[nxt]
+            if rew + wn > width[i]:
+                errors[i] = 1
+                continue
+            src = next_law[offset[nxt]:offset[nxt] + wn]
+            for x in range(wn):
+                dst[rew + x] += p * src[x]
+        p_bonus[i] = pb
 
 
 @dataclass(frozen=True)
@@ -211,10 +207,10 @@ def score_distribution(rules: Rules | str, state_index: np.ndarray, reroll: np.n
         lo, hi, size = layers[n_filled]
         law = np.empty(size, dtype=np.float64)
         peak = max(peak, law.nbytes + next_law.nbytes)
-        law_layer(lo, hi, space.row_mask, space.row_upper, space.row_ybox, policy_row, reroll, category,
-                  real_index, kt.score_t, kt.joker_score, kt.yface, params, kt.add_die, kt.roll_offset,
-                  kt.roll_prob, kt.keep_of_mask, n_points, width, offset, law, next_law, p_bonus, errors,
-                  kernels._n_chunks(hi - lo))
+        run_chunks(law_layer, hi - lo, kernels._n_chunks(hi - lo), lo, hi, space.row_mask, space.row_upper,
+                   space.row_ybox, policy_row, reroll, category, real_index, kt.score_t, kt.joker_score, kt.yface,
+                   params, kt.add_die, kt.roll_offset, kt.roll_prob, kt.keep_of_mask, n_points, width, offset, law,
+                   next_law, p_bonus, errors)
         if errors[lo:hi].any():
             bad = lo + int(np.flatnonzero(errors[lo:hi])[0])
             what = ("a box the rules do not allow" if errors[bad] == 2 else "more points than its bound")

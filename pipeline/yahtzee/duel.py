@@ -34,6 +34,7 @@ import numpy as np
 from lookup.yahtzee.duel_states import DuelLayout, duel_layout
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.states import state_space
+from pipeline.jit import run_chunks
 from pipeline.yahtzee import duel_kernels, kernels
 from pipeline.yahtzee.solver import kernel_tables
 
@@ -131,11 +132,10 @@ def solve_duel(rules: Rules | str = "scandinavian+forced", boxes: tuple[int, ...
         shape = lay.shape(layer)
         out_v = np.empty(shape, dtype=np.float64)
         out_t = np.empty(shape, dtype=np.float64)
-        duel_kernels.solve_layer(mover, lay.low[layer], values[layer + 1], ties[layer + 1], lay.low[layer + 1],
-                                 next_u, reward, np.ascontiguousarray(lay.point_of_roll[i]), out_v, out_t,
-                                 kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.keep_of_mask,
-                                 int(fixed and mover in fixed_seats), prow, reroll,
-                                 kernels._n_chunks(shape[0] * shape[1]))
+        run_chunks(duel_kernels.solve_layer, shape[0] * shape[1], kernels._n_chunks(shape[0] * shape[1]), mover,
+                   lay.low[layer], values[layer + 1], ties[layer + 1], lay.low[layer + 1], next_u, reward,
+                   np.ascontiguousarray(lay.point_of_roll[i]), out_v, out_t, kt.add_die, kt.sub_pad, kt.size_offset,
+                   kt.roll_offset, kt.keep_of_mask, int(fixed and mover in fixed_seats), prow, reroll)
         values[layer], ties[layer] = out_v, out_t
     return DuelSolution(lay, values, ties, time.perf_counter() - t0)
 

@@ -19,7 +19,8 @@ options tie exactly.
 
 Why numba: a turn is ~6,000 vector operations on vectors of up to ~750 differences, for ~13,000 joint
 upper-total pairs in the upper section (about 3e10 floating-point operations for the whole 2-player
-table); the inner loops over contiguous d vectorise (SIMD) and ``prange`` splits the pairs over both cores.
+table); the inner loops over contiguous d vectorise (SIMD) and ``pipeline.jit.run_chunks`` splits the pairs over both
+cores.
 In numpy the per-keep overhead (~1 us a call, 6,000 calls a state) alone would cost minutes.
 
 With ``fixed`` = 1 the mover plays the fixed policy ``reroll[prow[mover's upper], rerolls_left - 1, roll]``
@@ -30,7 +31,6 @@ Every vector's arithmetic depends only on its own pair, so the numbers do not de
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from pipeline.jit import njit
 
@@ -80,9 +80,9 @@ def _best2(e, et, m, mt, sub_pad, size_offset, width):
                         dt[x] = subt[x]
 
 
-@njit(cache=True, parallel=True)
-def solve_layer(mover, low, nxt_v, nxt_t, nxt_low, next_u, reward, pidx, out_v, out_t, add_die, sub_pad,
-                size_offset, roll_offset, keep_of_mask, fixed, prow, reroll, n_chunks):
+@njit(cache=True, nogil=True)
+def solve_layer(chunk, start, stop, mover, low, nxt_v, nxt_t, nxt_low, next_u, reward, pidx, out_v, out_t, add_die,
+                sub_pad, size_offset, roll_offset, keep_of_mask, fixed, prow, reroll):
     """Fill ``out_v[a, b, :]`` / ``out_t[a, b, :]`` (seat 0's value and P(tie) at d = x - low) for every
     pair of the layer.
 
@@ -96,52 +96,49 @@ def solve_layer(mover, low, nxt_v, nxt_t, nxt_low, next_u, reward, pidx, out_v, 
     n_rolls = pidx.shape[0]
     n_q = reward.shape[1]
     sign = 1.0 if mover == 0 else -1.0
-    n_pairs = n_a * n_b
-    step = (n_pairs + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e = np.empty((n_keeps, width))
-        et = np.empty((n_keeps, width))
-        m = np.empty((n_keeps, width))
-        mt = np.empty((n_keeps, width))
-        g = np.empty((n_q, width))
-        gt = np.empty((n_q, width))
-        for p in range(ch * step, min(n_pairs, (ch + 1) * step)):
-            a = p // n_b
-            b = p % n_b
-            u = a if mover == 0 else b
-            for q in range(n_q):
-                nu = next_u[u, q]
-                shift = reward[u, q] if mover == 0 else -reward[u, q]
-                base = nxt_low - low + shift  # next index of x: (x - low) + shift + nxt_low
-                if mover == 0:
-                    src = nxt_v[nu, b]
-                    srct = nxt_t[nu, b]
-                else:
-                    src = nxt_v[a, nu]
-                    srct = nxt_t[a, nu]
-                for x in range(width):
-                    g[q, x] = sign * src[base + x]
-                    gt[q, x] = srct[base + x]
-            for r in range(n_rolls):
-                q = pidx[r]
-                for x in range(width):
-                    e[roll_offset + r, x] = g[q, x]
-                    et[roll_offset + r, x] = gt[q, x]
-            for stage in range(2):
-                _expect2(e, et, add_die, roll_offset, width)
-                if fixed:
-                    for r in range(n_rolls):
-                        k = keep_of_mask[r, reroll[prow[u], stage, r]]
-                        for x in range(width):
-                            m[roll_offset + r, x] = e[k, x]
-                            mt[roll_offset + r, x] = et[k, x]
-                else:
-                    _best2(e, et, m, mt, sub_pad, size_offset, width)
-                for k in range(roll_offset, n_keeps):
-                    for x in range(width):
-                        e[k, x] = m[k, x]
-                        et[k, x] = mt[k, x]
-            _expect2(e, et, add_die, roll_offset, width)
+    e = np.empty((n_keeps, width))
+    et = np.empty((n_keeps, width))
+    m = np.empty((n_keeps, width))
+    mt = np.empty((n_keeps, width))
+    g = np.empty((n_q, width))
+    gt = np.empty((n_q, width))
+    for p in range(start, stop):
+        a = p // n_b
+        b = p % n_b
+        u = a if mover == 0 else b
+        for q in range(n_q):
+            nu = next_u[u, q]
+            shift = reward[u, q] if mover == 0 else -reward[u, q]
+            base = nxt_low - low + shift  # next index of x: (x - low) + shift + nxt_low
+            if mover == 0:
+                src = nxt_v[nu, b]
+                srct = nxt_t[nu, b]
+            else:
+                src = nxt_v[a, nu]
+                srct = nxt_t[a, nu]
             for x in range(width):
-                out_v[a, b, x] = sign * e[0, x]
-                out_t[a, b, x] = et[0, x]
+                g[q, x] = sign * src[base + x]
+                gt[q, x] = srct[base + x]
+        for r in range(n_rolls):
+            q = pidx[r]
+            for x in range(width):
+                e[roll_offset + r, x] = g[q, x]
+                et[roll_offset + r, x] = gt[q, x]
+        for stage in range(2):
+            _expect2(e, et, add_die, roll_offset, width)
+            if fixed:
+                for r in range(n_rolls):
+                    k = keep_of_mask[r, reroll[prow[u], stage, r]]
+                    for x in range(width):
+                        m[roll_offset + r, x] = e[k, x]
+                        mt[roll_offset + r, x] = et[k, x]
+            else:
+                _best2(e, et, m, mt, sub_pad, size_offset, width)
+            for k in range(roll_offset, n_keeps):
+                for x in range(width):
+                    e[k, x] = m[k, x]
+                    et[k, x] = mt[k, x]
+        _expect2(e, et, add_die, roll_offset, width)
+        for x in range(width):
+            out_v[a, b, x] = sign * e[0, x]
+            out_t[a, b, x] = et[0, x]

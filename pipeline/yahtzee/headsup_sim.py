@@ -28,13 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import prange
 
 from lookup.yahtzee.play import roll_code_table
 from lookup.yahtzee.rules import Rules, get_rules, kernel_params, scoring_tables
 from lookup.yahtzee.states import state_space
 from lookup.yahtzee.turn import PROBABILITY_TIE_REL
-from pipeline.jit import njit
+from pipeline.jit import njit, run_chunks
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.layered_sim import expected_turn, keep_tree, play_turn, turn_buffers
 from pipeline.yahtzee.solver import kernel_tables
@@ -197,67 +196,66 @@ def _headsup_final(mask, upper, ybox, lead, pmf, cdf, top, wflat, woff, wbound, 
         v0[r] = best
 
 
-@njit(cache=True, parallel=True)
-def _play(first, n, seed, vrow, wflat, woff, wbound, lflat, loff, lbound, state_index, score_t, joker_score, counts_t,
+@njit(cache=True, nogil=True)
+def _play(chunk, start, stop, first, seed, vrow, wflat, woff, wbound, lflat, loff, lbound, state_index, score_t,
+          joker_score, counts_t,
           yroll, yface, params, add_die, sub_pad, size_offset, roll_offset, roll_prob, cand_keep, cand_mask, codes,
-          lpts, lwhich, n_lpts, top_width, out, n_chunks):
+          lpts, lwhich, n_lpts, top_width, out):
     n_keeps = add_die.shape[0]
     n_rolls = roll_prob.shape[0]
     n_faces = add_die.shape[1]
     inv_faces = 1.0 / n_faces
     n_dice, n_boxes = params[4], params[5]
-    step = (n + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e, m, e1, m1, g, w, v0, category, faces, dice = turn_buffers(n_keeps, n_rolls, n_boxes, n_dice)
-        gu = np.empty((n_boxes, n_dice + 1))
-        gl = np.empty((n_boxes, lpts.shape[1]))
-        b_row = np.empty(n_boxes + 1, dtype=np.int64)
-        b_pts = np.empty(n_boxes + 1, dtype=np.int64)
-        pmf = np.empty(top_width)
-        cdf = np.empty(top_width)
-        for i in range(ch * step, min(n, (ch + 1) * step)):
-            game = first + i
-            for player in range(3):  # B (expected score, stream 1), A expected score, A heads-up (stream 0)
-                base = stream_base(seed, game, 1 if player == 0 else 0)
-                mask, upper, ybox, total = 0, 0, 0, 0
-                if player == 0:
-                    b_row[0] = state_index[0, 0, 0]
-                    b_pts[0] = 0
-                for turn in range(n_boxes):
-                    if player < 2:
-                        expected_turn(mask, upper, ybox, e, m, e1, m1, g, w, v0, category, vrow, state_index,
-                                      score_t, joker_score, counts_t, yroll, yface, params, add_die, sub_pad,
-                                      size_offset, roll_offset, inv_faces)
+    e, m, e1, m1, g, w, v0, category, faces, dice = turn_buffers(n_keeps, n_rolls, n_boxes, n_dice)
+    gu = np.empty((n_boxes, n_dice + 1))
+    gl = np.empty((n_boxes, lpts.shape[1]))
+    b_row = np.empty(n_boxes + 1, dtype=np.int64)
+    b_pts = np.empty(n_boxes + 1, dtype=np.int64)
+    pmf = np.empty(top_width)
+    cdf = np.empty(top_width)
+    for i in range(start, stop):
+        game = first + i
+        for player in range(3):  # B (expected score, stream 1), A expected score, A heads-up (stream 0)
+            base = stream_base(seed, game, 1 if player == 0 else 0)
+            mask, upper, ybox, total = 0, 0, 0, 0
+            if player == 0:
+                b_row[0] = state_index[0, 0, 0]
+                b_pts[0] = 0
+            for turn in range(n_boxes):
+                if player < 2:
+                    expected_turn(mask, upper, ybox, e, m, e1, m1, g, w, v0, category, vrow, state_index,
+                                  score_t, joker_score, counts_t, yroll, yface, params, add_die, sub_pad,
+                                  size_offset, roll_offset, inv_faces)
+                else:
+                    seen = turn + game % 2  # B's turns played before this one of A's
+                    top = 0
+                    if seen >= n_boxes:  # B has finished: its final score is known
+                        pmf[0] = 1.0
                     else:
-                        seen = turn + game % 2  # B's turns played before this one of A's
-                        top = 0
-                        if seen >= n_boxes:  # B has finished: its final score is known
-                            pmf[0] = 1.0
-                        else:
-                            row = b_row[seen]
-                            off, bnd = loff[row], lbound[row]
-                            top = bnd
-                            for s in range(bnd):
-                                pmf[s] = lflat[off + s] - lflat[off + s + 1]
-                            pmf[bnd] = lflat[off + bnd]
-                        acc = 0.0
-                        for s in range(top + 1):
-                            acc += pmf[s]
-                            cdf[s] = acc
-                        _headsup_final(mask, upper, ybox, b_pts[min(seen, n_boxes)] - total, pmf, cdf, top, wflat,
-                                       woff, wbound, v0, category, gu, gl, state_index, score_t, joker_score,
-                                       counts_t, yface, lpts, lwhich, n_lpts, params)
-                        e[roll_offset:] = v0
-                        keep_tree(e, m, e1, m1, add_die, sub_pad, size_offset, roll_offset, inv_faces)
-                    c, rew, nu, ny = play_turn(base, turn, mask, upper, ybox, e, m, e1, m1, category, faces, dice,
-                                               codes, cand_keep, cand_mask, score_t, joker_score, yface, params,
-                                               roll_offset, n_faces, 0.0 if player < 2 else REL)
-                    total += rew
-                    mask, upper, ybox = mask | (1 << c), nu, ny
-                    if player == 0:
-                        b_row[turn + 1] = state_index[mask, upper, ybox]
-                        b_pts[turn + 1] = total
-                out[i, (OPPONENT, EXPECTED, HEADS_UP)[player]] = total
+                        row = b_row[seen]
+                        off, bnd = loff[row], lbound[row]
+                        top = bnd
+                        for s in range(bnd):
+                            pmf[s] = lflat[off + s] - lflat[off + s + 1]
+                        pmf[bnd] = lflat[off + bnd]
+                    acc = 0.0
+                    for s in range(top + 1):
+                        acc += pmf[s]
+                        cdf[s] = acc
+                    _headsup_final(mask, upper, ybox, b_pts[min(seen, n_boxes)] - total, pmf, cdf, top, wflat,
+                                   woff, wbound, v0, category, gu, gl, state_index, score_t, joker_score,
+                                   counts_t, yface, lpts, lwhich, n_lpts, params)
+                    e[roll_offset:] = v0
+                    keep_tree(e, m, e1, m1, add_die, sub_pad, size_offset, roll_offset, inv_faces)
+                c, rew, nu, ny = play_turn(base, turn, mask, upper, ybox, e, m, e1, m1, category, faces, dice,
+                                           codes, cand_keep, cand_mask, score_t, joker_score, yface, params,
+                                           roll_offset, n_faces, 0.0 if player < 2 else REL)
+                total += rew
+                mask, upper, ybox = mask | (1 << c), nu, ny
+                if player == 0:
+                    b_row[turn + 1] = state_index[mask, upper, ybox]
+                    b_pts[turn + 1] = total
+            out[i, (OPPONENT, EXPECTED, HEADS_UP)[player]] = total
 
 
 def lower_points(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -295,9 +293,10 @@ def simulate(rules: Rules | str, vrow: np.ndarray, win_table: FlatTable, law_tab
     cand_keep, cand_mask = reroll_candidates_of(rules)
     lpts, lwhich, n_lpts = lower_points(rules)
     out = np.zeros((games, 3), dtype=np.int64)
-    _play(first, games, seed, np.ascontiguousarray(vrow, dtype=np.float64), win_table.values, win_table.offset,
-          win_table.bound, law_table.values, law_table.offset, law_table.bound, np.ascontiguousarray(space.state_index),
-          kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface, np.array(kernel_params(rules), dtype=np.int64),
-          kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.roll_prob, cand_keep, cand_mask,
-          roll_code_table(rules), lpts, lwhich, n_lpts, int(law_table.bound.max()) + 1, out, kernels._n_chunks(games))
+    run_chunks(_play, games, kernels._n_chunks(games), first, seed, np.ascontiguousarray(vrow, dtype=np.float64),
+               win_table.values, win_table.offset, win_table.bound, law_table.values, law_table.offset, law_table.bound,
+               np.ascontiguousarray(space.state_index), kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface,
+               np.array(kernel_params(rules), dtype=np.int64), kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset,
+               kt.roll_prob, cand_keep, cand_mask, roll_code_table(rules), lpts, lwhich, n_lpts,
+               int(law_table.bound.max()) + 1, out)
     return HeadsUpGames(rules.name, seed, first, out)

@@ -14,12 +14,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import prange
 
 from lookup.yahtzee.play import roll_code_table
 from lookup.yahtzee.rules import Rules, get_rules, kernel_params
 from lookup.yahtzee.states import state_space
-from pipeline.jit import njit
+from pipeline.jit import njit, run_chunks
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables
 from pipeline.yahtzee.streams import destiny_at, sort_dice, stream_base
@@ -134,35 +133,34 @@ def play_turn(base, turn, mask, upper, ybox, e, m, e1, m1, category, faces, dice
     return c, rew, nu, ny
 
 
-@njit(cache=True, parallel=True)
-def _play(first, n, seed, vrow, state_index, score_t, joker_score, counts_t, yroll, yface, params, add_die, sub_pad,
-          size_offset, roll_offset, roll_prob, cand_keep, cand_mask, codes, scores, bonus, yahtzee, n_chunks):
+@njit(cache=True, nogil=True)
+def _play(chunk, start, stop, first, seed, vrow, state_index, score_t, joker_score, counts_t, yroll, yface,
+          params, add_die, sub_pad,
+          size_offset, roll_offset, roll_prob, cand_keep, cand_mask, codes, scores, bonus, yahtzee):
     n_keeps = add_die.shape[0]
     n_rolls = roll_prob.shape[0]
     n_faces = add_die.shape[1]
     inv_faces = 1.0 / n_faces
     n_dice, n_boxes = params[4], params[5]
     thr = params[1]
-    step = (n + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e, m, e1, m1, g, w, v0, category, faces, dice = turn_buffers(n_keeps, n_rolls, n_boxes, n_dice)
-        for i in range(ch * step, min(n, (ch + 1) * step)):
-            base = stream_base(seed, first + i, 0)
-            mask, upper, ybox, total, got_bonus = 0, 0, 0, 0, 0
-            for turn in range(n_boxes):
-                expected_turn(mask, upper, ybox, e, m, e1, m1, g, w, v0, category, vrow, state_index, score_t,
-                              joker_score, counts_t, yroll, yface, params, add_die, sub_pad, size_offset, roll_offset,
-                              inv_faces)
-                c, rew, nu, ny = play_turn(base, turn, mask, upper, ybox, e, m, e1, m1, category, faces, dice, codes,
-                                           cand_keep, cand_mask, score_t, joker_score, yface, params, roll_offset,
-                                           n_faces, 0.0)
-                if c < kernels.N_UPPER and upper < thr <= nu:
-                    got_bonus = 1
-                total += rew
-                mask, upper, ybox = mask | (1 << c), nu, ny
-            scores[i] = total
-            bonus[i] = got_bonus
-            yahtzee[i] = 1 if ybox == 1 else 0
+    e, m, e1, m1, g, w, v0, category, faces, dice = turn_buffers(n_keeps, n_rolls, n_boxes, n_dice)
+    for i in range(start, stop):
+        base = stream_base(seed, first + i, 0)
+        mask, upper, ybox, total, got_bonus = 0, 0, 0, 0, 0
+        for turn in range(n_boxes):
+            expected_turn(mask, upper, ybox, e, m, e1, m1, g, w, v0, category, vrow, state_index, score_t,
+                          joker_score, counts_t, yroll, yface, params, add_die, sub_pad, size_offset, roll_offset,
+                          inv_faces)
+            c, rew, nu, ny = play_turn(base, turn, mask, upper, ybox, e, m, e1, m1, category, faces, dice, codes,
+                                       cand_keep, cand_mask, score_t, joker_score, yface, params, roll_offset,
+                                       n_faces, 0.0)
+            if c < kernels.N_UPPER and upper < thr <= nu:
+                got_bonus = 1
+            total += rew
+            mask, upper, ybox = mask | (1 << c), nu, ny
+        scores[i] = total
+        bonus[i] = got_bonus
+        yahtzee[i] = 1 if ybox == 1 else 0
 
 
 def simulate(rules: Rules | str, vrow: np.ndarray, games: int, seed: int, first: int = 0) -> SimulatedGames:
@@ -181,8 +179,8 @@ def simulate(rules: Rules | str, vrow: np.ndarray, games: int, seed: int, first:
     scores = np.zeros(games, dtype=np.int64)
     bonus = np.zeros(games, dtype=np.int8)
     yahtzee = np.zeros(games, dtype=np.int8)
-    _play(first, games, seed, np.ascontiguousarray(vrow, dtype=np.float64), np.ascontiguousarray(space.state_index),
-          kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface, np.array(kernel_params(rules), dtype=np.int64),
-          kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.roll_prob, cand_keep, cand_mask,
-          roll_code_table(rules), scores, bonus, yahtzee, kernels._n_chunks(games))
+    run_chunks(_play, games, kernels._n_chunks(games), first, seed, np.ascontiguousarray(vrow, dtype=np.float64),
+               np.ascontiguousarray(space.state_index), kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface,
+               np.array(kernel_params(rules), dtype=np.int64), kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset,
+               kt.roll_prob, cand_keep, cand_mask, roll_code_table(rules), scores, bonus, yahtzee)
     return SimulatedGames(rules.name, seed, first, scores, bonus, yahtzee)

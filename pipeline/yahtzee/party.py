@@ -28,6 +28,7 @@ from lookup.yahtzee.party_states import PartyLayout, outcome_names, party_layout
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.states import state_space
 from lookup.yahtzee.turn import PROBABILITY_TIE_REL
+from pipeline.jit import run_chunks
 from pipeline.yahtzee import kernels, party_kernels
 from pipeline.yahtzee.solver import kernel_tables
 
@@ -171,11 +172,12 @@ def solve_party(rules: Rules | str = "scandinavian+forced", boxes: tuple[int, ..
         fixed = mover in fixed_seats
         prow = _policy_rows(lay, layer, policy_index, reroll) if fixed else np.zeros((1, 1), dtype=np.int64)
         out = np.empty((lay.n_outcomes, n_rows, shape[-1]))
-        party_kernels.solve_layer(
+        run_chunks(
+            party_kernels.solve_layer, n_rows, kernels._n_chunks(n_rows),
             np.ascontiguousarray(nxt.reshape(lay.n_outcomes, -1, next_shape[-1])), nrow, ncol,
             np.ascontiguousarray(lay.point_of_roll[i]), np.ascontiguousarray(weights[mover]),
             out, kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.keep_of_mask, int(fixed), prow, reroll,
-            PROBABILITY_TIE_REL, kernels._n_chunks(n_rows))
+            PROBABILITY_TIE_REL)
         layers[layer] = out.reshape(lay.n_outcomes, *shape)
     return PartySolution(lay, layers, time.perf_counter() - t0)
 

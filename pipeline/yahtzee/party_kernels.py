@@ -26,13 +26,12 @@ With ``fixed`` = 1 the mover plays the single-player expected-score policy: roll
 numbers do not depend on the thread count.
 
 Why numba: ~6,000 vector operations per turn for each of ~1e7 joint states of the 3-player game; the loops
-over contiguous x vectorise and ``prange`` splits the rows over the cores.
+over contiguous x vectorise and ``pipeline.jit.run_chunks`` splits the rows over the cores.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from pipeline.jit import njit
 
@@ -75,9 +74,9 @@ def _best(e, m, sub_pad, size_offset, n_c, width, tie_rel):
                             m[k, c, x] = m[a, c, x]
 
 
-@njit(cache=True, parallel=True)
-def solve_layer(nxt, nrow, ncol, pidx, weight, out, add_die, sub_pad, size_offset, roll_offset, keep_of_mask,
-                fixed, prow, reroll, tie_rel, n_chunks):
+@njit(cache=True, nogil=True)
+def solve_layer(chunk, start, stop, nxt, nrow, ncol, pidx, weight, out, add_die, sub_pad, size_offset, roll_offset,
+                keep_of_mask, fixed, prow, reroll, tie_rel):
     """Fill ``out[k, row, x]`` (outcome k's probability from the start of the mover's turn) for every row.
 
     nxt[k, row', x']: the next layer (the driver checks that every read is inside it); nrow / ncol [row, q]:
@@ -89,44 +88,42 @@ def solve_layer(nxt, nrow, ncol, pidx, weight, out, add_die, sub_pad, size_offse
     n_keeps = add_die.shape[0]
     n_rolls = pidx.shape[0]
     n_q = nrow.shape[1]
-    step = (n_rows + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e = np.empty((n_keeps, n_c, width))
-        m = np.empty((n_keeps, n_c, width))
-        g = np.empty((n_q, n_c, width))
-        for row in range(ch * step, min(n_rows, (ch + 1) * step)):
-            for q in range(n_q):
-                r2 = nrow[row, q]
-                c0 = ncol[row, q]
+    e = np.empty((n_keeps, n_c, width))
+    m = np.empty((n_keeps, n_c, width))
+    g = np.empty((n_q, n_c, width))
+    for row in range(start, stop):
+        for q in range(n_q):
+            r2 = nrow[row, q]
+            c0 = ncol[row, q]
+            for x in range(width):
+                g[q, 0, x] = 0.0
+            for k in range(n_out):
+                src = nxt[k, r2]
+                w = weight[k]
                 for x in range(width):
-                    g[q, 0, x] = 0.0
-                for k in range(n_out):
-                    src = nxt[k, r2]
-                    w = weight[k]
+                    v = src[c0 + x]
+                    g[q, k + 1, x] = v
+                    g[q, 0, x] += w * v
+        for r in range(n_rolls):
+            q = pidx[r]
+            for c in range(n_c):
+                for x in range(width):
+                    e[roll_offset + r, c, x] = g[q, c, x]
+        for stage in range(2):
+            _expect(e, add_die, roll_offset, n_c, width)
+            if fixed:
+                for r in range(n_rolls):
                     for x in range(width):
-                        v = src[c0 + x]
-                        g[q, k + 1, x] = v
-                        g[q, 0, x] += w * v
-            for r in range(n_rolls):
-                q = pidx[r]
+                        k = keep_of_mask[r, reroll[prow[row, x], stage, r]]
+                        for c in range(n_c):
+                            m[roll_offset + r, c, x] = e[k, c, x]
+            else:
+                _best(e, m, sub_pad, size_offset, n_c, width, tie_rel)
+            for k in range(roll_offset, n_keeps):
                 for c in range(n_c):
                     for x in range(width):
-                        e[roll_offset + r, c, x] = g[q, c, x]
-            for stage in range(2):
-                _expect(e, add_die, roll_offset, n_c, width)
-                if fixed:
-                    for r in range(n_rolls):
-                        for x in range(width):
-                            k = keep_of_mask[r, reroll[prow[row, x], stage, r]]
-                            for c in range(n_c):
-                                m[roll_offset + r, c, x] = e[k, c, x]
-                else:
-                    _best(e, m, sub_pad, size_offset, n_c, width, tie_rel)
-                for k in range(roll_offset, n_keeps):
-                    for c in range(n_c):
-                        for x in range(width):
-                            e[k, c, x] = m[k, c, x]
-            _expect(e, add_die, roll_offset, n_c, width)
-            for k in range(n_out):
-                for x in range(width):
-                    out[k, row, x] = e[0, k + 1, x]
+                        e[k, c, x] = m[k, c, x]
+        _expect(e, add_die, roll_offset, n_c, width)
+        for k in range(n_out):
+            for x in range(width):
+                out[k, row, x] = e[0, k + 1, x]

@@ -37,11 +37,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import prange
 
 from lookup.yahtzee.rules import Rules, get_rules, kernel_params, scoring_tables
 from lookup.yahtzee.states import state_space
-from pipeline.jit import njit
+from pipeline.jit import njit, run_chunks
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables, solve
 
@@ -150,10 +149,10 @@ def _choose(a, orders, n, tol, gaps_row, picks, dst):
     return n_tied
 
 
-@njit(cache=True, parallel=True)
-def _tie_layer(lo, hi, row_mask, row_upper, row_ybox, vrow, mom, state_index, score_t, joker_score, yface,
-               params, add_die, roll_offset, roll_prob, n_sub, rule_keeps, box_prio, tol, gaps, n_ties,
-               n_chunks):
+@njit(cache=True, nogil=True)
+def _tie_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, vrow, mom, state_index, score_t,
+               joker_score, yface,
+               params, add_die, roll_offset, roll_prob, n_sub, rule_keeps, box_prio, tol, gaps, n_ties):
     """Rows lo..hi-1 of one layer, from the next layer's rows of ``mom``.
 
     ``mom[i, 0]``: optimal mean of the remaining points (recomputed; equals ``vrow[i]``); ``mom[i, 1]`` /
@@ -171,44 +170,41 @@ def _tie_layer(lo, hi, row_mask, row_upper, row_ybox, vrow, mom, state_index, sc
     n_rules = rule_keeps.shape[0]
     nq = 3 + n_rules
     inv_faces = 1.0 / n_faces
-    n = hi - lo
-    step = (n + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e = np.empty((n_keeps, nq))
-        opt = np.empty((n_boxes, nq))
-        picks = np.empty(n_rules)
-        for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
-            mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
-            # Final roll: the options are the allowed boxes.
+    e = np.empty((n_keeps, nq))
+    opt = np.empty((n_boxes, nq))
+    picks = np.empty(n_rules)
+    for i in range(lo + start, lo + stop):
+        mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
+        # Final roll: the options are the allowed boxes.
+        for r in range(n_rolls):
+            f = yface[r]
+            allowed, use_joker = kernels.scoring_options(joker_code, mask, f, all_filled, yidx, params[7])
+            for c in range(n_boxes):
+                if (allowed >> c) & 1 == 0:
+                    opt[c, 0] = -np.inf  # not an option
+                    continue
+                pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
+                rew, nu, ny = kernels.box_outcome(c, pts, upper, ybox, 1 if f >= 0 else 0, thr, ubonus,
+                                                  ybonus, yidx)
+                nxt = state_index[mask | (1 << c), nu, ny]
+                m1 = vrow[nxt]
+                opt[c, 0] = rew + m1
+                for t in range(1, nq):
+                    opt[c, t] = rew * rew + 2.0 * rew * m1 + mom[nxt, t]
+            if _choose(opt, box_prio, n_boxes, tol, gaps[chunk], picks, e[roll_offset + r]) > 1:
+                n_ties[chunk] += 1
+        # Two reroll decisions: expectation over the rerolled dice, then the best keep of each roll.
+        for _stage in range(2):
+            for t in range(nq):  # the value kernel's arithmetic: the means are bitwise its values
+                kernels._expect_keeps(e[:, t], add_die, roll_offset, inv_faces)
+            for r in range(n_rolls):  # the roll's keep-all row is an option and its result's place
+                if _choose(e, rule_keeps[:, r, :], n_sub[r], tol, gaps[chunk], picks, e[roll_offset + r]) > 1:
+                    n_ties[chunk] += 1
+        for t in range(nq):  # the first roll, summed in the value kernel's order
+            acc = 0.0
             for r in range(n_rolls):
-                f = yface[r]
-                allowed, use_joker = kernels.scoring_options(joker_code, mask, f, all_filled, yidx, params[7])
-                for c in range(n_boxes):
-                    if (allowed >> c) & 1 == 0:
-                        opt[c, 0] = -np.inf  # not an option
-                        continue
-                    pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
-                    rew, nu, ny = kernels.box_outcome(c, pts, upper, ybox, 1 if f >= 0 else 0, thr, ubonus,
-                                                      ybonus, yidx)
-                    nxt = state_index[mask | (1 << c), nu, ny]
-                    m1 = vrow[nxt]
-                    opt[c, 0] = rew + m1
-                    for t in range(1, nq):
-                        opt[c, t] = rew * rew + 2.0 * rew * m1 + mom[nxt, t]
-                if _choose(opt, box_prio, n_boxes, tol, gaps[ch], picks, e[roll_offset + r]) > 1:
-                    n_ties[ch] += 1
-            # Two reroll decisions: expectation over the rerolled dice, then the best keep of each roll.
-            for _stage in range(2):
-                for t in range(nq):  # the value kernel's arithmetic: the means are bitwise its values
-                    kernels._expect_keeps(e[:, t], add_die, roll_offset, inv_faces)
-                for r in range(n_rolls):  # the roll's keep-all row is an option and its result's place
-                    if _choose(e, rule_keeps[:, r, :], n_sub[r], tol, gaps[ch], picks, e[roll_offset + r]) > 1:
-                        n_ties[ch] += 1
-            for t in range(nq):  # the first roll, summed in the value kernel's order
-                acc = 0.0
-                for r in range(n_rolls):
-                    acc += roll_prob[r] * e[roll_offset + r, t]
-                mom[i, t] = acc
+                acc += roll_prob[r] * e[roll_offset + r, t]
+            mom[i, t] = acc
 
 
 def _mask_order(kind: str, n_dice: int) -> np.ndarray:
@@ -302,9 +298,9 @@ def tie_range(rules: Rules | str = "verhoeff", *, tol: float | None = None, valu
     index = np.ascontiguousarray(space.state_index)
     for n_filled in range(rules.n_boxes - 1, -1, -1):
         lo, hi = int(space.layer_ptr[n_filled]), int(space.layer_ptr[n_filled + 1])
-        _tie_layer(lo, hi, space.row_mask, space.row_upper, space.row_ybox, vrow, mom, index, kt.score_t,
-                   kt.joker_score, kt.yface, params, kt.add_die, kt.roll_offset, kt.roll_prob, n_sub,
-                   rule_keeps, box_prio, tol, gaps, n_ties, n_chunks)
+        run_chunks(_tie_layer, hi - lo, n_chunks, lo, hi, space.row_mask, space.row_upper, space.row_ybox, vrow, mom,
+                   index, kt.score_t, kt.joker_score, kt.yface, params, kt.add_die, kt.roll_offset, kt.roll_prob, n_sub,
+                   rule_keeps, box_prio, tol, gaps, n_ties)
     mean = float(mom[0, 0])
 
     def sd(q: float) -> float:

@@ -30,6 +30,7 @@ import numpy as np
 
 from lookup.yahtzee.rules import Rules, get_rules, kernel_params
 from lookup.yahtzee.states import StateSpace, state_space
+from pipeline.jit import run_chunks
 from pipeline.yahtzee import kernels, solver, towin_kernels
 from pipeline.yahtzee.solver import KernelTables, kernel_tables
 
@@ -76,8 +77,9 @@ def layout(rules: Rules | str, max_points: int | None = None) -> Layout:
     index = np.ascontiguousarray(space.state_index)
     for n in range(rules.n_boxes - 1, -1, -1):
         lo, hi = int(space.layer_ptr[n]), int(space.layer_ptr[n + 1])
-        towin_kernels.max_reach_layer(lo, hi, space.row_mask, space.row_upper, space.row_ybox, reach, index,
-                                      kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, _params(rules))
+        run_chunks(towin_kernels.max_reach_layer, hi - lo, kernels._n_chunks(hi - lo), lo, hi, space.row_mask,
+                   space.row_upper, space.row_ybox, reach, index, kt.score_t, kt.joker_score, kt.counts_t, kt.yroll,
+                   _params(rules))
     reach = reach.astype(np.int64)
     bound = reach if max_points is None else np.minimum(reach, max_points)
     widths = tuple(int(bound[space.layer_ptr[n]:space.layer_ptr[n + 1]].max(initial=0)) + 1
@@ -113,16 +115,16 @@ def solve_block(lay: Layout, n_filled: int, lo: int, hi: int, nxt: np.ndarray,
     common = (lo, hi, space.row_mask, space.row_upper, space.row_ybox, lay.bound, index, nxt, nlo, nxt_bound,
               out)
     if policy is None:
-        towin_kernels.solve_rows(*common, kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, _params(rules),
-                                 kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.roll_prob,
-                                 kernels._n_chunks(hi - lo))
+        run_chunks(towin_kernels.solve_rows, hi - lo, kernels._n_chunks(hi - lo), *common, kt.score_t, kt.joker_score,
+                   kt.counts_t, kt.yroll, _params(rules), kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset,
+                   kt.roll_prob)
     else:
         reroll, category = (np.ascontiguousarray(a) for a in policy)
         if reroll.shape[0] != hi - lo or category.shape[0] != hi - lo:
             raise ValueError(f"the policy covers {reroll.shape[0]} rows, the block {hi - lo}")
-        towin_kernels.evaluate_rows(*common, np.arange(-lo, space.n_rows - lo, dtype=np.int64), reroll, category,
-                                    kt.score_t, kt.joker_score, kt.yface, _params(rules), kt.add_die,
-                                    kt.roll_offset, kt.roll_prob, kt.keep_of_mask, kernels._n_chunks(hi - lo))
+        run_chunks(towin_kernels.evaluate_rows, hi - lo, kernels._n_chunks(hi - lo), *common,
+                   np.arange(-lo, space.n_rows - lo, dtype=np.int64), reroll, category, kt.score_t, kt.joker_score,
+                   kt.yface, _params(rules), kt.add_die, kt.roll_offset, kt.roll_prob, kt.keep_of_mask)
     return out
 
 

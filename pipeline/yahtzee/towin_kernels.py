@@ -25,7 +25,6 @@ partition of a layer into tasks gives the same bytes.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from pipeline.jit import njit
 from pipeline.yahtzee import kernels
@@ -36,16 +35,16 @@ box_outcome = kernels.box_outcome
 scoring_options = kernels.scoring_options
 
 
-@njit(cache=True, parallel=True)
-def max_reach_layer(lo, hi, row_mask, row_upper, row_ybox, reach, state_index, score_t, joker_score, counts_t,
-                    yroll, params):
-    """``reach[row]`` for rows lo..hi-1: the most points the state can still score (any dice can come up,
-    so it is a max over rolls and boxes of reward + reach of the next state); reads the next layer."""
-    n_rolls = score_t.shape[1]
-    for i in prange(lo, hi):
-        v0 = np.empty(n_rolls)
-        g = np.empty((params[5], params[4] + 1))
-        w = np.empty(params[5])
+@njit(cache=True, nogil=True)
+def max_reach_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, reach, state_index, score_t,
+                    joker_score, counts_t, yroll, params):
+    """``reach[row]`` for rows lo + start .. lo + stop - 1 of the layer lo..hi-1 (``pipeline.jit.run_chunks``):
+    the most points the state can still score (any dice can come up, so it is a max over rolls and boxes of
+    reward + reach of the next state); reads the next layer."""
+    v0 = np.empty(score_t.shape[1])
+    g = np.empty((params[5], params[4] + 1))
+    w = np.empty(params[5])
+    for i in range(lo + start, lo + stop):
         _final_values(row_mask[i], row_upper[i], row_ybox[i], v0, g, w, reach, state_index, score_t,
                       joker_score, counts_t, yroll, params)
         reach[i] = v0.max()
@@ -194,67 +193,62 @@ def _start_vector(e, add_die, roll_offset, out, width):
         out[t] = e[0, t]
 
 
-@njit(cache=True, parallel=True)
-def solve_rows(lo, hi, row_mask, row_upper, row_ybox, bound, state_index, nxt, nxt_lo, nxt_bound, out, score_t,
-               joker_score, counts_t, yroll, params, add_die, sub_pad, size_offset, roll_offset, roll_prob,
-               n_chunks):
+@njit(cache=True, nogil=True)
+def solve_rows(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, bound, state_index, nxt, nxt_lo, nxt_bound,
+               out, score_t,
+               joker_score, counts_t, yroll, params, add_die, sub_pad, size_offset, roll_offset, roll_prob):
     """Optimal needed-points vectors of rows lo..hi-1 into ``out[row - lo, :bound[row] + 1]`` (``out`` is
     zero elsewhere). ``nxt[j]`` is the vector of row ``nxt_lo + j`` of the next layer, ``nxt_bound`` its
     bounds."""
     n_keeps = add_die.shape[0]
     width_max = out.shape[1]
-    n = hi - lo
-    step = (n + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e = np.empty((n_keeps, width_max))
-        m = np.empty((n_keeps, width_max))
-        g = np.empty((params[4] + 1, width_max))
-        for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
-            width = bound[i] + 1
-            _final_max(row_mask[i], row_upper[i], row_ybox[i], width, e, g, state_index, nxt, nxt_lo, nxt_bound,
-                       score_t, joker_score, counts_t, yroll, params, roll_offset)
-            for _ in range(2):
-                _expect(e, add_die, roll_offset, width)
-                _best_subkeeps(e, m, sub_pad, size_offset, width)
-                for k in range(roll_offset, n_keeps):
-                    for t in range(width):
-                        e[k, t] = m[k, t]
-            _start_vector(e, add_die, roll_offset, out[i - lo], width)
+    e = np.empty((n_keeps, width_max))
+    m = np.empty((n_keeps, width_max))
+    g = np.empty((params[4] + 1, width_max))
+    for i in range(lo + start, lo + stop):
+        width = bound[i] + 1
+        _final_max(row_mask[i], row_upper[i], row_ybox[i], width, e, g, state_index, nxt, nxt_lo, nxt_bound,
+                   score_t, joker_score, counts_t, yroll, params, roll_offset)
+        for _ in range(2):
+            _expect(e, add_die, roll_offset, width)
+            _best_subkeeps(e, m, sub_pad, size_offset, width)
+            for k in range(roll_offset, n_keeps):
+                for t in range(width):
+                    e[k, t] = m[k, t]
+        _start_vector(e, add_die, roll_offset, out[i - lo], width)
 
 
-@njit(cache=True, parallel=True)
-def evaluate_rows(lo, hi, row_mask, row_upper, row_ybox, bound, state_index, nxt, nxt_lo, nxt_bound, out,
+@njit(cache=True, nogil=True)
+def evaluate_rows(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, bound, state_index, nxt, nxt_lo,
+                  nxt_bound, out,
                   policy_row, reroll, category, score_t, joker_score, yface, params, add_die, roll_offset, roll_prob,
-                  keep_of_mask, n_chunks):
+                  keep_of_mask):
     """Like ``solve_rows`` for the fixed policy ``reroll`` / ``category`` (rows ``policy_row[row]``): the
     probability that THAT policy reaches t, instead of the best probability."""
     n_keeps = add_die.shape[0]
     n_rolls = roll_prob.shape[0]
     width_max = out.shape[1]
-    n = hi - lo
-    step = (n + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        e = np.empty((n_keeps, width_max))
-        q = np.empty((n_rolls, width_max))
-        for i in range(lo + ch * step, min(hi, lo + (ch + 1) * step)):
-            width = bound[i] + 1
-            mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
-            prow = policy_row[i]
+    e = np.empty((n_keeps, width_max))
+    q = np.empty((n_rolls, width_max))
+    for i in range(lo + start, lo + stop):
+        width = bound[i] + 1
+        mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
+        prow = policy_row[i]
+        for r in range(n_rolls):
+            c = category[prow, r]
+            face = yface[r]
+            allowed, use_joker = scoring_options(params[0], mask, face, (1 << params[5]) - 1, params[6],
+                                                 params[7])
+            rew, nu, ny = _box_reward(c, r, mask, upper, ybox, face, use_joker, joker_score, score_t, params)
+            j = _next(state_index, nxt_lo, mask | (1 << c), nu, ny)
+            _shift_copy(e[roll_offset + r], nxt[j], nxt_bound[j], rew, width)
+        for stage in range(2):
+            _expect(e, add_die, roll_offset, width)
             for r in range(n_rolls):
-                c = category[prow, r]
-                face = yface[r]
-                allowed, use_joker = scoring_options(params[0], mask, face, (1 << params[5]) - 1, params[6],
-                                                     params[7])
-                rew, nu, ny = _box_reward(c, r, mask, upper, ybox, face, use_joker, joker_score, score_t, params)
-                j = _next(state_index, nxt_lo, mask | (1 << c), nu, ny)
-                _shift_copy(e[roll_offset + r], nxt[j], nxt_bound[j], rew, width)
-            for stage in range(2):
-                _expect(e, add_die, roll_offset, width)
-                for r in range(n_rolls):
-                    src = e[keep_of_mask[r, reroll[prow, stage, r]]]
-                    for t in range(width):
-                        q[r, t] = src[t]
-                for r in range(n_rolls):
-                    for t in range(width):
-                        e[roll_offset + r, t] = q[r, t]
-            _start_vector(e, add_die, roll_offset, out[i - lo], width)
+                src = e[keep_of_mask[r, reroll[prow, stage, r]]]
+                for t in range(width):
+                    q[r, t] = src[t]
+            for r in range(n_rolls):
+                for t in range(width):
+                    e[roll_offset + r, t] = q[r, t]
+        _start_vector(e, add_die, roll_offset, out[i - lo], width)

@@ -22,10 +22,9 @@ from functools import cache
 
 import numba
 import numpy as np
-from numba import prange
 
 from lookup.yahtzee.rules import UPPER, Rules, scoring_tables
-from pipeline.jit import njit
+from pipeline.jit import njit, run_chunks
 from pipeline.prefetch import prefetch
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables, padded_subkeeps
@@ -416,15 +415,16 @@ def play_games(lo, hi, first, seed, mode, PA, PB, G, scores, bonus, errors):
         errors[i] = 0 if ok else 1
 
 
-@njit(cache=True, parallel=True)
-def play_games_parallel(lo, hi, seed, mode, PA, PB, G, scores, bonus, errors, n_chunks):
+@njit(cache=True, nogil=True)
+def _play_chunk(chunk, start, stop, lo, seed, mode, PA, PB, G, scores, bonus, errors):
+    """Games ``lo + start .. lo + stop - 1`` of ``play_games_parallel`` (``pipeline.jit.run_chunks``)."""
+    play_games(lo + start, lo + stop, lo, seed, mode, PA, PB, G, scores, bonus, errors)
+
+
+def play_games_parallel(lo: int, hi: int, seed: int, mode: int, PA: tuple, PB: tuple, G: tuple, scores: np.ndarray,
+                        bonus: np.ndarray, errors: np.ndarray, n_chunks: int) -> None:
     """``play_games`` over lo..hi split into ``n_chunks`` contiguous chunks run in parallel."""
-    step = (hi - lo + n_chunks - 1) // n_chunks
-    for ch in prange(n_chunks):
-        s = lo + ch * step
-        e = min(hi, s + step)
-        if s < e:
-            play_games(s, e, lo, seed, mode, PA, PB, G, scores, bonus, errors)
+    run_chunks(_play_chunk, hi - lo, n_chunks, lo, seed, mode, PA, PB, G, scores, bonus, errors)
 
 
 def n_chunks(games: int) -> int:
