@@ -17,8 +17,9 @@ from pipeline.poker.kernels import exact_counts, fused_table, monte_carlo, prefl
 
 MC_TASKS = 64
 # Counts needing fewer evaluations than this (work_units; a heads-up preflop matchup is 5e6) run on one
-# thread: numba's OpenMP barrier costs more than a second thread saves there, and on a shared machine it
-# waits for a descheduled thread (measured: docs/benchmarks.md, "Poker").
+# thread: waiting for a second thread costs more than it saves there, and on a shared machine it may be
+# descheduled (measured with numba's OpenMP threads, before the kernels ran on run_chunks' threads:
+# docs/benchmarks.md, "Poker").
 SERIAL_WORK = 3e7
 
 
@@ -75,13 +76,12 @@ class NumbaEngine:
         """Counts of ``kernels.exact_counts`` (``method``: 0 auto, 1 direct, 2 inclusion-exclusion)."""
         if problem.opponents == 0 and problem.k == 5 and len(problem.hands) > 0:
             t = self.tables
-            # hand out first cards one by one: robust to a busy core
-            with threads_for(work_units(problem, 1)), numba.parallel_chunksize(1):
+            with threads_for(work_units(problem, 1)):
                 d = preflop_known(t.rank_next, self.last, self.first6, t.flush_value, problem.hands_array(),
                                   problem.rem, interleaved(len(problem.rem) - 4))
             return d, np.zeros((len(problem.hands), len(problem.hands) + 1, 1, 1), dtype=np.int64), 0
         order = interleaved(max(len(problem.rem) - problem.k + 1, 1)) if problem.k else np.zeros(1, np.int64)
-        with threads_for(work_units(problem, len(perms))), numba.parallel_chunksize(1):
+        with threads_for(work_units(problem, len(perms))):
             d, a, failed = exact_counts(*self._args(problem), perms, order, int(budget), method)
         return d, a, int(failed)
 

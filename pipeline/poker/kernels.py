@@ -12,6 +12,11 @@ per suit (``1 << 16 * suit + rank``); seven cards have a flush when a nibble of 
 The small helpers (``_add``, ``_value2``, ...) are plain ``nb.njit`` functions, not ``inline="always"``: numba
 types and lowers an inlined body again at every call site, which only lengthened compiling; LLVM inlines the
 calls anyway (same counts, same speed: docs/benchmarks.md, test-suite section).
+
+No kernel is ``parallel=True``: numba's parfor passes would type and lower each ``prange`` body a second time
+(as a gufunc), so each kernel's per-task loop is a ``nogil`` chunk kernel run on threads by
+``pipeline.jit.run_chunks``, and a Python function of the kernel's name allocates the per-task outputs and
+reduces them as before.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import numba as nb
 import numpy as np
 
 from lookup.poker.rules import CATEGORY_SHIFT
+from pipeline.jit import run_chunks
 
 
 def fused_table(rank_next: np.ndarray, rank_value: np.ndarray) -> tuple[np.ndarray, int]:
@@ -51,17 +57,10 @@ def flush_suit(sc):
     return s
 
 
-@nb.njit(parallel=True, cache=True)
-def seven_card_census(rank_next, last, first6, flush_value, census):
-    """Evaluate every one of the C(52, 7) seven-card hands in enumeration order (the evaluator's test and
-    benchmark). Returns (count per category [9], count per value [1 << 16], sum of all values); the counts
-    only when ``census`` (the benchmark times the evaluation alone). Parallel over the first card.
-    """
-    rows = 52 if census else 1
-    cats = np.zeros((rows, 9), dtype=np.int64)
-    seen = np.zeros((rows, 1 << 16), dtype=np.int64)
-    total = np.zeros(52, dtype=np.int64)
-    for c1 in nb.prange(52):
+@nb.njit(cache=True, nogil=True)
+def _seven_card_census_chunk(chunk, start, stop, rank_next, last, first6, flush_value, census, cats, seen, total):
+    """First cards ``start .. stop - 1`` of ``seven_card_census`` into their rows of cats, seen and total."""
+    for c1 in range(start, stop):
         acc = 0
         s1 = rank_next[0, c1 >> 2]
         q1 = 1 << 4 * (c1 & 3)
@@ -99,7 +98,20 @@ def seven_card_census(rank_next, last, first6, flush_value, census):
                                     cats[c1, v >> CATEGORY_SHIFT] += 1
                                     seen[c1, v] += 1
         total[c1] = acc
-    return cats.sum(axis=0), seen.sum(axis=0), total.sum()
+
+
+def seven_card_census(rank_next, last, first6, flush_value, census):
+    """Evaluate every one of the C(52, 7) seven-card hands in enumeration order (the evaluator's test and
+    benchmark). Returns (count per category [9], count per value [1 << 16], sum of all values); the counts
+    only when ``census`` (the benchmark times the evaluation alone). Parallel over the first card, one chunk
+    each (their work differs 10^4-fold: threads take them one by one).
+    """
+    rows = 52 if census else 1
+    cats = np.zeros((rows, 9), dtype=np.int64)
+    seen = np.zeros((rows, 1 << 16), dtype=np.int64)
+    total = np.zeros(52, dtype=np.int64)
+    run_chunks(_seven_card_census_chunk, 52, 52, rank_next, last, first6, flush_value, census, cats, seen, total)
+    return cats.sum(axis=0), seen.sum(axis=0), int(total.sum())
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -279,32 +291,18 @@ def _weak_equal_counts(s5, q5, z5, pool, p, vmax, n, rank_next, last, first6, fl
     return nl, ne, sll, sle, see
 
 
-@nb.njit(parallel=True, cache=True)
-def exact_counts(rank_next, last, first6, flush_value, hands, board, rem, k, n, perms, order, budget, method):
-    """Exact counts over every completion of ``board`` by ``k`` cards of ``rem`` (sorted), with ``n`` unknown
-    opponents dealt from what is left.
-
-    Returns (D [m, m + 1, n + 1], A [m, m + 1, n + 1, n + 1], failed). For known player i on a board where
-    the best known value is shared by k_top players including i: ``D[i, k_top, t]`` sums, over boards
-    (weighted by suit-orbit size), the number of unordered sets of n opponent hands with none better and
-    exactly t equal to it when counted directly, and ``A[i, k_top, j, e]`` sums the j-matchings with e
-    equal-valued edges among the hands that are at least as good (inclusion-exclusion; the caller finishes
-    it with exact integers); ``method`` 0 picks the smaller edge set per board, 1 forces direct counting and
-    2 inclusion-exclusion (tests compare them). ``failed`` > 0 when a board needed more than ``budget``
-    steps of matching enumeration (then the counts are incomplete). ``order``: the first-card indices,
-    run in parallel.
-    """
+@nb.njit(cache=True, nogil=True)
+def _exact_counts_chunk(chunk, first, stop, rank_next, last, first6, flush_value, hands, board, rem, k, n, perms,
+                        order, budget, method, D, A, failed):
+    """Tasks ``first .. stop - 1`` of ``exact_counts`` (first cards ``order[task]``) into ``D[task]``,
+    ``A[task]`` and ``failed[task]`` (``start`` is the body's first changed depth)."""
     m = hands.shape[0]
     R = rem.shape[0]
-    tasks = order.shape[0]
-    D = np.zeros((tasks, m, m + 1, n + 1), dtype=np.int64)
-    A = np.zeros((tasks, m, m + 1, n + 1, n + 1), dtype=np.int64)
-    failed = np.zeros(tasks, dtype=np.int64)
     s0, q0, z0 = 0, 0, 0
     for c in board:
         s0, q0, z0 = _add(s0, q0, z0, c, rank_next)
     p = R - k
-    for task in nb.prange(tasks):
+    for task in range(first, stop):
         idx = np.empty(max(k, 1), dtype=np.int64)
         st = np.zeros(6, dtype=np.int64)
         qs = np.zeros(6, dtype=np.int64)
@@ -449,7 +447,31 @@ def exact_counts(rank_next, last, first6, flush_value, hands, board, rem, k, n, 
             for i in range(d + 1, k):
                 idx[i] = idx[i - 1] + 1
             start = d
-    return D.sum(axis=0), A.sum(axis=0), failed.sum()
+
+
+def exact_counts(rank_next, last, first6, flush_value, hands, board, rem, k, n, perms, order, budget, method):
+    """Exact counts over every completion of ``board`` by ``k`` cards of ``rem`` (sorted), with ``n`` unknown
+    opponents dealt from what is left.
+
+    Returns (D [m, m + 1, n + 1], A [m, m + 1, n + 1, n + 1], failed). For known player i on a board where
+    the best known value is shared by k_top players including i: ``D[i, k_top, t]`` sums, over boards
+    (weighted by suit-orbit size), the number of unordered sets of n opponent hands with none better and
+    exactly t equal to it when counted directly, and ``A[i, k_top, j, e]`` sums the j-matchings with e
+    equal-valued edges among the hands that are at least as good (inclusion-exclusion; the caller finishes
+    it with exact integers); ``method`` 0 picks the smaller edge set per board, 1 forces direct counting and
+    2 inclusion-exclusion (tests compare them). ``failed`` > 0 when a board needed more than ``budget``
+    steps of matching enumeration (then the counts are incomplete). ``order``: the first-card indices,
+    run in parallel.
+    """
+    m = hands.shape[0]
+    tasks = order.shape[0]
+    D = np.zeros((tasks, m, m + 1, n + 1), dtype=np.int64)
+    A = np.zeros((tasks, m, m + 1, n + 1, n + 1), dtype=np.int64)
+    failed = np.zeros(tasks, dtype=np.int64)
+    # One chunk per first card: their work differs widely, threads take them one by one.
+    run_chunks(_exact_counts_chunk, tasks, tasks, rank_next, last, first6, flush_value, hands, board, rem, k, n,
+               perms, order, budget, method, D, A, failed)
+    return D.sum(axis=0), A.sum(axis=0), int(failed.sum())
 
 
 @nb.njit
@@ -469,18 +491,16 @@ def _splitmix(z):
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(parallel=True, cache=True)
-def monte_carlo(rank_next, last, first6, flush_value, hands, board, rem, k, n, samples, tasks, seed):
-    """Seeded Monte Carlo: ``samples`` random deals (board completion + n opponent hands from ``rem``),
-    split into ``tasks`` independent streams. Returns per known player (share sum, share sum of squares,
-    deals won alone, deals tied for best)."""
+@nb.njit(cache=True, nogil=True)
+def _monte_carlo_chunk(chunk, start, stop, rank_next, last, first6, flush_value, hands, board, rem, k, n, samples,
+                       tasks, seed, out):
+    """Streams ``start .. stop - 1`` of ``monte_carlo`` into ``out[task]``."""
     m = hands.shape[0]
     R = rem.shape[0]
-    out = np.zeros((tasks, 4, m), dtype=np.float64)
     s0, q0, z0 = 0, 0, 0
     for c in board:
         s0, q0, z0 = _add(s0, q0, z0, c, rank_next)
-    for task in nb.prange(tasks):
+    for task in range(start, stop):
         x = _splitmix(np.uint64(seed) * np.uint64(1000003) + np.uint64(task)) | np.uint64(1)
         deck = rem.copy()
         vals = np.empty(m, dtype=np.int64)
@@ -524,6 +544,15 @@ def monte_carlo(rank_next, last, first6, flush_value, hands, board, rem, k, n, s
                         out[task, 2, i] += 1
                     else:
                         out[task, 3, i] += 1
+
+
+def monte_carlo(rank_next, last, first6, flush_value, hands, board, rem, k, n, samples, tasks, seed):
+    """Seeded Monte Carlo: ``samples`` random deals (board completion + n opponent hands from ``rem``),
+    split into ``tasks`` independent streams. Returns per known player (share sum, share sum of squares,
+    deals won alone, deals tied for best)."""
+    out = np.zeros((tasks, 4, hands.shape[0]), dtype=np.float64)
+    run_chunks(_monte_carlo_chunk, tasks, tasks, rank_next, last, first6, flush_value, hands, board, rem, k, n,
+               samples, tasks, seed, out)
     return out.sum(axis=0)
 
 
@@ -531,21 +560,10 @@ def monte_carlo(rank_next, last, first6, flush_value, hands, board, rem, k, n, s
 # Preflop tables: every hole-card pair on each board at once.
 
 
-@nb.njit(parallel=True, cache=True)
-def preflop_heads_up(rank_next, last, first6, flush_value, perms, pair_class, order):
-    """Exact heads-up wins between the 169 classes over every board (one per suit orbit, weighted).
-
-    Returns win int64 [169, 169]: over all (board, hand of class X, disjoint hand of class Y), the number where
-    X's hand is strictly better. The ties follow (``preflop.heads_up``): every such triple is a win of X, a win
-    of Y or a tie, so counting them here too would only double the per-hand loop over the classes. On each
-    board the 1081 hands are ranked once and sorted; walking them by value, the hands already passed that
-    share no card with the current one are counted per class as total - (those holding its first card) -
-    (its second card): no pair is compared. ``order`` lists the two lowest board cards (c1, c2), one parallel
-    task each (``preflop.board_tasks``).
-    """
-    tasks = order.shape[0]
-    win = np.zeros((tasks, 169, 169), dtype=np.int64)
-    for task in nb.prange(tasks):
+@nb.njit(cache=True, nogil=True)
+def _preflop_heads_up_chunk(chunk, start, stop, rank_next, last, first6, flush_value, perms, pair_class, order, win):
+    """Tasks ``start .. stop - 1`` of ``preflop_heads_up`` into ``win[task]``."""
+    for task in range(start, stop):
         c1 = order[task, 0]
         hv = np.empty(1081, dtype=np.int64)
         ha = np.empty(1081, dtype=np.int64)
@@ -604,27 +622,38 @@ def preflop_heads_up(rank_next, last, first6, flush_value, perms, pair_class, or
                                 cntc[ha[h], x] += 1
                                 cntc[hb[h], x] += 1
                             i = j
+
+
+def preflop_heads_up(rank_next, last, first6, flush_value, perms, pair_class, order):
+    """Exact heads-up wins between the 169 classes over every board (one per suit orbit, weighted).
+
+    Returns win int64 [169, 169]: over all (board, hand of class X, disjoint hand of class Y), the number where
+    X's hand is strictly better. The ties follow (``preflop.heads_up``): every such triple is a win of X, a win
+    of Y or a tie, so counting them here too would only double the per-hand loop over the classes. On each
+    board the 1081 hands are ranked once and sorted; walking them by value, the hands already passed that
+    share no card with the current one are counted per class as total - (those holding its first card) -
+    (its second card): no pair is compared. ``order`` lists the two lowest board cards (c1, c2), one parallel
+    task each (``preflop.board_tasks``).
+    """
+    tasks = order.shape[0]
+    win = np.zeros((tasks, 169, 169), dtype=np.int64)
+    run_chunks(_preflop_heads_up_chunk, tasks, tasks, rank_next, last, first6, flush_value, perms, pair_class, order,
+               win)
     return win.sum(axis=0)
 
 
-@nb.njit(parallel=True, cache=True)
-def preflop_known(rank_next, last, first6, flush_value, hands, rem, order):
-    """Exact counts of known hands with no opponent and no board yet (all five board cards to come): the
-    fast path of ``exact_counts`` for that case. Each player's rank state walks hole cards first, then the
-    board card by card, so the innermost loop costs one lookup per player; no suit-orbit reduction (an
-    orbit test would cost more than the two or three evaluations it saves). Returns D [m, m + 1, 1].
-    The five levels are written out (not the generic stepper of ``exact_counts``) to keep them tight."""
+@nb.njit(cache=True, nogil=True)
+def _preflop_known_chunk(chunk, start, stop, rank_next, last, first6, flush_value, hands, rem, order, D):
+    """Tasks ``start .. stop - 1`` of ``preflop_known`` into ``D[task]``."""
     m = hands.shape[0]
     R = rem.shape[0]
-    tasks = order.shape[0]
-    D = np.zeros((tasks, m, m + 1, 1), dtype=np.int64)
     hole_q = np.zeros(m, dtype=np.int64)
     hole_z = np.zeros(m, dtype=np.int64)
     hole_s = np.zeros(m, dtype=np.int64)
     for i in range(m):
         hole_s[i], hole_q[i], hole_z[i] = _add(0, 0, 0, hands[i, 0], rank_next)
         hole_s[i], hole_q[i], hole_z[i] = _add(hole_s[i], hole_q[i], hole_z[i], hands[i, 1], rank_next)
-    for task in nb.prange(tasks):
+    for task in range(start, stop):
         f1 = order[task]
         st = np.empty((5, m), dtype=np.int64)
         vals = np.empty(m, dtype=np.int64)
@@ -674,6 +703,19 @@ def preflop_known(rank_next, last, first6, flush_value, hands, rem, order):
                         for i in range(m):
                             if vals[i] == vmax:
                                 D[task, i, ktop, 0] += 1
+
+
+def preflop_known(rank_next, last, first6, flush_value, hands, rem, order):
+    """Exact counts of known hands with no opponent and no board yet (all five board cards to come): the
+    fast path of ``exact_counts`` for that case. Each player's rank state walks hole cards first, then the
+    board card by card, so the innermost loop costs one lookup per player; no suit-orbit reduction (an
+    orbit test would cost more than the two or three evaluations it saves). Returns D [m, m + 1, 1].
+    The five levels are written out (not the generic stepper of ``exact_counts``) to keep them tight."""
+    m = hands.shape[0]
+    tasks = order.shape[0]
+    D = np.zeros((tasks, m, m + 1, 1), dtype=np.int64)
+    # One chunk per first card: their work differs widely, threads take them one by one.
+    run_chunks(_preflop_known_chunk, tasks, tasks, rank_next, last, first6, flush_value, hands, rem, order, D)
     return D.sum(axis=0)
 
 
@@ -704,32 +746,12 @@ def _sort_desc(keys, n, out, tmp, bucket):
         out[i] = src[i]
 
 
-@nb.njit(parallel=True, cache=True)
-def preflop_boards(rank_next, last, first6, flush_value, perms, pair_class, ns, deals, order, seed):
-    """Every class against ``ns[r]`` random hands (each r), board-stratified Monte Carlo: every board (one per
-    suit orbit, weighted by its size) is visited and its 1081 hands ranked once, so the board's variation
-    costs nothing; on each, ``deals[r]`` random deals of ``ns[r]`` opponent hands (from the 47 cards off the
-    board) are drawn and *every* hand left is scored against each of them (common random numbers), where it
-    shares no card with the deal (hands by value, best first: a deal's winners and ties are a prefix).
-
-    A hand's equity on a board is estimated by the ratio (share sum) / (deals disjoint from it): given how
-    many deals are disjoint, those are uniform over the deals from its 45 cards, so the ratio is unbiased.
-    Deals alternate between two halves with a ratio each; the board's contribution per class is their mean,
-    and (sum over the class's hands of the half differences)^2 / 4 estimates its variance without bias
-    (boards are independent; the boards of one orbit share one estimate, hence weight^2).
-
-    Returns (est [R, 169], var [R, 169], empty [R]): per class, sum over boards of weight x the sum of its
-    hands' equities; sum of weight^2 x the variance estimates; the (board, hand) with a half that had no
-    disjoint deal (that hand then takes the pooled ratio and adds nothing to the variance; 0 when both
-    halves are empty, a bias: ``deals`` should make that improbable, see ``preflop.min_deals``).
-    ``order``: the two lowest board cards (c1, c2), one parallel task each, seeded per task (the result
-    does not depend on the threads)."""
-    tasks = order.shape[0]
+@nb.njit(cache=True, nogil=True)
+def _preflop_boards_chunk(chunk, start, stop, rank_next, last, first6, flush_value, perms, pair_class, ns, deals, order,
+                          seed, est, var, empty):
+    """Tasks ``start .. stop - 1`` of ``preflop_boards`` into ``est[task]``, ``var[task]`` and ``empty[task]``."""
     rows = ns.shape[0]
-    est = np.zeros((tasks, rows, 169), dtype=np.float64)
-    var = np.zeros((tasks, rows, 169), dtype=np.float64)
-    empty = np.zeros((tasks, rows), dtype=np.int64)
-    for task in nb.prange(tasks):
+    for task in range(start, stop):
         c1 = order[task, 0]
         x = _splitmix(np.uint64(seed) * np.uint64(1000003) + np.uint64(52 * c1 + order[task, 1])) | np.uint64(1)
         hv = np.empty(1081, dtype=np.int64)
@@ -847,6 +869,34 @@ def preflop_boards(rank_next, last, first6, flush_value, perms, pair_class, ns, 
                                 dsum[y] += p0 - p1
                             for y in range(169):
                                 var[task, r, y] += w * w * 0.25 * dsum[y] * dsum[y]
+
+
+def preflop_boards(rank_next, last, first6, flush_value, perms, pair_class, ns, deals, order, seed):
+    """Every class against ``ns[r]`` random hands (each r), board-stratified Monte Carlo: every board (one per
+    suit orbit, weighted by its size) is visited and its 1081 hands ranked once, so the board's variation
+    costs nothing; on each, ``deals[r]`` random deals of ``ns[r]`` opponent hands (from the 47 cards off the
+    board) are drawn and *every* hand left is scored against each of them (common random numbers), where it
+    shares no card with the deal (hands by value, best first: a deal's winners and ties are a prefix).
+
+    A hand's equity on a board is estimated by the ratio (share sum) / (deals disjoint from it): given how
+    many deals are disjoint, those are uniform over the deals from its 45 cards, so the ratio is unbiased.
+    Deals alternate between two halves with a ratio each; the board's contribution per class is their mean,
+    and (sum over the class's hands of the half differences)^2 / 4 estimates its variance without bias
+    (boards are independent; the boards of one orbit share one estimate, hence weight^2).
+
+    Returns (est [R, 169], var [R, 169], empty [R]): per class, sum over boards of weight x the sum of its
+    hands' equities; sum of weight^2 x the variance estimates; the (board, hand) with a half that had no
+    disjoint deal (that hand then takes the pooled ratio and adds nothing to the variance; 0 when both
+    halves are empty, a bias: ``deals`` should make that improbable, see ``preflop.min_deals``).
+    ``order``: the two lowest board cards (c1, c2), one parallel task each, seeded per task (the result
+    does not depend on the threads)."""
+    tasks = order.shape[0]
+    rows = ns.shape[0]
+    est = np.zeros((tasks, rows, 169), dtype=np.float64)
+    var = np.zeros((tasks, rows, 169), dtype=np.float64)
+    empty = np.zeros((tasks, rows), dtype=np.int64)
+    run_chunks(_preflop_boards_chunk, tasks, tasks, rank_next, last, first6, flush_value, perms, pair_class, ns, deals,
+               order, seed, est, var, empty)
     return est.sum(axis=0), var.sum(axis=0), empty.sum(axis=0)
 
 
@@ -859,23 +909,10 @@ def _disjoint_pairs(size, s2, da, db, corr):
     return size * (size - 1) // 2 - (s2 - da * (da - 1) // 2 - db * (db - 1) // 2 - corr)
 
 
-@nb.njit(parallel=True, cache=True)
-def preflop_two(rank_next, last, first6, flush_value, perms, pair_class, order):
-    """Exact equity of every class against two random hands, counted board by board (one per suit orbit).
-
-    On a board, for hand h = {a, b} of value v, the opponents' unordered pairs of disjoint hands from the 45
-    cards left split by how many hands equal v (none may beat it): N0 both weaker, N1 one equal, N2 both
-    equal; h's pot share is N0 + N1 / 2 + N2 / 3. Each N comes from the sets L (value < v), W (<= v), E (= v)
-    of the board's hands: disjoint pairs in a set = C(size, 2) - sum over cards of C(degree, 2), corrected for
-    the hands that hold a or b (one pass over the 45 cards); N0 = pairs(L), N2 = pairs(E), N1 = pairs(W) -
-    N0 - N2. Hands are walked by value, so L's degrees grow group by group; nothing is dealt.
-
-    Returns int64 [169]: per class, the sum over boards (weighted by orbit size) and its hands of
-    6 N0 + 3 N1 + 2 N2; equity = that / (6 x 446,985 pairs x hands of the class x C(50, 5) boards).
-    ``order``: the two lowest board cards (c1, c2), one parallel task each."""
-    tasks = order.shape[0]
-    out = np.zeros((tasks, 169), dtype=np.int64)
-    for task in nb.prange(tasks):
+@nb.njit(cache=True, nogil=True)
+def _preflop_two_chunk(chunk, start, stop, rank_next, last, first6, flush_value, perms, pair_class, order, out):
+    """Tasks ``start .. stop - 1`` of ``preflop_two`` into ``out[task]``."""
+    for task in range(start, stop):
         c1 = order[task, 0]
         hv = np.empty(1081, dtype=np.int64)
         ha = np.empty(1081, dtype=np.int64)
@@ -983,4 +1020,22 @@ def preflop_two(rank_next, last, first6, flush_value, perms, pair_class, order):
                             s2l = s2w
                             nl = nw
                             hi = lo
+
+
+def preflop_two(rank_next, last, first6, flush_value, perms, pair_class, order):
+    """Exact equity of every class against two random hands, counted board by board (one per suit orbit).
+
+    On a board, for hand h = {a, b} of value v, the opponents' unordered pairs of disjoint hands from the 45
+    cards left split by how many hands equal v (none may beat it): N0 both weaker, N1 one equal, N2 both
+    equal; h's pot share is N0 + N1 / 2 + N2 / 3. Each N comes from the sets L (value < v), W (<= v), E (= v)
+    of the board's hands: disjoint pairs in a set = C(size, 2) - sum over cards of C(degree, 2), corrected for
+    the hands that hold a or b (one pass over the 45 cards); N0 = pairs(L), N2 = pairs(E), N1 = pairs(W) -
+    N0 - N2. Hands are walked by value, so L's degrees grow group by group; nothing is dealt.
+
+    Returns int64 [169]: per class, the sum over boards (weighted by orbit size) and its hands of
+    6 N0 + 3 N1 + 2 N2; equity = that / (6 x 446,985 pairs x hands of the class x C(50, 5) boards).
+    ``order``: the two lowest board cards (c1, c2), one parallel task each."""
+    tasks = order.shape[0]
+    out = np.zeros((tasks, 169), dtype=np.int64)
+    run_chunks(_preflop_two_chunk, tasks, tasks, rank_next, last, first6, flush_value, perms, pair_class, order, out)
     return out.sum(axis=0)

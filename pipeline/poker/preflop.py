@@ -61,9 +61,11 @@ def combo_counts() -> np.ndarray:
 def board_tasks() -> np.ndarray:
     """The parallel tasks of the board-by-board kernels: every pair (c1, c2) of lowest board cards, int64
     [1176, 2], in a fixed shuffled order. Boards are visited once per suit orbit and every orbit's
-    representative starts with a suit-0 card, so tasks in card order put all the work of a chunk on one thread
-    (numba splits a prange statically); shuffled, both threads get about half. The order is fixed (seed 0):
-    the exact counts do not depend on it, and the Monte Carlo rows are seeded per (c1, c2)."""
+    representative starts with a suit-0 card, so in card order the work is bunched in a few runs of tasks (a
+    static split, like numba's prange, gave them to one thread; the kernels now hand tasks to threads one by
+    one, ``pipeline.jit.run_chunks``, and the progress bar's groups would still be uneven); shuffled, it is
+    spread. The order is fixed (seed 0): the exact counts do not depend on it, and the Monte Carlo rows are
+    seeded per (c1, c2) (their float sums follow the order)."""
     tasks = np.array([(c1, c2) for c1 in range(48) for c2 in range(c1 + 1, 49)], dtype=np.int64)
     return tasks[np.random.default_rng(0).permutation(len(tasks))]
 

@@ -14,10 +14,11 @@ import time
 from pathlib import Path
 
 from pipeline.poker.engine import NumbaEngine
-from pipeline.poker.kernels import exact_counts, monte_carlo, preflop_known
+from pipeline.poker.kernels import _exact_counts_chunk, _monte_carlo_chunk, _preflop_known_chunk
 
-# The kernels an equity question runs (their numba helpers are linked into them and cached with them).
-EQUITY_KERNELS = (exact_counts, preflop_known, monte_carlo)
+# The compiled kernels an equity question runs (their numba helpers are linked into them and cached with them):
+# the chunk kernels behind ``exact_counts``, ``preflop_known`` and ``monte_carlo``, which are Python functions.
+EQUITY_KERNELS = (_exact_counts_chunk, _preflop_known_chunk, _monte_carlo_chunk)
 
 
 def kernels_cached() -> bool:
