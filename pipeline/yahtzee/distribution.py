@@ -74,14 +74,19 @@ def remaining_bounds(rules: Rules, row_mask: np.ndarray, row_upper: np.ndarray, 
     """
     st = scoring_tables(rules)
     best = np.maximum(st.score.max(axis=0), st.joker_score.max(axis=0)).astype(np.int64)
-    n = rules.n_boxes
-    open_bits = ((~row_mask[:, None]) >> np.arange(n)[None, :]) & 1
-    out = open_bits @ best
-    reach = row_upper + rules.n_dice * (open_bits[:, :UPPER] @ np.arange(1, UPPER + 1))
+    # Box by box, not as a [rows, boxes] matrix of open bits: Maxi has 37 million rows (a 6 GB matrix).
+    out = np.zeros(len(row_mask), dtype=np.int64)
+    reach = np.array(row_upper, dtype=np.int64)
+    n_open = np.zeros(len(row_mask), dtype=np.int64)
+    for c in range(rules.n_boxes):
+        is_open = ((row_mask >> c) & 1) == 0
+        out += np.where(is_open, best[c], 0)
+        n_open += is_open
+        if c < UPPER:
+            reach += np.where(is_open, rules.n_dice * (c + 1), 0)
     out += np.where((row_upper < rules.upper_threshold) & (reach >= rules.upper_threshold), rules.upper_bonus, 0)
     if rules.yahtzee_bonus:
-        n_open = open_bits.sum(axis=1)
-        yahtzee_open = open_bits[:, rules.yahtzee_index] == 1
+        yahtzee_open = ((row_mask >> rules.yahtzee_index) & 1) == 0
         bonuses = np.where(row_ybox == 1, n_open, np.where(yahtzee_open, np.maximum(n_open - 1, 0), 0))
         out += rules.yahtzee_bonus * bonuses
     return out
@@ -310,14 +315,18 @@ def law_sizes(rules: Rules | str, block_rows: int | None = None) -> dict[str, ob
     """The sizes of the laws of ``rules``' pass, in bytes: ``layers[n]`` (the laws of the states with n
     boxes filled), ``two_layers`` (the most held at once in memory) and ``on_disk`` (the most held at once on
     disk, where the next layer's first rows are freed as the pass goes, with blocks of ``block_rows``)."""
-    rules = get_rules(rules)
-    real = real_rules(rules)
+    real = real_rules(get_rules(rules))
     space = state_space(real)
-    width = 1 + remaining_bounds(real, space.row_mask, space.row_upper, space.row_ybox)
+    return _sizes(space, 1 + remaining_bounds(real, space.row_mask, space.row_upper, space.row_ybox), block_rows)
+
+
+def _sizes(space, width: np.ndarray, block_rows: int | None) -> dict[str, object]:
+    """:func:`law_sizes` from the state space and each row's law width."""
     ptr = [int(x) for x in space.layer_ptr]
-    layers = [8 * int(width[ptr[n]:ptr[n + 1]].sum()) for n in range(rules.n_boxes + 1)]
-    on_disk = layers[rules.n_boxes]
-    for n in range(rules.n_boxes - 1, -1, -1):
+    n_boxes = len(ptr) - 2
+    layers = [8 * int(width[ptr[n]:ptr[n + 1]].sum()) for n in range(n_boxes + 1)]
+    on_disk = layers[n_boxes]
+    for n in range(n_boxes - 1, -1, -1):
         cum = 8 * np.concatenate(([0], np.cumsum(width[ptr[n]:ptr[n + 2]])))  # this layer's rows, then the next's
         for a, b in _blocks(ptr[n], ptr[n + 1], block_rows):
             freed = _freed_rows(space.row_mask, ptr[n + 1], ptr[n + 2], a, ptr[n + 1])
@@ -344,7 +353,7 @@ def _law_pass(rules: Rules, policy: PolicyOf, block_rows: int | None, storage: s
     for n_filled in range(rules.n_boxes + 1):
         lo, hi = ptr[n_filled], ptr[n_filled + 1]
         offset[lo:hi] = np.concatenate(([0], np.cumsum(width[lo:hi - 1]))) if hi > lo else []
-    sizes = law_sizes(rules, block_rows)
+    sizes = _sizes(space, width, block_rows)
     if storage not in ("memory", "disk", "auto"):
         raise ValueError(f"storage must be 'memory', 'disk' or 'auto', not {storage!r}")
     on_disk = storage == "disk" or (storage == "auto" and sizes["two_layers"] > IN_MEMORY_BYTES)
