@@ -75,6 +75,15 @@ def nonempty_list(section: Mapping[str, Any], key: str, where: str, expected: st
     return value
 
 
+def one_family_per_name(names: list[str], prefix: str, section: str, code: tuple[str, ...],
+                        specs: Callable[[str], list[ArtifactSpec]],
+                        compute: Callable[[ArtifactSpec, Mapping[str, Any], Path], Computed]) -> list[Family]:
+    """One family per entry of ``names`` (rule sets a params list asks for, already checked): ``PREFIX-NAME``
+    ('+' written '-': stage names), publishing ``specs(name)`` by ``compute``."""
+    return [Family(name=f"{prefix}-{name.replace('+', '-')}", section=section, code=code,
+                   artifacts=lambda _section, n=name: specs(n), compute=compute) for name in names]
+
+
 def build_family(
     family: Family,
     params: Mapping[str, Any],

@@ -136,7 +136,9 @@ def _load(rules: Rules, path: Path, stamp: int) -> ScoreDistribution:
     if not stamp:
         raise ArtifactError(
             f"{path}: the score distribution of {rules.name!r} is not built; add {rules.name!r} to "
-            f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`)")
+            f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`); "
+            f"Maxi Yatzy's (no policy table) to yahtzee.law.rule_sets (`dicetables build "
+            f"yahtzee-law-{rules.name.replace('+', '-')}`)")
     with open_artifact(path, schema=DISTRIBUTION_SCHEMA, versions=DISTRIBUTION_VERSIONS,
                        rules=rules.to_dict()) as art:
         pmf = art.read("pmf")

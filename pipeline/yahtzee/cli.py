@@ -260,6 +260,23 @@ def distribution(rules_name: str, artifacts_dir: Path | None, thresholds: tuple[
         click.echo(f"P(score >= {t}) = {p:.10f}")
 
 
+@cli.command("distribution-plot")
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--rules", "rule_sets", type=click.Choice(list(RULE_SETS)), multiple=True, required=True,
+              help="A rule set whose law is drawn (repeatable).")
+@opt.artifacts_option
+def distribution_plot(out: Path, rule_sets: tuple[str, ...], artifacts_dir: Path | None) -> None:
+    """Draw the exact laws of the final score of the rule sets (their yahtzee-RULES-distribution artifacts) into
+    the PNG file OUT: P(score = x) and P(score >= t), in the Yahtzee report's style. For laws outside the
+    report (Maxi Yatzy's, built only on request: yahtzee.law.rule_sets)."""
+    from lookup.yahtzee.score_law import distribution as distribution_
+    from pipeline.yahtzee_lab.score_laws import plot_laws
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    plot_laws(out, {name: distribution_(name, artifacts_dir=artifacts_dir) for name in rule_sets})
+    click.echo(str(out))
+
+
 @cli.command()
 @opt.rules_option(RULE_SETS, DEFAULT_RULES)
 @click.option("--seed", type=click.IntRange(0, SEED_MAX), default=None,

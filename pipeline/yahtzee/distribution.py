@@ -16,7 +16,15 @@ each state's law is stored only over 0..(most points its open boxes can still gi
 Scores are REAL scores: the upper bonus is paid when earned also for ``seed`` (whose policy ignores it),
 and every Yahtzee bonus. States are merged where the real game's future does not depend on the merged
 field (``lookup.yahtzee.states``, with the real upper bonus), so the law of a merged row is that of each of
-its states. The same pass gives P(upper bonus earned).
+its states. The same pass gives P(upper bonus earned) and P(the Yahtzee box ends holding its points).
+
+Two ways in, one pass (``_law_pass``): :func:`score_distribution` plays given policy tables (the 5-dice rule
+sets' ``reroll`` and ``category``, whole); :func:`optimal_score_law` solves the values and builds the policy of
+one block of rows at a time (``solver.policy_block``), for rule sets whose policy table does not fit in memory
+(Maxi Yatzy: 31 GB). The two layers of laws held at once are arrays in memory, or for a large rule set files
+mapped into memory (``np.memmap`` in a temporary directory: Maxi's two largest layers are ~15 GB of float64),
+so that RAM holds only what the OS caches of them. Where they are stored and how rows are blocked change no
+bit of the result: each row's law is computed alone, by the same kernel.
 
 Why numba: the pass visits ~1e6 states with 252 rolls and a few hundred points each (~1e10 operations).
 """
@@ -24,8 +32,14 @@ Why numba: the pass visits ~1e6 states with 252 rolls and a few hundred points e
 from __future__ import annotations
 
 import dataclasses
+import os
+import shutil
+import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -35,7 +49,15 @@ from pipeline.jit import njit, run_chunks
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables
 
-__all__ = ["ScoreLaw", "score_distribution", "real_rules", "remaining_bounds"]
+__all__ = ["ScoreLaw", "optimal_score_law", "score_distribution", "real_rules", "remaining_bounds"]
+
+# storage="auto": two consecutive layers of laws up to this many bytes are held in memory, larger ones in files.
+IN_MEMORY_BYTES = 4 << 30
+# Rows whose policy tables are built at once by optimal_score_law: 2 x 462 + 462 bytes a six-dice row, ~180 MB.
+DEFAULT_BLOCK_ROWS = 1 << 17
+# The policy of rows a..b-1: (policy_row, reroll, category) with row i's decisions in reroll[policy_row[i - a]]
+# and category[policy_row[i - a]].
+PolicyOf = Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
 
 
 def real_rules(rules: Rules) -> Rules:
@@ -52,14 +74,19 @@ def remaining_bounds(rules: Rules, row_mask: np.ndarray, row_upper: np.ndarray, 
     """
     st = scoring_tables(rules)
     best = np.maximum(st.score.max(axis=0), st.joker_score.max(axis=0)).astype(np.int64)
-    n = rules.n_boxes
-    open_bits = ((~row_mask[:, None]) >> np.arange(n)[None, :]) & 1
-    out = open_bits @ best
-    reach = row_upper + rules.n_dice * (open_bits[:, :UPPER] @ np.arange(1, UPPER + 1))
+    # Box by box, not as a [rows, boxes] matrix of open bits: Maxi has 37 million rows (a 6 GB matrix).
+    out = np.zeros(len(row_mask), dtype=np.int64)
+    reach = np.array(row_upper, dtype=np.int64)
+    n_open = np.zeros(len(row_mask), dtype=np.int64)
+    for c in range(rules.n_boxes):
+        is_open = ((row_mask >> c) & 1) == 0
+        out += np.where(is_open, best[c], 0)
+        n_open += is_open
+        if c < UPPER:
+            reach += np.where(is_open, rules.n_dice * (c + 1), 0)
     out += np.where((row_upper < rules.upper_threshold) & (reach >= rules.upper_threshold), rules.upper_bonus, 0)
     if rules.yahtzee_bonus:
-        n_open = open_bits.sum(axis=1)
-        yahtzee_open = open_bits[:, rules.yahtzee_index] == 1
+        yahtzee_open = ((row_mask >> rules.yahtzee_index) & 1) == 0
         bonuses = np.where(row_ybox == 1, n_open, np.where(yahtzee_open, np.maximum(n_open - 1, 0), 0))
         out += rules.yahtzee_bonus * bonuses
     return out
@@ -96,13 +123,16 @@ def _final_roll_law(prow, reroll, roll_prob, keep_of_mask, add_die, roll_offset,
 @njit(cache=True, nogil=True)
 def law_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, category, state_index,
               score_t, joker_score, yface, params, add_die, roll_offset, roll_prob, keep_of_mask, n_points,
-              width, offset, law, next_law, p_bonus, errors):
-    """Laws of the remaining points of rows lo..hi-1 (one layer) into ``law``, from the next layer's.
+              width, offset, law, next_law, p_bonus, p_yahtzee, errors):
+    """Laws of the remaining points of rows lo..hi-1 (rows of one layer) into ``law``, from the next layer's.
 
-    Row i's law is ``law[offset[i]:offset[i] + width[i]]`` (points 0..width[i]-1), the next layer's in
-    ``next_law`` at its rows' offsets. ``p_bonus[i]``: probability the upper bonus is earned from row i on.
-    ``params`` are ``rules.kernel_params(real_bonus=True)``; ``n_points`` exceeds every box score.
-    ``errors[i]`` = 1 if a law did not fit its width (a wrong bound: the caller raises).
+    Row i is played by ``reroll[policy_row[i - lo]]`` and ``category[policy_row[i - lo]]``. Its law is
+    ``law[offset[i]:offset[i] + width[i]]`` (P(points 0..width[i]-1)), the next layer's in ``next_law`` at
+    its rows' offsets (offsets count from the start of the row's layer). ``p_bonus[i]``, ``p_yahtzee[i]``:
+    probabilities that the upper bonus is earned, and that the Yahtzee box ends holding its points, from row
+    i on. ``params`` are ``rules.kernel_params(real_bonus=True)``; ``n_points`` exceeds every box score.
+    ``errors[i]`` = 1 if a law did not fit its width (a wrong bound), 2 if the policy picks a box the rules
+    do not allow (the caller raises).
     """
     joker_code, thr, ubonus, ybonus = params[0], params[1], params[2], params[3]
     n_boxes, yidx = params[5], params[6]
@@ -114,7 +144,7 @@ def law_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, policy_
     touched = np.empty(n_rolls, dtype=np.int64)
     for i in range(lo + start, lo + stop):
         mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
-        prow = policy_row[i]
+        prow = policy_row[i - lo]
         _final_roll_law(prow, reroll, roll_prob, keep_of_mask, add_die, roll_offset, km)
         n_touched = 0
         for r in range(n_rolls):
@@ -136,6 +166,7 @@ def law_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, policy_
         dst = law[offset[i]:offset[i] + width[i]]
         dst[:] = 0.0
         pb = 0.0
+        py = 0.0
         for t in range(n_touched):
             c = touched[t] // (2 * n_points)
             key = touched[t] % (2 * n_points)
@@ -148,6 +179,9 @@ def law_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, policy_
             if c < UPPER and upper < thr <= nu:
                 pb += p
             pb += p * p_bonus[nxt]
+            if ny == 1 and ybox == 0:
+                py += p
+            py += p * p_yahtzee[nxt]
             wn = width[nxt]
             if rew + wn > width[i]:
                 errors[i] = 1
@@ -156,67 +190,272 @@ def law_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, policy_
             for x in range(wn):
                 dst[rew + x] += p * src[x]
         p_bonus[i] = pb
+        p_yahtzee[i] = py
 
 
 @dataclass(frozen=True)
 class ScoreLaw:
     """The law of the final score: ``pmf[x]`` = P(final score = x points), x = 0..len(pmf)-1.
 
-    ``p_upper_bonus``: probability that the upper bonus is earned. ``timings``: seconds (not stored).
+    ``p_upper_bonus``: probability that the upper bonus is earned; ``p_yahtzee``: that the Yahtzee (Maxi
+    Yatzy) box ends holding its points. ``storage``: where the layers of laws were held ("memory" or "disk");
+    ``peak_bytes``: the most bytes of laws held at once there (on disk: blocks allocated to the files).
+    ``start_value``: the optimal expected score from the values solved on the way (:func:`optimal_score_law`;
+    None when the policy was given). ``timings``: seconds (not stored).
     """
 
     rules: Rules
     pmf: np.ndarray
     p_upper_bonus: float
+    p_yahtzee: float
+    storage: str
     peak_bytes: int
+    start_value: float | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def score_distribution(rules: Rules | str, state_index: np.ndarray, reroll: np.ndarray,
-                       category: np.ndarray) -> ScoreLaw:
-    """The exact law of the real final score when the policy tables (``state_index``, ``reroll``,
-    ``category`` of ``pipeline.yahtzee.solver.Solution``) are played from the start of a game."""
-    rules = get_rules(rules)
+def _punch(fd: int, start: int, length: int) -> bool:
+    """Free the disk blocks of bytes start..start+length-1 of the open file ``fd`` (they read as zeros
+    afterwards, also through a memory map); False where the system cannot (the bytes stay allocated)."""
+    import ctypes
+    import ctypes.util
+
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    fallocate = getattr(libc, "fallocate", None)
+    if fallocate is None:
+        return False
+    fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong]
+    falloc_fl_keep_size, falloc_fl_punch_hole = 0x01, 0x02  # linux/falloc.h
+    return fallocate(fd, falloc_fl_keep_size | falloc_fl_punch_hole, start, length) == 0
+
+
+class _Layers:
+    """The layers of laws the pass holds: float64 arrays in memory (``directory`` None), or files in
+    ``directory`` mapped into memory, whose first bytes can be freed while the layer is still read."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+        self.arrays: dict[int, np.ndarray] = {}
+        self.maps: dict[int, np.memmap] = {}
+        self.freed: dict[int, int] = {}
+
+    def new(self, n: int, size: int) -> np.ndarray:
+        """A float64 array of ``size`` for layer ``n`` (its contents undefined until written)."""
+        if self.directory is None:
+            self.arrays[n] = np.empty(size, dtype=np.float64)
+        else:  # a sparse file: blocks are allocated as the rows are written
+            self.maps[n] = np.memmap(self._path(n), dtype=np.float64, mode="w+", shape=(max(size, 1),))
+            self.arrays[n] = np.asarray(self.maps[n])  # a plain ndarray view for the kernel
+            self.freed[n] = 0
+        return self.arrays[n]
+
+    def release(self, n: int, nbytes: int) -> None:
+        """The first ``nbytes`` of layer ``n`` will not be read again: free their disk blocks (in memory,
+        nothing is freed before the layer is dropped)."""
+        if self.directory is None or nbytes <= self.freed[n]:
+            return
+        fd = os.open(self._path(n), os.O_RDWR)
+        try:
+            if _punch(fd, self.freed[n], nbytes - self.freed[n]):
+                self.freed[n] = nbytes
+        finally:
+            os.close(fd)
+
+    def drop(self, n: int) -> None:
+        """Layer ``n`` is no longer needed."""
+        self.arrays.pop(n, None)
+        if self.directory is not None and n in self.maps:
+            del self.maps[n]
+            self._path(n).unlink()
+
+    def held_bytes(self) -> int:
+        """Bytes of laws held now: the arrays' sizes in memory, the blocks allocated to the files on disk."""
+        if self.directory is None:
+            return sum(a.nbytes for a in self.arrays.values())
+        return sum(self._path(n).stat().st_blocks * 512 for n in self.maps)
+
+    def _path(self, n: int) -> Path:
+        return self.directory / f"law_{n:02d}.f64"
+
+
+@contextmanager
+def _layer_store(on_disk: bool, tmp_dir: str | Path | None) -> Iterator[_Layers]:
+    """A :class:`_Layers` in memory, or in a new temporary directory under ``tmp_dir`` (removed on exit)."""
+    if not on_disk:
+        yield _Layers(None)
+        return
+    with tempfile.TemporaryDirectory(prefix="dicetables-law-", dir=tmp_dir) as directory:
+        layers = _Layers(Path(directory))
+        try:
+            yield layers
+        finally:
+            for n in list(layers.maps):
+                layers.drop(n)
+
+
+def _blocks(lo: int, hi: int, block_rows: int | None) -> list[tuple[int, int]]:
+    """Rows lo..hi-1 in consecutive blocks of at most ``block_rows`` rows (None: one block)."""
+    step = max(1, hi - lo if block_rows is None else block_rows)
+    return [(a, min(hi, a + step)) for a in range(lo, hi, step)]
+
+
+def _freed_rows(row_mask: np.ndarray, next_lo: int, next_hi: int, b: int, hi: int) -> int:
+    """How many first rows of the next layer (rows next_lo..next_hi-1) no row b..hi-1 reads.
+
+    Why this works: rows are sorted by mask within a layer, and a row of mask m reads only rows of masks
+    m | (1 << c) > m of the next layer. Once rows up to b-1 are done, the rest have masks >= row_mask[b], so
+    the next layer's rows of masks <= row_mask[b] (a first run of its rows) are read no more.
+    """
+    if b >= hi:
+        return next_hi - next_lo
+    return int(np.searchsorted(row_mask[next_lo:next_hi], row_mask[b], side="right"))
+
+
+def law_sizes(rules: Rules | str, block_rows: int | None = None) -> dict[str, object]:
+    """The sizes of the laws of ``rules``' pass, in bytes: ``layers[n]`` (the laws of the states with n
+    boxes filled), ``two_layers`` (the most held at once in memory) and ``on_disk`` (the most held at once on
+    disk, where the next layer's first rows are freed as the pass goes, with blocks of ``block_rows``)."""
+    real = real_rules(get_rules(rules))
+    space = state_space(real)
+    return _sizes(space, 1 + remaining_bounds(real, space.row_mask, space.row_upper, space.row_ybox), block_rows)
+
+
+def _sizes(space, width: np.ndarray, block_rows: int | None) -> dict[str, object]:
+    """:func:`law_sizes` from the state space and each row's law width."""
+    ptr = [int(x) for x in space.layer_ptr]
+    n_boxes = len(ptr) - 2
+    layers = [8 * int(width[ptr[n]:ptr[n + 1]].sum()) for n in range(n_boxes + 1)]
+    on_disk = layers[n_boxes]
+    for n in range(n_boxes - 1, -1, -1):
+        cum = 8 * np.concatenate(([0], np.cumsum(width[ptr[n]:ptr[n + 2]])))  # this layer's rows, then the next's
+        for a, b in _blocks(ptr[n], ptr[n + 1], block_rows):
+            freed = _freed_rows(space.row_mask, ptr[n + 1], ptr[n + 2], a, ptr[n + 1])
+            on_disk = max(on_disk, int(cum[b - ptr[n]] + cum[-1] - cum[ptr[n + 1] - ptr[n] + freed]))
+    return {"layers": layers, "two_layers": max(a + b for a, b in zip(layers, layers[1:], strict=False)),
+            "on_disk": on_disk}
+
+
+def _law_pass(rules: Rules, policy: PolicyOf, block_rows: int | None, storage: str, tmp_dir: str | Path | None,
+              log: Callable[[str], None] | None) -> ScoreLaw:
+    """The backward pass over the layers (see the module docstring), playing ``policy`` (the policy of rows
+    a..b-1 on demand, blocks of ``block_rows`` rows; None: a layer at once), the laws held as ``storage``
+    says ("memory", "disk", or "auto": on disk when two layers exceed ``IN_MEMORY_BYTES``) under ``tmp_dir``
+    (None: the system's temporary directory); ``log`` gets a line per layer."""
     t0 = time.perf_counter()
     real = real_rules(rules)
     space = state_space(real)
     kt = kernel_tables(rules)
     params = np.array(kernel_params(rules, real_bonus=True), dtype=np.int64)
+    real_index = np.ascontiguousarray(space.state_index)
+    width = 1 + remaining_bounds(real, space.row_mask, space.row_upper, space.row_ybox)
+    offset = np.zeros(space.n_rows, dtype=np.int64)  # from the start of the row's layer
+    ptr = [int(x) for x in space.layer_ptr]
+    for n_filled in range(rules.n_boxes + 1):
+        lo, hi = ptr[n_filled], ptr[n_filled + 1]
+        offset[lo:hi] = np.concatenate(([0], np.cumsum(width[lo:hi - 1]))) if hi > lo else []
+    sizes = _sizes(space, width, block_rows)
+    if storage not in ("memory", "disk", "auto"):
+        raise ValueError(f"storage must be 'memory', 'disk' or 'auto', not {storage!r}")
+    on_disk = storage == "disk" or (storage == "auto" and sizes["two_layers"] > IN_MEMORY_BYTES)
+    if on_disk:
+        free = shutil.disk_usage(tmp_dir or tempfile.gettempdir()).free
+        if free < sizes["on_disk"]:
+            raise OSError(f"the laws of {rules.name} need {sizes['on_disk'] / 1e9:.1f} GB on disk at their "
+                          f"peak; {free / 1e9:.1f} GB free under {tmp_dir or tempfile.gettempdir()}")
+    if log is not None:
+        log(f"laws of {rules.name}: {space.n_rows:,} rows, layers (GB) "
+            + " ".join(f"{n}:{s / 1e9:.2f}" for n, s in enumerate(sizes["layers"]))
+            + f"; peak {sizes['two_layers'] / 1e9:.2f} GB in memory, {sizes['on_disk'] / 1e9:.2f} GB on disk; "
+            + ("on disk" if on_disk else "in memory"))
+    n_points = int(max(kt.score_t.max(), kt.joker_score.max())) + 1
+    p_bonus = np.zeros(space.n_rows, dtype=np.float64)
+    p_yahtzee = np.zeros(space.n_rows, dtype=np.float64)
+    errors = np.zeros(space.n_rows, dtype=np.uint8)
+    policy_s = 0.0
+    t1 = time.perf_counter()
+    with _layer_store(on_disk, tmp_dir) as layers:
+        next_law = layers.new(rules.n_boxes, sizes["layers"][rules.n_boxes] // 8)
+        next_law[:] = 1.0  # finished games: nothing more to score
+        peak = layers.held_bytes()
+        for n_filled in range(rules.n_boxes - 1, -1, -1):
+            lo, hi = ptr[n_filled], ptr[n_filled + 1]
+            law = layers.new(n_filled, sizes["layers"][n_filled] // 8)
+            for a, b in _blocks(lo, hi, block_rows):
+                tp = time.perf_counter()
+                policy_row, reroll, category = policy(a, b)
+                policy_s += time.perf_counter() - tp
+                run_chunks(law_layer, b - a, kernels._n_chunks(b - a), a, b, space.row_mask, space.row_upper,
+                           space.row_ybox, policy_row, reroll, category, real_index, kt.score_t, kt.joker_score,
+                           kt.yface, params, kt.add_die, kt.roll_offset, kt.roll_prob, kt.keep_of_mask, n_points,
+                           width, offset, law, next_law, p_bonus, p_yahtzee, errors)
+                del policy_row, reroll, category
+                if errors[a:b].any():
+                    bad = a + int(np.flatnonzero(errors[a:b])[0])
+                    what = "a box the rules do not allow" if errors[bad] == 2 else "more points than its bound"
+                    raise ValueError(f"state (mask {space.row_mask[bad]}, upper {space.row_upper[bad]}, ybox "
+                                     f"{space.row_ybox[bad]}): the policy gives {what}")
+                peak = max(peak, layers.held_bytes())
+                done = hi + _freed_rows(space.row_mask, hi, ptr[n_filled + 2], b, hi)  # next rows read no more
+                layers.release(n_filled + 1, 8 * int(offset[done]) if done < ptr[n_filled + 2]
+                               else sizes["layers"][n_filled + 1])
+            layers.drop(n_filled + 1)
+            next_law = law
+            if log is not None:
+                log(f"  layer {n_filled}: {hi - lo:,} rows, {sizes['layers'][n_filled] / 1e9:.2f} GB, "
+                    f"{time.perf_counter() - t1:.0f} s so far (policy {policy_s:.0f} s)")
+        pmf = np.array(next_law[: width[0]])
+    return ScoreLaw(rules=rules, pmf=pmf, p_upper_bonus=float(p_bonus[0]), p_yahtzee=float(p_yahtzee[0]),
+                    storage="disk" if on_disk else "memory", peak_bytes=int(peak),
+                    timings={"setup_s": t1 - t0, "pass_s": time.perf_counter() - t1 - policy_s,
+                             "policy_s": policy_s})
+
+
+def score_distribution(rules: Rules | str, state_index: np.ndarray, reroll: np.ndarray, category: np.ndarray,
+                       *, storage: str = "memory", tmp_dir: str | Path | None = None,
+                       block_rows: int | None = None) -> ScoreLaw:
+    """The exact law of the real final score when the policy tables (``state_index``, ``reroll``,
+    ``category`` of ``pipeline.yahtzee.solver.Solution``) are played from the start of a game. ``storage``,
+    ``tmp_dir``, ``block_rows``: where the layers of laws are held and how rows are blocked (``_law_pass``;
+    they change no bit of the result)."""
+    rules = get_rules(rules)
+    space = state_space(real_rules(rules))
     policy_row = np.ascontiguousarray(
         np.asarray(state_index)[space.row_mask, space.row_upper, space.row_ybox].astype(np.int64))
     if (policy_row < 0).any():
         raise ValueError("the policy tables do not cover every reachable state")
-    real_index = np.ascontiguousarray(space.state_index)
-    width = 1 + remaining_bounds(real, space.row_mask, space.row_upper, space.row_ybox)
-    offset = np.zeros(space.n_rows, dtype=np.int64)
-    layers = []
-    for n_filled in range(rules.n_boxes + 1):
-        lo, hi = int(space.layer_ptr[n_filled]), int(space.layer_ptr[n_filled + 1])
-        offset[lo:hi] = np.concatenate(([0], np.cumsum(width[lo:hi - 1]))) if hi > lo else []
-        layers.append((lo, hi, int(width[lo:hi].sum())))
-    n_points = int(max(kt.score_t.max(), kt.joker_score.max())) + 1
-    p_bonus = np.zeros(space.n_rows, dtype=np.float64)
-    errors = np.zeros(space.n_rows, dtype=np.uint8)
     reroll = np.ascontiguousarray(reroll, dtype=np.uint8)
     category = np.ascontiguousarray(category, dtype=np.uint8)
-    lo, hi, size = layers[rules.n_boxes]
-    next_law = np.ones(size, dtype=np.float64)  # finished games: nothing more to score
-    peak = next_law.nbytes
-    t1 = time.perf_counter()
-    for n_filled in range(rules.n_boxes - 1, -1, -1):
-        lo, hi, size = layers[n_filled]
-        law = np.empty(size, dtype=np.float64)
-        peak = max(peak, law.nbytes + next_law.nbytes)
-        run_chunks(law_layer, hi - lo, kernels._n_chunks(hi - lo), lo, hi, space.row_mask, space.row_upper,
-                   space.row_ybox, policy_row, reroll, category, real_index, kt.score_t, kt.joker_score, kt.yface,
-                   params, kt.add_die, kt.roll_offset, kt.roll_prob, kt.keep_of_mask, n_points, width, offset, law,
-                   next_law, p_bonus, errors)
-        if errors[lo:hi].any():
-            bad = lo + int(np.flatnonzero(errors[lo:hi])[0])
-            what = ("a box the rules do not allow" if errors[bad] == 2 else "more points than its bound")
-            raise ValueError(f"state (mask {space.row_mask[bad]}, upper {space.row_upper[bad]}, ybox "
-                             f"{space.row_ybox[bad]}): the policy gives {what}")
-        next_law = law
-    pmf = next_law[: width[0]].copy()
-    return ScoreLaw(rules=rules, pmf=pmf, p_upper_bonus=float(p_bonus[0]), peak_bytes=int(peak),
-                    timings={"setup_s": t1 - t0, "pass_s": time.perf_counter() - t1})
+    return _law_pass(rules, lambda a, b: (policy_row[a:b], reroll, category), block_rows, storage, tmp_dir, None)
+
+
+def optimal_score_law(rules: Rules | str, *, block_rows: int = DEFAULT_BLOCK_ROWS, storage: str = "auto",
+                      tmp_dir: str | Path | None = None, log: Callable[[str], None] | None = None) -> ScoreLaw:
+    """The exact law of the real final score under the optimal policy of ``rules`` (the solver's, with its
+    tie rule), without a policy table: the values are solved in memory (``solver.solve``) and the policy of
+    each block of ``block_rows`` rows is built when the pass reaches it (``solver.policy_block``). For rule
+    sets whose optimisation counts the real upper bonus (the policy's rows are the law's) and that play
+    turns of three rolls (no saved rolls). Bitwise the law of :func:`score_distribution` on the policy tables
+    of ``solve(rules, policy=True)``."""
+    from pipeline.yahtzee.solver import policy_block, row_values, solve
+
+    rules = get_rules(rules)
+    if rules.saved_rolls_cap or rules.optimised_upper_bonus != rules.upper_bonus:
+        raise ValueError(f"rule set {rules.name!r}: the law without a policy table needs a rule set whose "
+                         "optimisation counts its upper bonus and that saves no rolls")
+    t0 = time.perf_counter()
+    solution = solve(rules)
+    vrow = row_values(solution)
+    del solution  # the value grid by (mask, upper, ybox): only the values by row are read
+    solve_s = time.perf_counter() - t0
+    if log is not None:
+        log(f"values of {rules.name}: start {float(vrow[0])!r}, {solve_s:.0f} s")
+    n_unfinished = int(state_space(rules).layer_ptr[rules.n_boxes])
+
+    def policy(a: int, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if b > n_unfinished:
+            raise AssertionError("the pass asks for the policy of finished games")
+        reroll, category = policy_block(rules, vrow, a, b)
+        return np.arange(b - a, dtype=np.int64), reroll, category
+
+    law = _law_pass(rules, policy, block_rows, storage, tmp_dir, log)
+    return dataclasses.replace(law, start_value=float(vrow[0]), timings={"solve_s": solve_s, **law.timings})

@@ -28,6 +28,10 @@ GAME = GameDeclaration(
             "rule_sets", "rows_per_task", "games", "seed")), seconds=1800,
             note="Layered value tables (Maxi Yatzy, docs/yahtzee.md): one stage per rule set in "
                  "yahtzee.layered.rule_sets, none by default; the tasks run on Dask (yahtzee.cluster)."),
+        "yahtzee-law-*": Stage(params=("yahtzee.law.rule_sets",), seconds=1800,
+                               note="Exact law of the final score without a policy table (Maxi Yatzy, "
+                                    "docs/yahtzee.md): one stage per rule set in yahtzee.law.rule_sets, none by "
+                                    "default; its layers of laws on disk under $TMPDIR."),
         "yahtzee-saved-*": Stage(params=("yahtzee.saved.rule_sets",), seconds=1000,
                                  note="Saved rolls (Swedish Maxi Yatzy, capped; docs/yahtzee.md): one stage per rule "
                                       "set in yahtzee.saved.rule_sets, none by default; values only, in memory."),

@@ -25,7 +25,7 @@ from lookup.yahtzee.tables import (
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray
-from pipeline.yahtzee import layered_values, saved, towin_build
+from pipeline.yahtzee import layered_values, optimal_law, saved, towin_build
 
 CODE = (
     "lookup/yahtzee/encoding.py",
@@ -132,8 +132,9 @@ def _distribution(name: str, sol: Any) -> Computed:
 
 def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.rule_sets``, then the play-to-win families (``towin_build``), the
-    layered value tables (``layered_values``) and the saved-rolls value tables (``saved``)."""
+    layered value tables (``layered_values``), the saved-rolls value tables (``saved``) and the laws of the
+    final score built without a policy table (``optimal_law``)."""
     return [Family(name=f"yahtzee-{name}", section="yahtzee", code=FAMILY_CODE,
                    artifacts=lambda _section, n=name: family_specs(n), compute=_compute)
             for name in rule_set_names(section)] + towin_build.families(section) + layered_values.families(section) \
-        + saved.families(section)
+        + saved.families(section) + optimal_law.families(section)
