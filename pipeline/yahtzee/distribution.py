@@ -49,7 +49,7 @@ from pipeline.jit import njit, run_chunks
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.solver import kernel_tables
 
-__all__ = ["ScoreLaw", "optimal_score_law", "score_distribution", "real_rules", "remaining_bounds"]
+__all__ = ["ScoreLaw", "law_rules", "optimal_score_law", "score_distribution", "real_rules", "remaining_bounds"]
 
 # storage="auto": two consecutive layers of laws up to this many bytes are held in memory, larger ones in files.
 IN_MEMORY_BYTES = 4 << 30
@@ -428,6 +428,16 @@ def score_distribution(rules: Rules | str, state_index: np.ndarray, reroll: np.n
     return _law_pass(rules, lambda a, b: (policy_row[a:b], reroll, category), block_rows, storage, tmp_dir, None)
 
 
+def law_rules(rules: Rules | str) -> Rules:
+    """``rules`` if :func:`optimal_score_law` can build its law, else ValueError: the optimisation must count
+    the real upper bonus (the policy's rows are then the law's) and turns must be of three rolls."""
+    rules = get_rules(rules)
+    if rules.saved_rolls_cap or rules.optimised_upper_bonus != rules.upper_bonus:
+        raise ValueError(f"rule set {rules.name!r}: the law without a policy table needs a rule set whose "
+                         "optimisation counts its upper bonus and that saves no rolls")
+    return rules
+
+
 def optimal_score_law(rules: Rules | str, *, block_rows: int = DEFAULT_BLOCK_ROWS, storage: str = "auto",
                       tmp_dir: str | Path | None = None, log: Callable[[str], None] | None = None) -> ScoreLaw:
     """The exact law of the real final score under the optimal policy of ``rules`` (the solver's, with its
@@ -438,10 +448,7 @@ def optimal_score_law(rules: Rules | str, *, block_rows: int = DEFAULT_BLOCK_ROW
     of ``solve(rules, policy=True)``."""
     from pipeline.yahtzee.solver import policy_block, row_values, solve
 
-    rules = get_rules(rules)
-    if rules.saved_rolls_cap or rules.optimised_upper_bonus != rules.upper_bonus:
-        raise ValueError(f"rule set {rules.name!r}: the law without a policy table needs a rule set whose "
-                         "optimisation counts its upper bonus and that saves no rolls")
+    rules = law_rules(rules)
     t0 = time.perf_counter()
     solution = solve(rules)
     vrow = row_values(solution)

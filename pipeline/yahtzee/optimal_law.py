@@ -39,16 +39,18 @@ def settings(section: Mapping[str, Any]) -> list[str]:
     """``yahtzee.law.rule_sets`` checked: a list (possibly empty) of rule sets whose optimisation counts their
     upper bonus, that save no rolls, and that are not in ``yahtzee.rule_sets`` (whose family publishes the same
     artifact from its policy table)."""
+    from pipeline.yahtzee.distribution import law_rules
+
     law = section.get("law")
     rule_sets = law.get("rule_sets") if isinstance(law, Mapping) else None
     if not isinstance(rule_sets, list):
         raise ValueError("yahtzee.law.rule_sets must be a list of rule sets (maxi, maxi-se), maybe empty")
     dense = set(section.get("rule_sets") or [])
     for name in rule_sets:
-        rules = get_rules(name)
-        if rules.saved_rolls_cap or rules.optimised_upper_bonus != rules.upper_bonus:
-            raise ValueError(f"yahtzee.law.rule_sets: rule set {name!r} saves rolls or optimises without its "
-                             "upper bonus; its law cannot be built without a policy table")
+        try:
+            law_rules(name)
+        except ValueError as exc:
+            raise ValueError(f"yahtzee.law.rule_sets: {exc}") from None
         if name in dense:
             raise ValueError(f"yahtzee.law.rule_sets: {name!r} is also in yahtzee.rule_sets, whose family "
                              "publishes its distribution; list it in one of them")
