@@ -270,7 +270,7 @@ def distribution_plot(out: Path, rule_sets: tuple[str, ...], artifacts_dir: Path
     the PNG file OUT: P(score = x) and P(score >= t), in the Yahtzee report's style. For laws outside the
     report (Maxi Yatzy's, built only on request: yahtzee.law.rule_sets)."""
     from lookup.yahtzee.score_law import distribution as distribution_
-    from pipeline.yahtzee_lab.score_laws import plot_laws
+    from pipeline.yahtzee.score_laws import plot_laws
 
     out.parent.mkdir(parents=True, exist_ok=True)
     plot_laws(out, {name: distribution_(name, artifacts_dir=artifacts_dir) for name in rule_sets})

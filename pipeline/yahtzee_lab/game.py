@@ -6,7 +6,7 @@ import click
 from pipeline.declaration import GameDeclaration, Report, Stage
 
 _LAB = ("decision_une", "distributed", "engine", "features", "match", "perturbation", "players", "plots", "report",
-        "score_laws", "stats", "tournament", "tuning")
+        "stats", "tournament", "tuning")
 
 GAME = GameDeclaration(
     name="yahtzee_lab",
@@ -26,8 +26,8 @@ GAME = GameDeclaration(
             click.option("--games", type=int, default=None, help="Override the games per match.")),
         code=("lookup/yahtzee/encoding.py", "lookup/yahtzee/rules.py", "lookup/yahtzee/score_law.py",
               "lookup/yahtzee/sheet.py", "lookup/yahtzee/states.py", "lookup/yahtzee/tables.py",
-              "pipeline/yahtzee/kernels.py", "pipeline/yahtzee/solver.py", "pipeline/yahtzee/streams.py",
-              *(f"pipeline/yahtzee_lab/{m}.py" for m in _LAB)),
+              "pipeline/yahtzee/kernels.py", "pipeline/yahtzee/score_laws.py", "pipeline/yahtzee/solver.py",
+              "pipeline/yahtzee/streams.py", *(f"pipeline/yahtzee_lab/{m}.py" for m in _LAB)),
         artifacts=("yahtzee-hasbro-values.zarr", "yahtzee-hasbro-policy.zarr", "yahtzee-hasbro-distribution.zarr",
                    "yahtzee-seed-values.zarr", "yahtzee-seed-policy.zarr", "yahtzee-seed-distribution.zarr",
                    "yahtzee-scandinavian-distribution.zarr", "yahtzee-perturbation-weights.zarr"),

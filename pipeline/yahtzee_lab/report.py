@@ -210,7 +210,7 @@ def write_files(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], ou
 
 def _write(results: Mapping[str, Any], scores: Mapping[str, np.ndarray], out: Path,
            laws: Mapping[str, Any]) -> list[str]:
-    from pipeline.yahtzee_lab import score_laws
+    from pipeline.yahtzee import score_laws
 
     figures: dict[str, str] = {}
     for m in results["matches"]:
