@@ -36,7 +36,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check lookup pipeline webapp tests benchmarks
 	$(BIN)/dicetables compile
-	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not full"
+	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not full" --durations=10
 
 # The full-size checks that cannot fit in `make test` (README, "The two commands"). CI (.ci/run) runs both targets.
 test-full: $(STAMP)
