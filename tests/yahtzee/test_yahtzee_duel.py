@@ -21,10 +21,10 @@ from functools import cache
 import numpy as np
 import pytest
 
-from lookup.yahtzee.duel import decide, explain, win_probability
+from lookup.yahtzee.duel import decide, explain, load_duel, win_probability
 from lookup.yahtzee.duel_states import duel_layout
 from lookup.yahtzee.rules import get_rules, score_roll
-from pipeline.yahtzee.duel import expected_score_duel, iid_outcomes, solve_duel
+from pipeline.yahtzee.duel import iid_outcomes, solve_duel
 from tests import shared
 
 FORCED = "scandinavian+forced"
@@ -159,8 +159,15 @@ def test_reduced_games_equal_brute_force_at_every_state(n_dice, threshold, boxes
 
 @pytest.fixture(scope="module")
 def expected_pair(tmp_path_factory):
-    # Once per run (~8 s of CPU): worksteal may give this module's tests to both workers.
-    return shared.computed(tmp_path_factory, "expected_score_duel-forced", lambda: expected_score_duel(FORCED))
+    """The expected-score pair's numbers as the run's duel table stores them: its build ran
+    ``expected_score_duel(FORCED)`` (8 s of CPU that a second call here would repeat). The tests below check them
+    against the law of one player's score, the optimal solve and a seeded simulation."""
+    stats = load_duel(FORCED, 2, artifacts_dir=shared.shared_build(tmp_path_factory, shared.DUEL,
+                                                                   shared.DUEL_BUILD)).stats
+    es = stats["expected_score"]
+    return {"chain": (es["first_wins"], es["tie"], es["second_wins"]), "iid": tuple(es["iid_check"]),
+            "first_responds": tuple(stats["first_plays_to_win_against_expected_score"]),
+            "second_responds": tuple(stats["second_plays_to_win_against_expected_score"])}
 
 
 def test_both_expected_score_players_markov_chain_equals_independent_scores(expected_pair):
