@@ -25,7 +25,7 @@ import numpy as np
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.states import state_space
 from lookup.yahtzee.tables import SAVED_SCHEMA, SAVED_VERSIONS, saved_values_name
-from pipeline.family import Computed, Family
+from pipeline.family import Computed, Family, one_family_per_name
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray
 
@@ -95,6 +95,4 @@ def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.saved.rule_sets`` (none when params have no ``saved``)."""
     if section.get("saved") is None:
         return []
-    return [Family(name=f"yahtzee-saved-{name.replace('+', '-')}", section="yahtzee", code=CODE,
-                   artifacts=lambda _section, n=name: [spec(n)], compute=_compute)
-            for name in settings(section)]
+    return one_family_per_name(settings(section), "yahtzee-saved", "yahtzee", CODE, lambda name: [spec(name)], _compute)
