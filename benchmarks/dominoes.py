@@ -93,7 +93,7 @@ def _first_choice(E, seed: int):  # noqa: ANN001, ANN202
     ev = np.zeros((64, 6), np.int64)
     board, n_ev = 0, 0
     while not GAME.is_terminal(state):
-        moves = GAME.legal_moves(state)
+        moves = GAME.legal_actions(state)
         if state.to_move == 1 and len(moves) > 1 and n_ev:
             return (1, state.hands[1], E.popcount(state.hands[0]), E.ALL_TILES & ~state.hands[1] & ~board,
                     len(state.boneyard), state.left, state.right, state.passes, state.drawn, ev, n_ev)

@@ -292,13 +292,17 @@ def serve(host: str, port: int, workers: int, artifacts_dir: Path | None) -> Non
 
 
 def _register_games() -> None:
-    """Each declared game's click group becomes ``dicetables GAME``, with its report commands; a package that
-    extends a game (the strategy lab) adds its commands and reports to that game's group."""
+    """Each declared game's click group becomes ``dicetables GAME`` (a group of its own when it declares none),
+    with its report commands and, for a game registered in ``lookup`` (``lookup.games``), the protocol's commands
+    (``pipeline.protocol_cli``: a command of the game's own under the same name is kept); a package that extends
+    a game (the strategy lab) adds its commands and reports to that game's group."""
+    from lookup.games import names
     from pipeline.cli_options import report_command
     from pipeline.declaration import declarations, resolve
+    from pipeline.protocol_cli import protocol_commands
 
     for game in declarations():
-        group = resolve(game.cli)
+        group = resolve(game.cli) if game.cli else click.Group(game.game_name, help=_group_help(game.game_name))
         if not isinstance(group, click.Group) or group.name != game.game_name:
             raise TypeError(f"{game.cli}: expected a click group named {game.game_name!r}")
         target = main.commands.get(game.game_name)
@@ -313,6 +317,15 @@ def _register_games() -> None:
                                      section=game.report_section(report), options=report.options)
             for name in (report.command, *report.aliases):
                 target.add_command(command, name)
+    for name in names():
+        group = main.commands[name]
+        for command in protocol_commands(name):
+            if command.name not in group.commands:
+                group.add_command(command)
+
+
+def _group_help(game: str) -> str:
+    return f"The {game} tables: setups, advise, review, play and simulate (`dicetables {game} setups`)."
 
 
 _register_games()

@@ -301,7 +301,7 @@ def _protocol_games(game: Any, start: Callable[[int], Any], rng: random.Random, 
         for _ in range(1000):
             if game.is_terminal(state):
                 break
-            legal = game.legal_moves(state)
+            legal = game.legal_actions(state)
             assert legal and len(set(legal)) == len(legal)
             hash(game.observation(state, 0)), hash(game.observation(state, 1))
             for model in models:
@@ -346,7 +346,7 @@ def _tictactoe_legal(a: Artifacts, rng: random.Random) -> int:
                         if GAME.to_move(state) == seat:
                             move = decide(board, assumed, artifacts_dir=a)
                             v = value(board, assumed, artifacts_dir=a)
-                            assert type(move) is int and move in GAME.legal_moves(state), (board, move)
+                            assert type(move) is int and move in GAME.legal_actions(state), (board, move)
                             assert _finite(v) and -1 <= v <= 1
                             n += 2
                         else:
@@ -402,7 +402,7 @@ def _dominoes_legal(a: Artifacts, rng: random.Random) -> int:
                    **({"model": opponent} if player == "predictive" else {"models": list(MODEL_NAMES)})}
         history: list[str] = []
         while not GAME.is_terminal(state):
-            legal = GAME.legal_moves(state)
+            legal = GAME.legal_actions(state)
             if state.to_move == seat:
                 written = decide(hand, history, seat, seed=game, **options)
                 names = [move_name(m) for m in legal]

@@ -123,7 +123,7 @@ class Dominoes:
     def to_move(self, state: State) -> int:
         return state.to_move
 
-    def legal_moves(self, state: State) -> tuple[int, ...]:
+    def legal_actions(self, state: State) -> tuple[int, ...]:
         """In the documented order (``engine.legal_into``); none once the game is over."""
         if self.is_terminal(state):
             return ()
@@ -133,10 +133,10 @@ class Dominoes:
 
     def apply(self, state: State, move: int) -> State:
         """The next state; ValueError naming a move that is not legal."""
-        if move not in self.legal_moves(state):
+        if move not in self.legal_actions(state):
             shown = move_name(move) if isinstance(move, int) and 0 <= move <= E.PASS else repr(move)
             raise ValueError(f"dominoes: move {shown} is not legal here (legal: "
-                             f"{[move_name(m) for m in self.legal_moves(state)] or 'none, the game is over'})")
+                             f"{[move_name(m) for m in self.legal_actions(state)] or 'none, the game is over'})")
         p = state.to_move
         log = (*state.log, (p, move))
         if move == E.DRAW:

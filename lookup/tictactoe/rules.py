@@ -97,7 +97,7 @@ class TicTacToe:
         """0 (X) when the counts are equal, else 1 (O)."""
         return 0 if state.count(X) == state.count(O) else 1
 
-    def legal_moves(self, state: Board) -> tuple[int, ...]:
+    def legal_actions(self, state: Board) -> tuple[int, ...]:
         """The empty cells in increasing order (none once the game is over)."""
         return () if self.is_terminal(state) else tuple(i for i, c in enumerate(state) if c == EMPTY)
 
@@ -146,7 +146,7 @@ def _minimax(state: Board) -> int:
     game = GAME
     if game.is_terminal(state):
         return game.returns(state)[game.to_move(state)]
-    return max(-_minimax(game.apply(state, m)) for m in game.legal_moves(state))
+    return max(-_minimax(game.apply(state, m)) for m in game.legal_actions(state))
 
 
 GAME = TicTacToe()

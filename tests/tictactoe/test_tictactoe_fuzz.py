@@ -40,7 +40,7 @@ def boards(draw):
     for _ in range(draw(st.integers(0, 9))):
         if GAME.is_terminal(board):
             break
-        board = GAME.apply(board, draw(st.sampled_from(GAME.legal_moves(board))))
+        board = GAME.apply(board, draw(st.sampled_from(GAME.legal_actions(board))))
     return board
 
 
