@@ -28,7 +28,12 @@ a single action when pure). Its values are read from the tables, never recompute
 behavioural test (``tests/test_protocol.py``) checks that a chance node's value is the expectation over its
 outcomes and that a decision's is its best action's.
 
-Perspective: a value is always that of the seat named (``value``) or of the seat to move (``action_values``).
+Perspective: a value is always that of the seat named (``value``) or of the seat to move (``action_values``), and
+it is what that seat can know: the expectation over the states it cannot tell apart from this one (its
+``observation``), weighed by the tables' play. In a game of complete information that is the state's own value.
+Where a seat does not see the whole state (dominoes' hands, the other player's choice in the simultaneous dice
+race), the per-state identities above hold only on average over what it cannot see, and the behavioural test
+checks them only where the seat concerned sees the whole state (``observation(state, seat) == state``).
 """
 
 from __future__ import annotations
@@ -173,12 +178,14 @@ class Advisor:
         return self.game.unit
 
     def value(self, state: State, seat: int) -> float | None:
-        """The expected return of ``seat`` from ``state`` under the tables' play (in ``unit``); at a terminal
-        state its return; None where the tables hold no value for that state and seat."""
+        """The expected return of ``seat`` from ``state`` under the tables' play (in ``unit``), given what the
+        seat observes; at a terminal state its return; None where the tables hold no value for that state and
+        seat."""
         raise NotImplementedError
 
     def action_values(self, state: State) -> dict[Action, float]:
-        """{action: the mover's expected return after it, the tables' play afterwards} for every legal action."""
+        """{action: the mover's expected return after it, the tables' play afterwards} for every legal action,
+        given what the mover observes."""
         game = self.game
         me = game.to_move(state)
         return {a: self.value(game.apply(state, a), me) for a in game.legal_actions(state)}

@@ -204,6 +204,30 @@ def computed(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable
 
 # --- the shared builds ------------------------------------------------------------------------------------
 
+def declaration(game: str) -> Any:
+    """The declaration (``pipeline/<game>/game.py``) of a game."""
+    from pipeline.declaration import declarations
+
+    found = [d for d in declarations() if d.name == game]
+    assert found, f"no declaration pipeline/{game}/game.py"
+    return found[0]
+
+
+def small_params(game: str) -> str:
+    """The params text of a game's smallest instance, as its declaration states it (``small``)."""
+    text = declaration(game).small
+    assert text, f"pipeline/{game}/game.py declares no small instance (small=...)"
+    return text
+
+
+def small(tmp_path_factory: pytest.TempPathFactory, game: str) -> Path:
+    """Every table of a game's smallest instance (its declaration's ``small`` params), built once per run."""
+    import yaml
+
+    text = small_params(game)
+    return shared_build(tmp_path_factory, text, list(registry.families(yaml.safe_load(text))))
+
+
 def yahtzee(tmp_path_factory: pytest.TempPathFactory, rule_set: str) -> Path:
     """Value, policy and distribution tables of one Yahtzee rule set (full size: the published figures)."""
     return shared_build(tmp_path_factory, yahtzee_params(rule_set), [f"yahtzee-{rule_set}"])
