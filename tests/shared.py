@@ -36,8 +36,6 @@ G151 = "g151:\n  variants: [stated, notebook]\n  targets: [300, 1000]\n"
 POKER_EVALUATOR = "poker:\n  preflop: {}\n"
 POKER_PREFLOP = ("poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
                  "    seed: 5\n")
-TICTACTOE = ("tictactoe:\n  rule_sets: [standard]\n  models: [random, first, last, greedy, perfect]\n"
-             "  report:\n    players: [perfect, predictive]\n")
 DOMINOES = ("dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [predictive, realistic]\n"
             "    models: [random, strong]\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
             "    max_exact: 50\n    endgame: 0\n    budget: 300\n  report: {}\n")
@@ -252,7 +250,7 @@ def poker_preflop(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def tictactoe(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, TICTACTOE, ["tictactoe-standard"])
+    return small(tmp_path_factory, "tictactoe")
 
 
 def dominoes(tmp_path_factory: pytest.TempPathFactory) -> Path:
