@@ -30,8 +30,6 @@ from pipeline import registry
 from pipeline.store import MANIFEST_NAME, artifact_paths, write_manifest
 
 # The small instances of every game (the sizes the per-game tests and the core-install test use).
-DICERACE = ("dicerace:\n  max_dice: 10\n  grid: [[3, 20], [5, 30]]\n  report:\n"
-            "    simulation_games: 2000\n    seed: 3\n")
 G151 = "g151:\n  variants: [stated, notebook]\n  targets: [300, 1000]\n"
 POKER_EVALUATOR = "poker:\n  preflop: {}\n"
 POKER_PREFLOP = ("poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
@@ -232,7 +230,7 @@ def yahtzee(tmp_path_factory: pytest.TempPathFactory, rule_set: str) -> Path:
 
 
 def dicerace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, DICERACE, ["dicerace-probabilities", "dicerace-strategies"])
+    return small(tmp_path_factory, "dicerace")
 
 
 def g151(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -112,47 +112,6 @@ def _yahtzee_bad() -> list[tuple[str, BadCall]]:
     return bad
 
 
-# --- dicerace: random scores ----------------------------------------------------------------------------
-
-DICERACE = {"dice": 3, "target": 20}
-
-
-def _dicerace_legal(a: Artifacts, rng: random.Random) -> int:
-    from lookup.dicerace import decide, value
-
-    n = 0
-    for _ in range(60):
-        mine, other = rng.randrange(20), rng.randrange(20)
-        mode = rng.choice(["sequential", "simultaneous"])
-        d = decide(mine, other, mode=mode, rng=rng.randrange(1000), artifacts_dir=a, **DICERACE)
-        assert type(d) is int and 1 <= d <= DICERACE["dice"]
-        v = value(mine, other, mode=mode, artifacts_dir=a, **DICERACE)
-        assert _finite(v) and -1 <= v <= 1
-        n += 2
-    return n
-
-
-def _dicerace_bad() -> list[tuple[str, BadCall]]:
-    from lookup.dicerace import decide, value
-
-    bad: list[tuple[str, BadCall]] = []
-    for fn in (decide, value):
-        name = fn.__name__
-        for junk in (*JUNK_INTS, -1, 20):
-            bad.append((f"{name} my_score={junk!r}", lambda a, j=junk, f=fn: f(j, 0, artifacts_dir=a, **DICERACE)))
-            bad.append((f"{name} other_score={junk!r}", lambda a, j=junk, f=fn: f(0, j, artifacts_dir=a, **DICERACE)))
-        for junk in (*JUNK_INTS, 0, -3, 4):
-            bad.append((f"{name} dice={junk!r}", lambda a, j=junk, f=fn: f(0, 0, dice=j, target=20, artifacts_dir=a)))
-        for junk in (*JUNK_INTS, 0, -5, 21):
-            bad.append((f"{name} target={junk!r}", lambda a, j=junk, f=fn: f(0, 0, dice=3, target=j, artifacts_dir=a)))
-        for junk in ("nosuch", "", None, 1, NAN):
-            bad.append((f"{name} mode={junk!r}", lambda a, j=junk, f=fn: f(0, 0, mode=j, artifacts_dir=a, **DICERACE)))
-    for junk in (-1, 1.5, NAN, "7"):
-        bad.append((f"decide rng={junk!r}", lambda a, j=junk: decide(5, 5, mode="simultaneous", rng=j,
-                                                                      artifacts_dir=a, **DICERACE)))
-    return bad
-
-
 # --- g151: random banked and turn totals ------------------------------------------------------------------
 
 G151_TARGET = 300
@@ -347,7 +306,6 @@ def _dominoes_bad() -> list[tuple[str, BadCall]]:
 
 CONFORMANCE: dict[str, Callable[[], Conformance]] = {
     "yahtzee": lambda: Conformance(lambda f: shared.yahtzee(f, YAHTZEE_RULES), _yahtzee_legal, _yahtzee_bad()),
-    "dicerace": lambda: Conformance(shared.dicerace, _dicerace_legal, _dicerace_bad()),
     "g151": lambda: Conformance(shared.g151, _g151_legal, _g151_bad()),
     "poker": lambda: Conformance(shared.poker_evaluator, _poker_legal, _poker_bad(),
                                  slow=(shared.poker_preflop, _poker_value_legal)),
