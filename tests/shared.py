@@ -30,7 +30,6 @@ from pipeline import registry
 from pipeline.store import MANIFEST_NAME, artifact_paths, write_manifest
 
 # The small instances of every game (the sizes the per-game tests and the core-install test use).
-G151 = "g151:\n  variants: [stated, notebook]\n  targets: [300, 1000]\n"
 POKER_EVALUATOR = "poker:\n  preflop: {}\n"
 POKER_PREFLOP = ("poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
                  "    seed: 5\n")
@@ -234,7 +233,7 @@ def dicerace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def g151(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, G151, ["g151-stated", "g151-notebook"])
+    return small(tmp_path_factory, "g151")
 
 
 def poker_evaluator(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -112,48 +112,6 @@ def _yahtzee_bad() -> list[tuple[str, BadCall]]:
     return bad
 
 
-# --- g151: random banked and turn totals ------------------------------------------------------------------
-
-G151_TARGET = 300
-
-
-def _g151_legal(a: Artifacts, rng: random.Random) -> int:
-    from lookup.g151 import decide, value
-
-    n = 0
-    for _ in range(60):
-        banked = 50 * rng.randrange(G151_TARGET // 50)
-        turn = 50 * rng.randint(0, (G151_TARGET - banked) // 50)
-        other = rng.choice([None, 50 * rng.randrange(G151_TARGET // 50)])
-        d = decide(banked, turn, other, G151_TARGET, artifacts_dir=a)
-        assert d in ("roll", "bank") and (turn > 0 or d == "roll")
-        v = value(banked, turn, other, G151_TARGET, artifacts_dir=a)
-        assert _finite(v) and (0 <= v <= 1 if other is not None else v >= 0)
-        n += 2
-    return n
-
-
-def _g151_bad() -> list[tuple[str, BadCall]]:
-    from lookup.g151 import decide, value
-
-    t = G151_TARGET
-    bad: list[tuple[str, BadCall]] = []
-    for fn in (decide, value):
-        name = fn.__name__
-        for junk in (*JUNK_INTS, -50, 25, t, t + 50):
-            bad.append((f"{name} banked={junk!r}", lambda a, j=junk, f=fn: f(j, 0, None, t, artifacts_dir=a)))
-            bad.append((f"{name} other_banked={junk!r}", lambda a, j=junk, f=fn: f(0, 0, j, t, artifacts_dir=a)
-                        if j is not None else f(0, 0, "x", t, artifacts_dir=a)))
-        for junk in (*JUNK_INTS, -50, 25):
-            bad.append((f"{name} turn_total={junk!r}", lambda a, j=junk, f=fn: f(0, j, None, t, artifacts_dir=a)))
-        bad.append((f"{name} banked + turn_total over target", lambda a, f=fn: f(250, 100, None, t, artifacts_dir=a)))
-        for junk in (*JUNK_INTS, 0, -300, 25, 2000):  # 2000: a target the small tables do not hold
-            bad.append((f"{name} target={junk!r}", lambda a, j=junk, f=fn: f(0, 0, None, j, artifacts_dir=a)))
-        for junk in ("nosuch", "", None, 3, NAN):
-            bad.append((f"{name} rules={junk!r}", lambda a, j=junk, f=fn: f(0, 0, None, t, j, artifacts_dir=a)))
-    return bad
-
-
 # --- poker: random hands and boards ---------------------------------------------------------------------
 
 
@@ -306,7 +264,6 @@ def _dominoes_bad() -> list[tuple[str, BadCall]]:
 
 CONFORMANCE: dict[str, Callable[[], Conformance]] = {
     "yahtzee": lambda: Conformance(lambda f: shared.yahtzee(f, YAHTZEE_RULES), _yahtzee_legal, _yahtzee_bad()),
-    "g151": lambda: Conformance(shared.g151, _g151_legal, _g151_bad()),
     "poker": lambda: Conformance(shared.poker_evaluator, _poker_legal, _poker_bad(),
                                  slow=(shared.poker_preflop, _poker_value_legal)),
     "dominoes": lambda: Conformance(None, _dominoes_legal, _dominoes_bad()),  # decide reads no table
