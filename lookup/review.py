@@ -54,14 +54,18 @@ class Judged:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+def _number(x: float | None, digits: int) -> str:
+    return "unknown" if x is None else f"{x:.{digits}f}"
+
+
 @dataclass(frozen=True)
 class Review:
     """A whole game reviewed for ``seat``, in ``unit`` (its name) where higher or lower is better (``higher``).
 
     start / end: the seat's value at the record's start and end (the return once the game is over);
-    total_cost: what its decisions lost; total_luck: what every other event brought; decisions: how many it
-    made; mistakes: how many cost something; per_decision: the average cost of a decision (a proficiency figure:
-    0 is perfect play); finished: the game is over.
+    total_cost: what its decisions lost; total_luck: what every other event brought; decisions: how many of its
+    decisions the tables value; mistakes: how many cost something; per_decision: the average cost of a decision
+    (a proficiency figure: 0 is perfect play); finished: the game is over.
     """
 
     game: str
@@ -97,11 +101,14 @@ class Review:
 
     def summary(self, digits: int = 4) -> list[str]:
         """The review in a few lines of text: the totals, then every decision that cost something."""
-        f = (lambda x: "unknown" if x is None else f"{x:.{digits}f}")
+        def f(x: float | None) -> str:
+            return _number(x, digits)
+
         lines = [f"review of {seat_text(self.seat)} ({self.game}, values in {self.unit}, "
                  f"{'higher' if self.higher else 'lower'} is better):",
                  f"  {self.decisions} decision{'s' * (self.decisions != 1)}, {self.mistakes} below the best; "
-                 f"cost {f(self.total_cost)} in all ({f(self.per_decision)} a decision); luck {self.total_luck:+.{digits}f}",
+                 f"cost {f(self.total_cost)} in all ({f(self.per_decision)} a decision); "
+                 f"luck {self.total_luck:+.{digits}f}",
                  f"  value {f(self.start)} at the start, {f(self.end)} {'at the end' if self.finished else 'now'}"]
         for e in self.events:
             if e.cost:
@@ -130,8 +137,8 @@ def review(advisor: Advisor, record: GameRecord | Mapping[str, JSON], seat: int 
         value = advisor.value(step.after, seat)
         text = game.action_text(step.state, step.action)
         event = game.action_json(step.state, step.action)
-        if step.mover == seat:
-            values = advisor.action_values(step.state)
+        values = advisor.action_values(step.state) if step.mover == seat else {}
+        if step.mover == seat and None not in values.values():
             best_action = advisor.best_actions(step.state)[0]
             best, chosen = values[best_action], values[step.action]
             c = unit.gain(best, chosen)
@@ -148,8 +155,8 @@ def review(advisor: Advisor, record: GameRecord | Mapping[str, JSON], seat: int 
             luck += gained
         if value is not None:
             reference = value
-        kind = CHANCE_EVENT if step.mover == CHANCE else OTHER_SEAT
+        kind = CHANCE_EVENT if step.mover == CHANCE else DECISION if step.mover == seat else OTHER_SEAT
         judged.append(Judged(step.index, step.mover, kind, event, text, value, luck=gained))
     end = float(game.returns(final)[seat]) if game.is_terminal(final) else advisor.value(final, seat)
     return Review(game.name, record.setup, seat, unit.name, unit.higher_is_better, tuple(judged), start, end,
-                  cost, luck, sum(1 for j in judged if j.kind == DECISION), mistakes, game.is_terminal(final))
+                  cost, luck, sum(1 for j in judged if j.cost is not None), mistakes, game.is_terminal(final))

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from threading import Lock
 
@@ -40,7 +40,7 @@ from lookup.yahtzee.sheet import Sheet, SheetLike
 from lookup.yahtzee.towin import ChanceOption, TowinTable, WinDecision, decision, load_towin, turn_input
 from lookup.yahtzee.turn import TurnAnalysis, analyse_final, final_outcomes, ranked_options
 
-__all__ = ["OpponentLaw", "opponent_law", "analyse", "decide", "explain", "chance"]
+__all__ = ["OpponentLaw", "against", "analyse", "chance", "decide", "explain", "opponent_law"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,6 +53,11 @@ class OpponentLaw:
     pmf: np.ndarray
     state: tuple[int, int, int] | None = None
     table: TowinTable | None = None
+
+    @cached_property
+    def cdf(self) -> np.ndarray:
+        """P(O <= s) for s = 0..len(pmf) - 1 (running sums, in order)."""
+        return np.cumsum(self.pmf)
 
     @property
     def mean(self) -> float:
@@ -91,26 +96,38 @@ def _pmf(table: TowinTable, state: tuple[int, int, int]) -> np.ndarray:
     return pmf
 
 
+def against(win: TowinTable, law: OpponentLaw, state: tuple[int, int, int], lead: int,
+            rows: dict[tuple[int, int, int], np.ndarray] | None = None) -> float:
+    """P(win) + P(tie) / 2 of a player at turn-start ``state`` (or finished: ``state`` None) whose total is ``lead``
+    points above the opponent's points now, against ``law``, as if it learned the opponent's final score now:
+    sum over s of P(O = s) * W(state, s - lead), W = 1 below t = 0 and 0 above the row's bound (``rows``: the win
+    table's rows read so far, kept by the caller)."""
+    pmf = law.pmf
+    top = len(pmf) - 1
+    u = -lead
+    if state is None:  # finished: the player scores no more, W(t) = 1, 1/2, 0 for t < 0, t = 0, t > 0
+        return float(pmf[:max(0, -u)].sum()) + (float(pmf[-u]) / 2 if 0 <= -u <= top else 0.0)
+    if rows is None or state not in rows:
+        w = win.vector(state)
+        if rows is not None:
+            rows[state] = w
+    else:
+        w = rows[state]
+    p = float(law.cdf[min(-u, top + 1) - 1]) if u < 0 else 0.0  # the opponent's s with u + s < 0: we win
+    lo, hi = max(0, -u), min(top, len(w) - 1 - u)
+    if hi >= lo:
+        p += float(np.dot(pmf[lo:hi + 1], w[u + lo:u + hi + 1]))
+    return p
+
+
 def analyse(win: TowinTable, state: tuple[int, int, int], points: int, law: OpponentLaw) -> TurnAnalysis:
     """Our turn from ``state`` with ``points`` on our sheet, each option valued P(win) + P(tie) / 2 against
     ``law`` (``TurnAnalysis`` fields hold these probabilities)."""
-    pmf = law.pmf
-    top = len(pmf) - 1
-    cdf = np.cumsum(pmf)
-    base = law.points - points
     rows: dict[tuple[int, int, int], np.ndarray] = {}
+    lead = points - law.points
 
     def worth(reward: int, nxt: tuple[int, int, int]) -> float:
-        # sum over s of pmf[s] W(nxt, u + s), u = base - reward; W = 1 below t = 0, 0 above the row's bound.
-        if nxt not in rows:
-            rows[nxt] = win.vector(nxt)
-        w = rows[nxt]
-        u = base - reward
-        p = float(cdf[min(-u, top + 1) - 1]) if u < 0 else 0.0  # the opponent's s with u + s < 0: we win
-        lo, hi = max(0, -u), min(top, len(w) - 1 - u)
-        if hi >= lo:
-            p += float(np.dot(pmf[lo:hi + 1], w[u + lo:u + hi + 1]))
-        return p
+        return against(win, law, nxt, lead + reward, rows)
 
     return analyse_final(win.rules, state, final_outcomes(win.rules, *state, worth), "probability")
 
@@ -168,7 +185,5 @@ def chance(sheet: SheetLike, rules: Rules | str = "hasbro", *, opponent: SheetLi
     sh = Sheet.parse(sheet, rules)
     law = opponent_law(opponent, rules, artifacts_dir)
     if sh.finished:  # our final score is known: P(O < d) + P(O = d) / 2, d = our lead
-        d = sh.total - law.points
-        below = float(law.pmf[:max(0, d)].sum())
-        return below + (float(law.pmf[d]) / 2 if 0 <= d < len(law.pmf) else 0.0)
+        return against(None, law, None, sh.total - law.points)  # type: ignore[arg-type]
     return analyse(load_towin(rules, "win", artifacts_dir), sh.state, sh.total, law).start_value
