@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from lookup.protocol import CHANCE, JSON, Advisor, seat_text
+from lookup.protocol import CHANCE, JSON, Action, Advisor, State, seat_text
 from lookup.records import GameRecord, parse_record, replay
 
 DECISION, CHANCE_EVENT, OTHER_SEAT = "decision", "chance", "opponent"
@@ -117,6 +117,25 @@ class Review:
         return lines
 
 
+def judge(advisor: Advisor, state: State, action: Action, index: int = 0) -> Judged:
+    """The cost of ``action`` by the seat to move at ``state``, before it is played (what the coach says the moment
+    a decision is made): the best action's value against this one's, in the game's unit. ``cost`` is None where
+    the tables do not value that seat's decisions. ValueError for an action that is not legal there."""
+    game = advisor.game
+    action = game.canonical(state, action)
+    mover = game.to_move(state)
+    if mover == CHANCE:
+        raise ValueError(f"{game.name}: chance is to move here, there is no decision to judge")
+    text, event = game.action_text(state, action), game.action_json(state, action)
+    values = advisor.action_values(state)
+    if None in values.values():
+        return Judged(index, mover, DECISION, event, text, None)
+    best_action = advisor.best_actions(state)[0]
+    best, chosen = values[best_action], values[action]
+    return Judged(index, mover, DECISION, event, text, chosen, game.unit.gain(best, chosen),
+                  game.action_json(state, best_action), game.action_text(state, best_action), best, chosen)
+
+
 def review(advisor: Advisor, record: GameRecord | Mapping[str, JSON], seat: int | None = None) -> Review:
     """The review of ``record`` (a ``GameRecord`` or its JSON) for ``seat`` (default: the record's, else 0) under
     the tables of ``advisor`` (whose game the record must be of). ValueError for a record the rules refuse."""
@@ -135,20 +154,16 @@ def review(advisor: Advisor, record: GameRecord | Mapping[str, JSON], seat: int 
     judged, cost, luck, mistakes = [], 0.0, 0.0, 0
     for step in steps:
         value = advisor.value(step.after, seat)
+        if step.mover == seat:
+            decision = judge(advisor, step.state, step.action, step.index)
+            if decision.cost is not None:
+                cost += decision.cost
+                mistakes += decision.cost > 0
+                judged.append(decision)
+                reference = decision.chosen_value
+                continue
         text = game.action_text(step.state, step.action)
         event = game.action_json(step.state, step.action)
-        values = advisor.action_values(step.state) if step.mover == seat else {}
-        if step.mover == seat and None not in values.values():
-            best_action = advisor.best_actions(step.state)[0]
-            best, chosen = values[best_action], values[step.action]
-            c = unit.gain(best, chosen)
-            cost += c
-            mistakes += c > 0
-            judged.append(Judged(step.index, step.mover, DECISION, event, text, value, c,
-                                 game.action_json(step.state, best_action), game.action_text(step.state, best_action),
-                                 best, chosen))
-            reference = chosen
-            continue
         gained = None
         if value is not None and reference is not None:
             gained = sign * (value - reference)
