@@ -59,7 +59,8 @@ class Unit:
 
     name: short ("points", "P(win)", "share", "expected gain", "turns", "chips"); text: one sentence for people;
     higher_is_better: False for a count to keep low (151 alone: turns); digits: how many decimals a person
-    reads; tie: values within ``tie`` of each other are equal (the tables' rounding: 0 where they are exact).
+    reads; tie / tie_rel: values within ``tie + tie_rel * |better|`` of each other are equal (the tables'
+    rounding: 0 where they are exact; relative for probabilities, whose rounding is relative to their size).
     """
 
     name: str
@@ -67,12 +68,13 @@ class Unit:
     higher_is_better: bool = True
     digits: int = 4
     tie: float = 0.0
+    tie_rel: float = 0.0
 
     def gain(self, better: float, worse: float) -> float:
         """How much ``better`` beats ``worse`` in this unit (positive when it does): the cost of choosing
         ``worse`` over ``better``; 0 when the two tie."""
         gap = better - worse if self.higher_is_better else worse - better
-        return 0.0 if abs(gap) <= self.tie else float(gap)
+        return 0.0 if abs(gap) <= self.tie + self.tie_rel * abs(better) else float(gap)
 
     def best(self, values: Sequence[float]) -> float:
         return max(values) if self.higher_is_better else min(values)
@@ -129,8 +131,13 @@ class Game:
         """The legal action (or chance outcome) at ``state`` whose JSON is ``data``; ValueError naming it and
         what is legal otherwise. One rule for every game: an action is what the game writes for it."""
         options = self.options(state)
+        quick = _frozen(data)  # the action itself, where JSON lists stand for tuples: one C-level search
+        if quick is not None and quick in options:
+            found = options[options.index(quick)]
+            if _same(self.action_json(state, found), data):
+                return found
         for action in options:
-            if self.action_json(state, action) == data and type(self.action_json(state, action)) is type(data):
+            if _same(self.action_json(state, action), data):
                 return action
         kind = "outcome" if self.to_move(state) == CHANCE else "action"
         legal = ", ".join(json.dumps(self.action_json(state, a)) for a in options[:12])
@@ -156,13 +163,19 @@ class Game:
             return tuple(o for o, _ in self.chance_outcomes(state))
         return self.legal_actions(state)
 
-    def check(self, state: State, action: Action) -> None:
-        """ValueError naming ``action`` unless it may happen at ``state`` (an action of the mover, or an outcome
-        of positive probability)."""
+    def canonical(self, state: State, action: Action) -> Action:
+        """``action`` as the game lists it at ``state`` (an action of the mover, or an outcome of positive
+        probability, given as itself or in an equivalent form: a list for a tuple); ValueError naming it
+        otherwise. What every ``apply`` checks first."""
         if self.is_terminal(state):
             raise ValueError(f"{self.name}: the game is over, nothing more happens")
-        if action not in self.options(state):
-            self.parse_action(state, self.action_json(state, action))  # words the error, as for typed JSON
+        options = self.options(state)
+        try:
+            if action in options:
+                return options[options.index(action)]
+        except TypeError:  # unhashable or uncomparable: read as JSON below
+            pass
+        return self.parse_action(state, self.action_json(state, action))
 
 
 class Advisor:
@@ -204,6 +217,19 @@ class Advisor:
         """The action the tables play (the most probable of a mixed strategy; ties: the game's order)."""
         policy = self.policy(state)
         return max(policy, key=lambda a: policy[a])
+
+
+def _frozen(data: JSON) -> Hashable | None:
+    """``data`` with its lists as tuples (None for anything unhashable: an object)."""
+    if isinstance(data, list):
+        items = [_frozen(x) for x in data]
+        return None if any(x is None and y is not None for x, y in zip(items, data, strict=True)) else tuple(items)
+    return data if isinstance(data, str | int | float | bool | type(None)) else None
+
+
+def _same(a: JSON, b: JSON) -> bool:
+    """Equal as JSON, types included (true is not 1, 1.0 is not 1)."""
+    return a == b and json.dumps(a) == json.dumps(b)
 
 
 def seat_text(seat: int) -> str:

@@ -63,7 +63,7 @@ class PigGame(Game):
         return self._outcomes if state.rolling and not self.is_terminal(state) else ()
 
     def apply(self, state: PigState, action: Action) -> PigState:
-        self.check(state, action)
+        action = self.canonical(state, action)
         scores, me, turn = state.scores, state.mover, state.turn_total
         if action == HOLD:
             return PigState(_add(scores, me, turn), 1 - me, 0, True)
