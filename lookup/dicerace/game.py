@@ -105,7 +105,7 @@ class DiceRace(Game):
         return roll_law(state.dice[len(state.points)])
 
     def apply(self, state: RaceState, action: Action) -> RaceState:
-        self.check(state, action)
+        action = self.canonical(state, action)
         if not self._rolling(state):
             return state._replace(dice=(*state.dice, action))
         if not self.simultaneous:

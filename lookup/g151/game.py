@@ -87,7 +87,7 @@ class G151Game(Game):
         return self._outcomes if state.rolling and not self.is_terminal(state) else ()
 
     def apply(self, state: G151State, action: Action) -> G151State:
-        self.check(state, action)
+        action = self.canonical(state, action)
         me, turn = state.mover, state.turn_total
         if action == ROLL:
             return state._replace(rolling=True)
