@@ -31,8 +31,6 @@ from pipeline.store import MANIFEST_NAME, artifact_paths, write_manifest
 
 # The small instances of every game (the sizes the per-game tests and the core-install test use).
 POKER_EVALUATOR = "poker:\n  preflop: {}\n"
-POKER_PREFLOP = ("poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
-                 "    seed: 5\n")
 DOMINOES = ("dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [predictive, realistic]\n"
             "    models: [random, strong]\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
             "    max_exact: 50\n    endgame: 0\n    budget: 300\n  report: {}\n")
@@ -205,12 +203,13 @@ def small_params(game: str) -> str:
     return text
 
 
-def small(tmp_path_factory: pytest.TempPathFactory, game: str) -> Path:
-    """Every table of a game's smallest instance (its declaration's ``small`` params), built once per run."""
+def small(tmp_path_factory: pytest.TempPathFactory, game: str, reuse: Sequence[Path] = ()) -> Path:
+    """Every table of a game's smallest instance (its declaration's ``small`` params), built once per run (the
+    artifacts of the shared directories ``reuse`` copied in first, as ``shared_build``)."""
     import yaml
 
     text = small_params(game)
-    return shared_build(tmp_path_factory, text, list(registry.families(yaml.safe_load(text))))
+    return shared_build(tmp_path_factory, text, list(registry.families(yaml.safe_load(text))), reuse)
 
 
 def yahtzee(tmp_path_factory: pytest.TempPathFactory, rule_set: str) -> Path:
@@ -232,8 +231,7 @@ def poker_evaluator(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def poker_preflop(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The evaluator and the small preflop tables (heads-up exact, two opponents by Monte Carlo)."""
-    return shared_build(tmp_path_factory, POKER_PREFLOP, ["poker-evaluator", "poker-preflop"],
-                        reuse=[poker_evaluator(tmp_path_factory)])
+    return small(tmp_path_factory, "poker", reuse=[poker_evaluator(tmp_path_factory)])
 
 
 def tictactoe(tmp_path_factory: pytest.TempPathFactory) -> Path:
