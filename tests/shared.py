@@ -31,9 +31,6 @@ from pipeline.store import MANIFEST_NAME, artifact_paths, write_manifest
 
 # The small instances of every game (the sizes the per-game tests and the core-install test use).
 POKER_EVALUATOR = "poker:\n  preflop: {}\n"
-DOMINOES = ("dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [predictive, realistic]\n"
-            "    models: [random, strong]\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
-            "    max_exact: 50\n    endgame: 0\n    budget: 300\n  report: {}\n")
 LAB = ("yahtzee:\n  rule_sets: [hasbro, seed]\nyahtzee_lab:\n"
        "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
 # The web app's directory: hasbro Yahtzee, one dice-race game, 151 stated to 500.
@@ -239,7 +236,7 @@ def tictactoe(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def dominoes(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, DOMINOES, ["dominoes-standard"])
+    return small(tmp_path_factory, "dominoes")
 
 
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Path:
