@@ -37,16 +37,10 @@ def default_rule_sets() -> list[str]:
 
 
 def params_text(rule_sets: list[str]) -> str:
-    """params.yaml of the small instances (the per-game session fixtures' sizes) and the default rule sets."""
-    q = queries
-    return (f"dicerace:\n  max_dice: 10\n  grid: {q.DICERACE_GRID}\n"
-            f"yahtzee:\n  rule_sets: {json.dumps(rule_sets)}\n"
-            f"g151:\n  variants: {json.dumps(q.G151_VARIANTS)}\n  targets: {q.G151_TARGETS}\n"
-            "poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n    seed: 5\n"
-            f"tictactoe:\n  rule_sets: [standard]\n  models: {json.dumps(q.TICTACTOE_MODELS)}\n"
-            f"dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: {json.dumps(q.DOMINOES_PLAYERS)}\n"
-            f"    models: {json.dumps(q.DOMINOES_MODELS)}\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
-            "    max_exact: 50\n    endgame: 0\n    budget: 300\n")
+    """params.yaml of the small instances (the games' declarations, ``small=``: the per-game session fixtures'
+    sizes, which tests/core_install_queries.py asks about) and the default rule sets of Yahtzee."""
+    games = ("dicerace", "g151", "poker", "tictactoe", "dominoes")
+    return "".join(shared.small_params(g) for g in games) + f"yahtzee:\n  rule_sets: {json.dumps(rule_sets)}\n"
 
 
 def _env() -> dict[str, str]:
