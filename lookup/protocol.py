@@ -142,7 +142,7 @@ class Game:
         kind = "outcome" if self.to_move(state) == CHANCE else "action"
         legal = ", ".join(json.dumps(self.action_json(state, a)) for a in options[:12])
         more = f" (and {len(options) - 12} more)" if len(options) > 12 else ""
-        raise ValueError(f"{self.name}: {kind} {shown(data, MAX_JSON_TEXT)} is not legal here; legal: {legal}{more}")
+        raise ValueError(f"{self.name}: {kind} {json_text(data)} is not legal here; legal: {legal}{more}")
 
     def state_text(self, state: State) -> str:
         return str(state)
@@ -217,6 +217,15 @@ class Advisor:
         """The action the tables play (the most probable of a mixed strategy; ties: the game's order)."""
         policy = self.policy(state)
         return max(policy, key=lambda a: policy[a])
+
+
+def json_text(data: JSON) -> str:
+    """``data`` as a message shows it: its JSON (cut to ``MAX_JSON_TEXT`` characters), or its repr when it is not
+    JSON."""
+    try:
+        return shown(json.dumps(data), MAX_JSON_TEXT).strip("'")
+    except (TypeError, ValueError):
+        return shown(data, MAX_JSON_TEXT)
 
 
 def _frozen(data: JSON) -> Hashable | None:

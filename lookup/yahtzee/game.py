@@ -162,7 +162,11 @@ class YahtzeeGame(Game):
 
     def parse_action(self, state: YState, data: JSON) -> Action:
         """Dice and keeps in any order (sorted here), boxes by name in any spelling ``category_index`` reads."""
-        if isinstance(data, list) and all(type(d) is int for d in data):
+        if isinstance(data, list) and self.to_move(state) == CHANCE:
+            data = sorted(parse_dice(data, self.rules))  # a roll: its count and faces checked, and worded
+            if state.kept is not None and any(data.count(f) < state.kept.count(f) for f in state.kept):
+                raise ValueError(f"the roll {data} does not hold the dice kept, {list(state.kept)}")
+        elif isinstance(data, list) and all(type(d) is int for d in data):
             data = sorted(data)
         elif type(data) is str and self.to_move(state) != CHANCE and not state.rerolls:
             try:

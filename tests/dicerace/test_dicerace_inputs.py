@@ -4,9 +4,14 @@ modes answer in range, and every wrong argument is a ValueError with a message."
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
 
 from lookup.dicerace import decide, value
-from tests.inputs import JUNK_INTS, NAN, BadCall, assert_refused, finite
+from tests.fuzz_inputs import JUNK_INTS, NAN, refusals
+from tests.model_play import finite
 
 GAME = {"dice": 3, "target": 20}
 
@@ -25,8 +30,8 @@ def test_random_legal_inputs(built):
     assert n >= 20
 
 
-def _bad() -> list[tuple[str, BadCall]]:
-    bad: list[tuple[str, BadCall]] = []
+def _bad() -> list[tuple[str, Callable[[Path | None], Any]]]:
+    bad: list[tuple[str, Callable[[Path | None], Any]]] = []
     for fn in (decide, value):
         name = fn.__name__
         for junk in (*JUNK_INTS, -1, 20):
@@ -45,4 +50,7 @@ def _bad() -> list[tuple[str, BadCall]]:
 
 
 def test_bad_inputs_are_value_errors(built):
-    assert_refused("dicerace", _bad(), built)
+    calls = [(label, partial(call, built)) for label, call in _bad()]
+    failures = refusals(calls)
+    assert len(calls) >= 10 and not failures, f"{len(failures)} of {len(calls)} bad inputs not refused cleanly:\n" + \
+        "\n".join(failures)

@@ -5,12 +5,17 @@ smallest reduced instance), and every wrong argument a ValueError with a message
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
 
 from lookup.dominoes import GAME, MODEL_NAMES, PLAYERS, deal, decide, move_name, tile_name, value
 from lookup.dominoes import engine as E
 from lookup.dominoes.game import Dominoes
 from lookup.opponents import MODELS
-from tests.inputs import HUGE, JUNK_INTS, NAN, BadCall, assert_refused, finite, play_models, sample
+from tests.fuzz_inputs import HUGE, JUNK_INTS, NAN, refusals
+from tests.model_play import finite, play_models, sample
 
 DOMINOES_OPTIONS = {"depth": 2, "samples": 3, "max_exact": 50, "endgame": 0}
 
@@ -52,9 +57,9 @@ def test_random_legal_play():
 
 
 
-def _bad() -> list[tuple[str, BadCall]]:
+def _bad() -> list[tuple[str, Callable[[Path | None], Any]]]:
     hand = ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]
-    bad: list[tuple[str, BadCall]] = []
+    bad: list[tuple[str, Callable[[Path | None], Any]]] = []
     for fn in (decide, value):
         f = fn.__name__
         hands = (None, [], "6-6", hand[:6], [*hand, "0-0"], ["6-6"] * 7, ["7-7", *hand[1:]], ["6-6x", *hand[1:]],
@@ -85,4 +90,7 @@ def _bad() -> list[tuple[str, BadCall]]:
 
 
 def test_bad_inputs_are_value_errors():
-    assert_refused("dominoes", _bad(), None)  # decide reads no table
+    calls = [(label, partial(call, None)) for label, call in _bad()]
+    failures = refusals(calls)
+    assert len(calls) >= 10 and not failures, f"{len(failures)} of {len(calls)} bad inputs not refused cleanly:\n" + \
+        "\n".join(failures)

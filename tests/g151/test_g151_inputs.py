@@ -4,9 +4,14 @@ and against an opponent, answer in range; every wrong argument is a ValueError w
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
 
 from lookup.g151 import decide, value
-from tests.inputs import JUNK_INTS, NAN, BadCall, assert_refused, finite
+from tests.fuzz_inputs import JUNK_INTS, NAN, refusals
+from tests.model_play import finite
 
 TARGET = 300
 
@@ -26,9 +31,9 @@ def test_random_legal_inputs(g151_tables):
     assert n >= 20
 
 
-def _bad() -> list[tuple[str, BadCall]]:
+def _bad() -> list[tuple[str, Callable[[Path | None], Any]]]:
     t = TARGET
-    bad: list[tuple[str, BadCall]] = []
+    bad: list[tuple[str, Callable[[Path | None], Any]]] = []
     for fn in (decide, value):
         name = fn.__name__
         for junk in (*JUNK_INTS, -50, 25, t, t + 50):
@@ -46,4 +51,7 @@ def _bad() -> list[tuple[str, BadCall]]:
 
 
 def test_bad_inputs_are_value_errors(g151_tables):
-    assert_refused("g151", _bad(), g151_tables)
+    calls = [(label, partial(call, g151_tables)) for label, call in _bad()]
+    failures = refusals(calls)
+    assert len(calls) >= 10 and not failures, f"{len(failures)} of {len(calls)} bad inputs not refused cleanly:\n" + \
+        "\n".join(failures)

@@ -4,12 +4,17 @@ classes and hands, answer in range; every wrong argument is a ValueError with a 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from lookup.poker import CallDecision, class_name, decide, value
 from lookup.poker.cards import RANKS, SUITS
-from tests.inputs import INF, JUNK_INTS, NAN, BadCall, assert_refused, finite
+from tests.fuzz_inputs import INF, JUNK_INTS, NAN, refusals
+from tests.model_play import finite
 
 
 def _deck(rng: random.Random) -> list[str]:
@@ -45,9 +50,9 @@ def test_random_values(preflop_artifacts):
         assert finite(v) and 0 <= v <= 1
 
 
-def _bad() -> list[tuple[str, BadCall]]:
+def _bad() -> list[tuple[str, Callable[[Path | None], Any]]]:
     ok = {"pot": 10, "to_call": 5, "board": ["2c", "7d", "Jh"]}
-    bad: list[tuple[str, BadCall]] = []
+    bad: list[tuple[str, Callable[[Path | None], Any]]] = []
     hands = (None, "", "As", "AsAs", "AsKsQs", "XxYy", 5, NAN, ["As"], "AKx", "AAs", "2c7d" * 3)
     for junk in hands:
         bad.append((f"decide hand={junk!r}", lambda a, j=junk: decide(j, artifacts_dir=a, **ok)))
@@ -71,4 +76,7 @@ def _bad() -> list[tuple[str, BadCall]]:
 
 
 def test_bad_inputs_are_value_errors(poker_artifacts):
-    assert_refused("poker", _bad(), poker_artifacts)
+    calls = [(label, partial(call, poker_artifacts)) for label, call in _bad()]
+    failures = refusals(calls)
+    assert len(calls) >= 10 and not failures, f"{len(failures)} of {len(calls)} bad inputs not refused cleanly:\n" + \
+        "\n".join(failures)

@@ -5,11 +5,16 @@ the game API; and bad boards and models, each a ValueError with a message."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
 
 from lookup.opponents import MODELS, models_for
 from lookup.tictactoe import GAME, decide, format_board, value
 from lookup.tictactoe.rules import START
-from tests.inputs import HUGE, NAN, BadCall, assert_refused, finite, play_models, sample
+from tests.fuzz_inputs import HUGE, NAN, refusals
+from tests.model_play import finite, play_models, sample
 
 MODEL_NAMES = ("random", "first", "last", "greedy", "perfect")
 
@@ -44,11 +49,11 @@ def test_random_legal_play(built):
     assert n >= 20
 
 
-def _bad() -> list[tuple[str, BadCall]]:
+def _bad() -> list[tuple[str, Callable[[Path | None], Any]]]:
     boards = (None, "", "X", "X" * 9, "XO.......A", "XO......", "OO.......", "XXXOOO...", "XXXOO....", "XXXOOO.XO",
               "x" * 10, (0,) * 8, (1, 1, 1, 2, 2, 2, 0, 0, 0), (3,) + (0,) * 8, [0] * 9, (0.0,) + (0,) * 8,
               (True,) + (0,) * 8, 5, NAN, HUGE, b"X........")
-    bad: list[tuple[str, BadCall]] = []
+    bad: list[tuple[str, Callable[[Path | None], Any]]] = []
     for fn in (decide, value):
         for junk in boards:
             if fn is value and junk == "XXXOO....":
@@ -60,4 +65,7 @@ def _bad() -> list[tuple[str, BadCall]]:
 
 
 def test_bad_inputs_are_value_errors(built):
-    assert_refused("tictactoe", _bad(), built)
+    calls = [(label, partial(call, built)) for label, call in _bad()]
+    failures = refusals(calls)
+    assert len(calls) >= 10 and not failures, f"{len(failures)} of {len(calls)} bad inputs not refused cleanly:\n" + \
+        "\n".join(failures)

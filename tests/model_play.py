@@ -1,6 +1,5 @@
-"""What the games' input tests share (``tests/<game>/test_<game>_inputs.py``, tests/test_conformance.py): the junk
-values every integer argument must refuse, the check that each bad call is a ValueError with a message, and
-random legal play of a two-seat game through the opponent models and players of ``lookup.opponents``."""
+"""Random legal play of a two-seat game through the opponent models and exact players of ``lookup.opponents``
+(tic-tac-toe's and dominoes' input tests), and ``finite`` for answers in range."""
 
 from __future__ import annotations
 
@@ -8,41 +7,11 @@ import math
 import random
 from collections.abc import Callable
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
-
-NAN, INF = float("nan"), float("inf")
-HUGE = 2**70
-# Wrong types and values every integer argument must refuse with a ValueError.
-JUNK_INTS = (None, True, 1.5, NAN, INF, -INF, HUGE, -HUGE, "2", "", [1], object())
-
-Artifacts = Path | None
-BadCall = Callable[[Artifacts], Any]
 
 
 def finite(x: Any) -> bool:
     return type(x) is float and math.isfinite(x)
-
-
-def assert_refused(game: str, bad: list[tuple[str, BadCall]], artifacts: Artifacts) -> None:
-    """Every ``(label, call)`` of ``bad`` raises a ValueError with a message (not a TypeError, KeyError or
-    IndexError that is also one); the failures are listed together."""
-    assert len(bad) >= 10, f"{game}: declare its bad inputs"
-    failures = []
-    for label, call in bad:
-        try:
-            got = call(artifacts)
-        except ValueError as exc:
-            if not str(exc).strip():
-                failures.append(f"{label}: ValueError without a message")
-            elif isinstance(exc, TypeError | KeyError | IndexError):
-                failures.append(f"{label}: {type(exc).__name__} (also a ValueError): {exc}")
-        except Exception as exc:  # noqa: BLE001 (what escapes is the finding)
-            failures.append(f"{label}: {type(exc).__name__}: {exc}")
-        else:
-            failures.append(f"{label}: no error, answered {got!r}")
-    assert not failures, f"{game}: {len(failures)} of {len(bad)} bad inputs not refused cleanly:\n" + \
-        "\n".join(failures)
 
 
 def sample(rng: random.Random, dist: dict) -> Any:
