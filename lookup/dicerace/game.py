@@ -253,7 +253,7 @@ class RaceAdvisor(Advisor):
                 v = self._sequential_option(state.scores[state.mover], state.scores[1 - state.mover], state.dice[0])
             else:  # one element, from its checked chunk (not the whole table)
                 v = float(self.table.value[state.scores[state.mover], state.scores[1 - state.mover]])
-            return v if seat == state.mover else -v
+            return v if seat == state.mover else 0.0 - v  # (0.0 - x: a draw is 0.0, not -0.0)
         if not state.dice:
             return float(self.table.value[mine, other])
         if len(state.dice) == 1:  # seat 1 chooses: seat 0 knows d0; seat 1 averages over seat 0's strategy

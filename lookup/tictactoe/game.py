@@ -63,7 +63,7 @@ class TicTacToeAdvisor(Advisor):
         else:  # the model's expectation, for the model's seat (the mover)
             mine = -sum(float(p) * self.value(game.apply(state, a), self.you)
                         for a, p in self.model.distribution(game, state).items())
-        return mine if seat == mover else -mine
+        return mine if seat == mover else 0.0 - mine  # (0.0 - x: a draw is 0.0, not -0.0)
 
     def best_actions(self, state: Board) -> tuple[int, ...]:
         """The stored exact masks: the moves that keep the minimax value, or best-respond exactly; at the
