@@ -309,7 +309,8 @@ def test_positions_among_three_players():
 
 def test_three_player_table_missing_names_the_build(tmp_path):
     from lookup.errors import NotBuiltError
-    from lookup.yahtzee.duel import decide, win_probability
+    from lookup.yahtzee import decide
+    from lookup.yahtzee.duel import win_probability
 
     empty = [None] * 15
     with pytest.raises(NotBuiltError, match="yahtzee-party3-scandinavian-forced"):
@@ -330,7 +331,8 @@ def test_three_player_artifact_and_play(tmp_path_factory):
     the stored share (the table's play is the turn's), decide is explain's first option, and the outcome
     probabilities are a distribution; the start's numbers are the artifact's stats."""
     from lookup import yahtzee
-    from lookup.yahtzee.duel import explain, win_probability
+    from lookup.yahtzee import explain
+    from lookup.yahtzee.duel import win_probability
     from lookup.yahtzee.party import load_party, party_analysis, party_outcomes, party_position
     from tests import shared
 
