@@ -33,7 +33,8 @@ from threading import Lock
 
 import numpy as np
 
-from lookup.yahtzee.question import Objective, Plan, Question, sheet_state
+from lookup.yahtzee.question import Objective, Plan, Question, plan_of, sheet_state
+from lookup.yahtzee.rules import Rules
 from lookup.yahtzee.sheet import Sheet, SheetLike
 from lookup.yahtzee.towin import ChanceOption, TowinTable, WinDecision, decision, load_towin
 from lookup.yahtzee.turn import TurnAnalysis, analyse_final, final_outcomes, ranked_options
@@ -63,8 +64,11 @@ class OpponentLaw:
         return float(np.arange(len(self.pmf)) @ self.pmf)
 
 
-def opponent_law(opponent: SheetLike, plan: Plan, artifacts_dir: str | Path | None = None) -> OpponentLaw:
-    """The law of an expected-score opponent's final score from its turn-start ``opponent`` sheet."""
+def opponent_law(opponent: SheetLike, rules: Plan | Rules | str, artifacts_dir: str | Path | None = None
+                 ) -> OpponentLaw:
+    """The law of an expected-score opponent's final score from its turn-start ``opponent`` sheet (``rules``: a rule
+    set, or its resolved ``Plan``)."""
+    plan = rules if isinstance(rules, Plan) else plan_of(rules)
     try:
         state, points = sheet_state(opponent, plan)
     except ValueError:  # invalid (the parse below says why), or finished: its final score is known

@@ -124,7 +124,7 @@ def plan_of(rules: str | Rules) -> Plan:
     try:
         return PLANS[rules]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown rule set {shown(rules)}; known: {', '.join(RULE_SETS)}") from None
+        raise ValueError(f"unknown Yahtzee rule set {shown(rules)}; known: {', '.join(RULE_SETS)}") from None
 
 
 @cache

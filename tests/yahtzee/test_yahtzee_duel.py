@@ -298,7 +298,7 @@ def test_bad_input_is_refused(duel_tables):
     cases = [
         (dict(rules="no-such-rules", opponents=[empty]), "no-such-rules"),
         (dict(rules="scandinavian", opponents=[empty]), "not forced-order"),
-        (dict(rules="hasbro", opponents=[[None] * 13]), "not forced-order"),
+        (dict(rules="hasbro", sheet=[None] * 13, opponents=[[None] * 13]), "not forced-order"),
         (dict(opponents=[]), "give 1 or 2 opponent sheets, got 0"),
         (dict(opponents=[empty, empty]), "3-player table is not built"),  # three players: not built here
         (dict(opponents=empty), "give 1 or 2 opponent sheets, got 15"),
@@ -307,9 +307,9 @@ def test_bad_input_is_refused(duel_tables):
         (dict(opponents="nope"), "list of sheets"),
     ]
     for kw, match in cases:
-        rules = kw.pop("rules", FORCED)
+        rules, sheet = kw.pop("rules", FORCED), kw.pop("sheet", empty)
         with pytest.raises(ValueError, match=match):
-            decide([1, 2, 3, 4, 5], 2, empty, rules, artifacts_dir=duel_tables, **kw)
+            decide([1, 2, 3, 4, 5], 2, sheet, rules, artifacts_dir=duel_tables, **kw)
     with pytest.raises(ValueError, match="not at the same box index"):
         win_probability([3] + [None] * 14, FORCED, opponents=[[3, 6, 9] + [None] * 12], artifacts_dir=duel_tables)
     done = [1, 2, 3, 4, 5, 6, 2, 6, 3, 4, 15, 20, 0, 5, 0]
@@ -389,7 +389,7 @@ def test_cli_opponent_prints_the_librarys_ranking(duel_tables, tmp_path):
     assert printed["seat"] == 2 and [(o["action"], o["probability"]) for o in printed["options"]] == [
         (o.action, o.probability) for o in want]
     refused = CliRunner().invoke(main, [*args, "--goal", "100"])
-    assert refused.exit_code == 1 and "not both" in refused.output
+    assert refused.exit_code == 1 and "give one objective" in refused.output
     (tmp_path / "bad.json").write_text("[")
     refused = CliRunner().invoke(main, [*args[:-4], "--opponent", str(tmp_path / "bad.json")])
     assert refused.exit_code == 1 and "--opponent" in refused.output
