@@ -21,7 +21,7 @@ RUNS = 5
 def main() -> None:
     data = np.random.default_rng(1).random((1024, 8192))
     spec = ArtifactSpec(name="bench", schema="bench.store", schema_version=1, game="bench", rules={},
-                        params={}, code=("pipeline/store.py",))
+                        params={}, code=("pipeline.store",))
     writes, verifies, opens = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
