@@ -288,10 +288,27 @@ def dvc_yaml(params_path: Path | None, write: bool) -> None:
               help="Worker processes (each maps the tables; see docs/web.md \"Load\" for 1 vs 2).")
 @artifacts_option
 def serve(host: str, port: int, workers: int, artifacts_dir: Path | None) -> None:
-    """Serve the JSON API (OpenAPI at /docs) and the advisor page at http://HOST:PORT/ (the web app, webapp/)."""
+    """Serve the JSON API (OpenAPI at /docs) and the advisor page at http://HOST:PORT/ (the web app, webapp/).
+
+    Its settings are checked before it starts (a bad one is a message and exit status 1, not a server that
+    answers every request with an error): the environment (``dicetables``'s own check), the artifacts directory
+    (a directory, with its MANIFEST.json unless $DICETABLES_TRUST is "artifact"), the address."""
+    import socket
+
     import uvicorn
 
+    from lookup.store import load_manifest, trust_mode
+
     root = artifacts_root(artifacts_dir).resolve()
+    if not root.is_dir():
+        raise ValueError(f"{root}: the artifacts directory is not a directory (build the tables first: make run; or "
+                         "name it with --artifacts or $DICETABLES_ARTIFACTS)")
+    if trust_mode() == "manifest":
+        load_manifest(root)  # an ArtifactError naming the file and its first problem
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise ValueError(f"--host {host!r}: not an address this machine can listen on ({exc})") from None
     # Workers are separate processes: they find the artifacts through the environment.
     os.environ["DICETABLES_ARTIFACTS"] = str(root)
     click.echo(f"dicetables serving {root} on http://{host}:{port}/ (API docs at /docs)")

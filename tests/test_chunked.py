@@ -281,22 +281,7 @@ def no_writes(root: Path) -> Iterator[list[str]]:
 OPEN = dict(schema="test.demo", versions=[2])
 
 
-@pytest.fixture(scope="module")
-def built_demo(tmp_path_factory) -> Path:
-    """The demo artifact of test_store (float64 3-D, uint8 with a partial last chunk, int32) and its
-    manifest, built once; tests damage copies of it."""
-    root = tmp_path_factory.mktemp("chunked") / "artifacts"
-    write_artifact(_spec(hdf5=False), _arrays(), root)
-    write_manifest(root)
-    return root
-
-
-@pytest.fixture
-def demo(built_demo, tmp_path) -> Path:
-    """A private copy of the demo artifact (``.../artifacts/demo.zarr``) with its manifest."""
-    root = tmp_path / "artifacts"
-    shutil.copytree(built_demo, root)
-    return root / "demo.zarr"
+# built_demo and demo: tests/conftest.py (other modules damage the demo artifact too).
 
 
 def handles(path: Path, **kw: Any) -> dict[str, ChunkedArray]:
