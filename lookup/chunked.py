@@ -9,8 +9,9 @@ Why not zarr-python here: importing it costs about half a second and each read a
 its asynchronous machinery (measured: docs/benchmarks.md, "First answer, straight from the artifact
 files"), against a budget of 0.3 s for a fresh process's first
 answer and microseconds per warm answer. The format is small and documented, so this module reads it
-with ``os.pread``; ``dicetables verify`` and the tests read the same files through zarr-python, a second
-implementation, and compare.
+with ``os.pread``. ``dicetables verify`` and every publish check an artifact through this module too (one
+meaning of valid: ``lookup.store.verify_problems``); the tests read the same files through zarr-python, a second
+implementation, and compare, and the writer reads back through zarr-python what it wrote.
 
 What is checked, and when (the threat model)
 --------------------------------------------

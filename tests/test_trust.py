@@ -170,18 +170,19 @@ def test_spinning_hdf5_attribute_is_cut_off_by_the_time_limit(tmp_path):
     h5 = artifacts / "dicerace-probabilities.h5"
     intact = h5.read_bytes()
     length_field = intact.index(b'{"arrays":') - 8  # the attribute's 8-byte length precedes its JSON
-    # The hang is real: reading the attribute does not return within 1 s (the intact file takes ~0.3 s, import
-    # included). Which bit of the length's second byte makes it depends on the length (the metadata's size: its
-    # list of code files), so the bits are tried in turn. The loop spins a core for the whole wait: 1 s here, and
-    # verify's 3 s below (a fresh worker must still check the next artifact within that limit, ~1 s on a loaded
-    # machine).
+    # The hang is real: reading the attribute does not return within 2 s (the intact file takes ~0.3 s, import
+    # included). A length made 512 to 2048 bytes longer did it for each length tried (0x049d + 2048, 0x09d0 + 512
+    # or + 1024; a shorter one is an error instead), and the length depends on the metadata's size (its list of
+    # code files): the bits of the second byte that lengthen it are tried in turn. The loop spins a core for the
+    # whole wait: 2 s here, and verify's 3 s below (a fresh worker must still check the next artifact within that
+    # limit, ~1 s on a loaded machine).
     probe = [sys.executable, "-c", f"import h5py; h5py.File({str(h5)!r}, 'r').attrs.get('dicetables')"]
-    for bit in (3, 2, 1, 0):
+    for bit in (b for b in (1, 2, 3) if not intact[length_field + 1] >> b & 1):
         raw = bytearray(intact)
         raw[length_field + 1] ^= 1 << bit
         h5.write_bytes(bytes(raw))
         try:
-            subprocess.run(probe, timeout=1, capture_output=True)
+            subprocess.run(probe, timeout=2, capture_output=True)
         except subprocess.TimeoutExpired:
             break
     else:
