@@ -33,7 +33,9 @@ class _Worker:
     def __init__(self) -> None:
         root = str(Path(__file__).resolve().parent.parent)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-        self.proc = subprocess.Popen([sys.executable, "-m", "pipeline.verify"], stdin=subprocess.PIPE,
+        # In the project's directory: ``-m`` puts the working directory first on the path, and another checkout
+        # there must not answer for this one.
+        self.proc = subprocess.Popen([sys.executable, "-m", "pipeline.verify"], stdin=subprocess.PIPE, cwd=root,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
 
     def ask(self, path: Path, trust: str, timeout: float) -> list[str] | None:
