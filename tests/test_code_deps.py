@@ -55,6 +55,17 @@ def test_every_stage_lists_every_module_its_code_can_import():
     assert {name: files for name, files in missing.items() if files} == {}
 
 
+def test_each_family_s_code_holds_its_own_functions():
+    """A spec names its code's entry modules: the module that computes, publishes or lists the family's artifacts
+    must be among the files they reach (a spec naming the wrong module would leave its computation unhashed)."""
+    params = load_params()
+    for name, family in registry.families(params).items():
+        files = set(family.code_files(params[family.section]))
+        for function in filter(None, (family.compute, family.publish, family.artifacts)):
+            source = Path(sys.modules[function.__module__].__file__).resolve().relative_to(ROOT).as_posix()
+            assert source in files, (name, function.__qualname__, source)
+
+
 def test_the_check_catches_the_g151_stage_that_left_out_its_array_names():
     entries = entry_modules(load_params())["g151-stated"]
     assert "lookup/g151/tables.py" in omitted(G151_HAND_KEPT, entries)
