@@ -25,6 +25,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from pipeline.code_deps import closure
+
+# Every report command runs through this module (``report_command``): it is part of every report's code.
+REPORT_RUNNER = "pipeline.cli_options"
+
 
 @dataclass(frozen=True)
 class Stage:
@@ -47,13 +52,13 @@ class Report:
 
     It is one command in the game's group (``dicetables GAME COMMAND``, with ``aliases``) and one DVC
     stage named ``OUT-report`` writing ``artifacts/reports/OUT`` (OUT: ``out``, default the game). Its
-    deps are ``code`` (what the report runs), ``pipeline/reports.py`` and ``artifacts/<a>`` for each of
-    ``artifacts`` (what it reads); ``params`` are the params.yaml keys that rerun it.
+    deps are ``code_files()`` (the import closure of ``module`` and of the command that runs it, and the data
+    files ``data``) and ``artifacts/<a>`` for each of ``artifacts`` (what it reads); ``params`` are the
+    params.yaml keys that rerun it.
     """
 
     module: str
     help: str
-    code: tuple[str, ...]
     artifacts: tuple[str, ...] = ()
     params: tuple[str, ...] = ()
     seconds: float = 5
@@ -63,6 +68,12 @@ class Report:
     section: str | None = None
     options: tuple[Callable[[Any], Any], ...] = ()
     note: str = ""
+    data: tuple[str, ...] = ()
+
+    def code_files(self) -> list[str]:
+        """The files whose change reruns the report: the import closure (``pipeline.code_deps.closure``) of its
+        module and of ``REPORT_RUNNER``, and ``data``."""
+        return sorted({*closure((self.module, REPORT_RUNNER)), *self.data})
 
 
 @dataclass(frozen=True)

@@ -142,7 +142,7 @@ def private_copy(tmp_path_factory: pytest.TempPathFactory, folder: str, *sources
     root.mkdir()
     for source in sources:
         _copy_artifacts(source, root)
-    write_manifest(root)
+    write_manifest(root, verified=artifact_paths(root))  # copies of verified builds: not read again
     assert (root / MANIFEST_NAME).exists()
     return root
 
@@ -159,7 +159,7 @@ def union(tmp_path_factory: pytest.TempPathFactory, name: str, *sources: Path) -
             artifacts = home / "artifacts"
             for source in sources:
                 _copy_artifacts(source, artifacts)
-            write_manifest(artifacts)
+            write_manifest(artifacts, verified=artifact_paths(artifacts))  # copies of verified builds
             (home / "tree.json").write_text(json.dumps(tree(artifacts), indent=0))
     return home / "artifacts"
 

@@ -59,10 +59,14 @@ class HotRoutes:
 
 
 def create_app(artifacts_dir: str | Path | None = None) -> FastAPI:
-    """The app over ``artifacts_dir`` (default: $DICETABLES_ARTIFACTS or the project's artifacts/)."""
+    """The app over ``artifacts_dir`` (default: $DICETABLES_ARTIFACTS or the project's artifacts/). A bad
+    ``$DICETABLES_*`` is a ValueError here, at start (``lookup.environment``), not an error on every request."""
     import sys
 
+    from lookup.environment import check_environment
     from lookup.store import default_artifacts_dir
+
+    check_environment()
 
     # A CPU-bound route in the threadpool (coach ~60 ms) holds the GIL for the whole switch interval (5 ms by
     # default) each time the event loop asks for it; 1 ms keeps a decide beside it within a few ms.

@@ -228,6 +228,15 @@ def _check_history(v: View) -> None:
                          "unknown tiles avoid the ends it could not play on")
 
 
+# The deepest search a decision may ask, here, on the command line and in the web app (one limit): the search is
+# plain Python and costs about three times more per placement of depth. From the opening, with this module's
+# defaults, depth 3 took 0.1 s, 4 0.5 s, 5 1.6 s, 6 4.3 s (so 12 would take hours), and the costliest positions
+# about ten times the opening's; more depth buys at most about a point of win rate, inside the noise
+# (docs/dominoes.md, "Results beside the seed"). The compiled experiment (``pipeline.dominoes``) has its own
+# bound.
+MAX_DEPTH = 3
+
+
 def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *, player: str = "realistic",
                 model: str | None = None, models: Sequence[str] | None = None, depth: int = 3, samples: int = 16,
                 max_exact: int = 2000, endgame: int = 2, budget: int = 0, seed: int = 0) -> list[tuple[str, float]]:
@@ -237,7 +246,7 @@ def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: i
     predictive with ``model``, realistic or bayesian over ``models``, all five by default). With a
     boneyard of at most ``endgame`` tiles the search goes to the end of the game (-1: never); with
     ``budget`` > 0 it deepens while it is expected to visit at most ``budget`` positions."""
-    depth = integer(depth, "depth", 1, 12)
+    depth = integer(depth, "depth", 1, MAX_DEPTH)
     endgame = integer(endgame, "endgame", -1, E.N_TILES - 2 * E.HAND_SIZE)
     budget = integer(budget, "budget", 0, 10**9)
     samples = integer(samples, "samples", 1, 100_000)

@@ -251,6 +251,8 @@ def decide_batch(
                (filled_mask < 0) | (filled_mask >= rules.all_filled))
     _first_bad(f"upper outside 0..{rules.upper_threshold}", (upper < 0) | (upper > rules.upper_threshold))
     _first_bad("ybox not 0 or 1", (ybox < 0) | (ybox > 1))
+    if n == 0:  # nothing to answer: no table is decoded for it
+        return np.empty(0, dtype=np.int64)
     policy = {name: np.asarray(arr) for name, arr in tables.policy.items()}  # whole arrays, checked once
     rows = policy["state_index"][filled_mask, upper, ybox]
     _first_bad("state unreachable (upper total the filled boxes cannot make, or ybox without Yahtzee)", rows < 0)

@@ -12,7 +12,6 @@ GAME = GameDeclaration(
     reports=(Report(
         module="pipeline.dominoes.report",
         help="Write the report: the experiment with 95 % intervals beside the seed's tables 3 and 4.",
-        code=("lookup/dominoes/tables.py", "pipeline/dominoes/experiment.py", "pipeline/dominoes/report.py"),
         artifacts=("dominoes-matchups.zarr",), params=("dominoes.report",), seconds=3,
         note="The experiment with 95 % intervals beside the seed's tables 3 and 4."),),
     warm=WarmUp(params=(

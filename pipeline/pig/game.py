@@ -11,8 +11,6 @@ GAME = GameDeclaration(
     reports=(Report(
         module="pipeline.pig.report",
         help="Write the report: the first player's chance, the roll / hold boundary, a simulation beside it.",
-        code=("lookup/pig/game.py", "lookup/pig/rules.py", "lookup/pig/tables.py", "lookup/protocol.py",
-              "lookup/simulate.py", "pipeline/pig/report.py"),
         artifacts=("pig-standard.zarr",), params=("pig.report",), seconds=10,
         note="The first player's chance, the roll / hold boundary, a seeded simulation beside the exact value."),),
     small="pig:\n  targets: [20]\n  report:\n    simulation_games: 200\n    seed: 1\n",

@@ -12,7 +12,6 @@ from lookup.pig.tables import SCHEMA, SCHEMA_VERSIONS, array_name, artifact_name
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.store import ArtifactSpec, StoredArray
 
-CODE = ("lookup/pig/rules.py", "lookup/pig/tables.py", "pipeline/pig/solve.py", "pipeline/pig/stage.py")
 _WHAT = {"roll": "[i, j, k]: probability that the player to move (banked i, the other j, turn total k) wins if it "
                  "rolls now, both optimal after (k = 0: the start of its turn); NaN = no such state",
          "hold": "[i, j, k]: the same if it holds now (banks k); NaN at k = 0 and where there is no such state"}
@@ -29,7 +28,7 @@ def targets_of(section: Mapping[str, Any]) -> list[int]:
 def _spec(section: Mapping[str, Any]) -> ArtifactSpec:
     rules = get_rules(DEFAULT_RULES)
     return ArtifactSpec(name=artifact_name(rules), schema=SCHEMA, schema_version=max(SCHEMA_VERSIONS), game="pig",
-                        rules=rules.to_dict(), params={"targets": targets_of(section)}, code=CODE, hdf5=True)
+                        rules=rules.to_dict(), params={"targets": targets_of(section)}, code=(__name__,), hdf5=True)
 
 
 def compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -50,5 +49,5 @@ def compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path)
 
 def families(section: Mapping[str, Any]) -> list[Family]:
     """The one family ``pig-standard`` (Pig has one rule set; its targets are a params list)."""
-    return [Family(name=f"pig-{DEFAULT_RULES}", section="pig", code=CODE, artifacts=lambda sec: [_spec(sec)],
+    return [Family(name=f"pig-{DEFAULT_RULES}", section="pig", artifacts=lambda sec: [_spec(sec)],
                    compute=compute)]

@@ -17,7 +17,6 @@ GAME = GameDeclaration(
     reports=(Report(
         module="pipeline.poker.report",
         help="Write the report (13x13 equity grids, JSON, Markdown) from the preflop tables.",
-        code=("lookup/poker/cards.py", "lookup/poker/tables.py", "pipeline/poker/report.py"),
         artifacts=("poker-preflop.zarr",), seconds=10,
         note="The 13x13 equity grids and the published figures beside ours (not an artifact)."),),
     # The equity kernels, which a user's first `poker equity` loads (pipeline/poker/warm.py). Not the preflop

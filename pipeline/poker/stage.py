@@ -19,15 +19,10 @@ from lookup.poker.tables import (
 from pipeline.family import Computed, Family
 from pipeline.store import ArtifactSpec, StoredArray
 
-EVALUATOR_CODE = ("lookup/poker/rules.py", "pipeline/poker/ranking.py", "pipeline/poker/stage.py")
-PREFLOP_CODE = ("lookup/poker/cards.py", "lookup/poker/problem.py", "lookup/poker/rules.py",
-                "pipeline/poker/engine.py", "pipeline/poker/kernels.py", "pipeline/poker/preflop.py",
-                "pipeline/poker/stage.py")
-
 
 def _evaluator_spec(section: Mapping[str, Any]) -> ArtifactSpec:
     return ArtifactSpec(name=EVALUATOR, schema=EVALUATOR_SCHEMA, schema_version=max(EVALUATOR_VERSIONS),
-                        game="poker", rules=RULES, params={}, code=EVALUATOR_CODE)
+                        game="poker", rules=RULES, params={}, code=(__name__,))
 
 
 def compute_evaluator(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -56,7 +51,7 @@ def _preflop_spec(section: Mapping[str, Any]) -> ArtifactSpec:
     # The evaluator's fingerprint is part of the params: new evaluator tables make new preflop tables.
     params = {**preflop_params(section), "evaluator": _evaluator_spec(section).fingerprint()}
     return ArtifactSpec(name=PREFLOP, schema=PREFLOP_SCHEMA, schema_version=max(PREFLOP_VERSIONS), game="poker",
-                        rules=RULES, params=params, code=PREFLOP_CODE, hdf5=True)
+                        rules=RULES, params=params, code=(__name__,), hdf5=True)
 
 
 def compute_preflop(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -70,8 +65,8 @@ def compute_preflop(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_di
 
 def families(section: Mapping[str, Any]) -> list[Family]:
     """The evaluator family, and the preflop family (which reads the evaluator artifact)."""
-    return [Family(name=EVALUATOR, section="poker", code=EVALUATOR_CODE,
-                   artifacts=lambda sec: [_evaluator_spec(sec)], compute=compute_evaluator),
-            Family(name=PREFLOP, section="poker", code=PREFLOP_CODE, artifacts=lambda sec: [_preflop_spec(sec)],
+    return [Family(name=EVALUATOR, section="poker", artifacts=lambda sec: [_evaluator_spec(sec)],
+                   compute=compute_evaluator),
+            Family(name=PREFLOP, section="poker", artifacts=lambda sec: [_preflop_spec(sec)],
                    compute=compute_preflop, upstream=(f"{EVALUATOR}.zarr",))]
 

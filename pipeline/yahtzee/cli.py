@@ -260,7 +260,7 @@ def distribution(rules_name: str, artifacts_dir: Path | None, thresholds: tuple[
 
 
 @cli.command("distribution-plot")
-@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("out", type=opt.output_file)
 @click.option("--rules", "rule_sets", type=click.Choice(list(RULE_SETS)), multiple=True, required=True,
               help="A rule set whose law is drawn (repeatable).")
 @opt.artifacts_option
@@ -271,7 +271,6 @@ def distribution_plot(out: Path, rule_sets: tuple[str, ...], artifacts_dir: Path
     from lookup.yahtzee.score_law import distribution as distribution_
     from pipeline.yahtzee.score_laws import plot_laws
 
-    out.parent.mkdir(parents=True, exist_ok=True)
     plot_laws(out, {name: distribution_(name, artifacts_dir=artifacts_dir) for name in rule_sets})
     click.echo(str(out))
 

@@ -4,11 +4,6 @@ web routes. The game's main report (the tournament) is declared by its strategy 
 
 from pipeline.declaration import GameDeclaration, Report, Stage, WarmUp
 
-_TOWIN_CODE = ("lookup/yahtzee/encoding.py", "lookup/yahtzee/rules.py", "lookup/yahtzee/states.py",
-               "pipeline/yahtzee/kernels.py", "pipeline/yahtzee/layered.py", "pipeline/yahtzee/solver.py",
-               "pipeline/yahtzee/towin.py",
-               "pipeline/yahtzee/towin_build.py", "pipeline/yahtzee/towin_kernels.py")
-
 GAME = GameDeclaration(
     name="yahtzee",
     families="pipeline.yahtzee.stage:families",
@@ -45,7 +40,6 @@ GAME = GameDeclaration(
         module="pipeline.yahtzee.towin_report", command="towin-report", out="yahtzee-towin",
         help="Write the play-to-win report: P(final >= t) of the goal policy against the expected-score policy, "
              "exact.",
-        code=(*_TOWIN_CODE, "pipeline/yahtzee/towin_report.py", "lookup/yahtzee/towin.py"),
         artifacts=("yahtzee-scandinavian+forced-goal.zarr",),
         params=("yahtzee.towin.rule_sets", "yahtzee.towin_report"), seconds=5,
         note="The play-to-win report: both policies' P(final >= t), exact."),
@@ -53,8 +47,6 @@ GAME = GameDeclaration(
             module="pipeline.yahtzee.players_report", command="players-report", out="yahtzee-players",
             help="Write what playing to win is worth against people (forced order, 2 and 3 players, exact; the "
                  "heads-up player's seeded games).",
-            code=("pipeline/yahtzee/players_report.py", "pipeline/yahtzee/duel_build.py", "lookup/yahtzee/duel.py",
-                  "lookup/yahtzee/party.py", "pipeline/yahtzee/towin_build.py"),
             artifacts=("yahtzee-scandinavian+forced-duel2.zarr", "yahtzee-scandinavian+forced-headsup-games.zarr"),
             params=("yahtzee.duel.rule_sets", "yahtzee.duel.players", "yahtzee.towin.rule_sets",
                     "yahtzee.towin.headsup_games", "yahtzee.towin.seed"), seconds=3,
