@@ -4,9 +4,9 @@ may write to.
 The queries are those of the core-install check (tests/core_install_queries.py: every registered game, every
 setup its tables answer, through the protocol), on the run's shared small tables (every declaration's
 ``small``). The copy is made read-only (no write permission on any file or directory under it) and an audit hook
-refuses and records any open for writing, creation, removal or rename under it (``no_writes``: the tests may run as root, whom permissions do not stop). The games
-are the ones the declarations name (pipeline/<game>/game.py): a declared game that the queries do not ask fails
-here.
+refuses and records any open for writing, creation, removal or rename under it (``no_writes``: the tests may run
+as root, whom permissions do not stop). The games are the ones the declarations name (pipeline/<game>/game.py): a
+declared game that the queries do not ask fails here.
 """
 
 from __future__ import annotations
