@@ -16,5 +16,4 @@ GAME = GameDeclaration(
               "pipeline/tictactoe/matchups.py", "pipeline/tictactoe/report.py", "pipeline/tictactoe/stage.py"),
         artifacts=("tictactoe-tables.zarr",), params=("tictactoe.models", "tictactoe.report"), seconds=10,
         note="Exact match-ups of every player against every model, beside the seed's tables 1 and 2."),),
-    web="webapp.routes.tictactoe",
 )
