@@ -70,6 +70,7 @@ export async function mount(section, game) {
   async function show(answer) {
     V.answer = answer; V.record = answer.record;
     const me = seat(), mover = answer.to_move, over = answer.over;
+    section.dataset.toMove = over ? "over" : mover;  // who acts now (-1: chance), for scripts and the tests
     q("gv-position").textContent = answer.text;
     q("gv-unit").textContent = `Values: ${answer.unit}, ${answer.unit_text} (${answer.higher ? "higher" : "lower"} ` +
       "is better).";
@@ -110,7 +111,7 @@ export async function mount(section, game) {
       const key = i < 9 ? `<kbd>${i + 1}</kbd> ` : "";
       const cells = chance ? `<td title="${o.probability}">${o.exact}</td><td>${num(o.values[me])}</td>` :
         `<td>${num(o.value)}</td><td>${num(o.cost)}</td>`;
-      return `<tr class="${o.best ? "best" : ""}" data-i="${i}"><td><button class="gv-option">${key}` +
+      return `<tr class="${o.best ? "best" : ""}" data-i="${i}" data-cost="${o.cost ?? ""}"><td><button class="gv-option">${key}` +
         `${esc(o.text)}${o.best ? " ★" : ""}</button></td>${cells}</tr>`;
     }).join("");
     q("gv-options").querySelectorAll("button.gv-option").forEach((b) => {
@@ -200,7 +201,8 @@ export async function mount(section, game) {
   }
 
   function onKey(e) {
-    if (section.hidden || e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, select, textarea")) return;
+    if (section.hidden || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest("input:not([type=checkbox]), select, textarea")) return;
     const k = e.key.toLowerCase(), rows = q("gv-options").querySelectorAll("button.gv-option");
     if (k >= "1" && k <= "9" && rows[Number(k) - 1]) rows[Number(k) - 1].click();
     else if (k === "u") q("gv-undo").click();
