@@ -16,4 +16,6 @@ GAME = GameDeclaration(
               "pipeline/tictactoe/matchups.py", "pipeline/tictactoe/report.py", "pipeline/tictactoe/stage.py"),
         artifacts=("tictactoe-tables.zarr",), params=("tictactoe.models", "tictactoe.report"), seconds=10,
         note="Exact match-ups of every player against every model, beside the seed's tables 1 and 2."),),
+    small="tictactoe:\n  rule_sets: [standard]\n  models: [random, first, last, greedy, perfect]\n  report:\n"
+          "    players: [perfect, predictive]\n",
 )
