@@ -1,8 +1,7 @@
 """One artifacts directory for the web app (shared: only read), derived from the declarations: the union of every
-declared game's small instance (``pipeline/<game>/game.py`` ``small``: ``tests.shared.small``), and beside them what
-the views' own tests need beyond: full hasbro Yahtzee (the Yahtzee view's rule set by default, with its published
-optimum), and the small poker preflop and dominoes tables (their views' tests; neither declares a small
-instance). Beside it, for the modules that ask: a reduced six-dice Maxi Yatzy served from a layered table
+declared game's small instance (``pipeline/<game>/game.py`` ``small``: ``tests.shared.small``), and what the views'
+own tests need beyond: full hasbro Yahtzee (the Yahtzee view's first rule set, with its published optimum). Beside
+it, for the modules that ask: a reduced six-dice Maxi Yatzy served from a layered table
 (``maxi_mini_artifacts``)."""
 
 import dataclasses
@@ -22,8 +21,7 @@ def web_artifacts(tmp_path_factory) -> Path:
     from pipeline.declaration import declarations
 
     smalls = [shared.small(tmp_path_factory, d.name) for d in declarations() if d.small]
-    return shared.union(tmp_path_factory, "web", *smalls, shared.yahtzee(tmp_path_factory, "hasbro"),
-                        shared.poker_preflop(tmp_path_factory), shared.dominoes(tmp_path_factory))
+    return shared.union(tmp_path_factory, "web", *smalls, shared.yahtzee(tmp_path_factory, "hasbro"))
 
 
 # A Maxi Yatzy table cannot be built in a test (33 M states): ``maxi-mini`` is a reduced six-dice rule set, Maxi's

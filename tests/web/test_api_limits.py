@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from lookup.games import names
+from lookup.games import get_spec, names
 from tests.web.live import running_server
 from webapp import limits, problems
 
@@ -342,7 +342,12 @@ def test_fuzz_every_route_never_5xx(client, web_artifacts):
         paths = urls(path)
         sane = {name: _sane(name, schema) for name, schema in fields.items() if name in required or name in SANE}
         for url in paths:
-            base = {**sane, "record": {"game": url.split("/")[3], "events": []}} if "record" in sane else sane
+            base = sane
+            if "{game}" in path:  # a game's start, or a short simulation, of its first built setup
+                game = url.split("/")[3]
+                setup = get_spec(game).setups(web_artifacts)[0] if game in names() else {}
+                base = {**sane, "record": {"game": game, "setup": setup, "events": []}} if "record" in sane else \
+                    {**sane, "setup": setup}
             if method == "get":
                 check(client.get(url, params={k: str(v) for k, v in base.items()}))
                 for name in fields:

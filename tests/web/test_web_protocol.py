@@ -170,6 +170,9 @@ def test_bad_records_actions_and_seats_are_422_naming_them(client, web_artifacts
             if g.seats > 1 else True
     assert "games=" in problem(client.post(f"/api/games/{game}/simulate",
                                            json={"setup": setup, "games": MAX_SIMULATED + 1}))
+    # within the count but beyond the time one request may take, at the pace of its first game
+    assert "games in one request" in problem(client.post(f"/api/games/{game}/simulate",
+                                                         json={"setup": setup, "games": MAX_SIMULATED}))
     assert parse_record(record).game == game
 
 
