@@ -1,4 +1,4 @@
-"""The opponent's move in a game played on the page (tic-tac-toe, dominoes): a seeded draw from an opponent
+"""The opponent's move in a dominoes game played on the page: a seeded draw from an opponent
 model's distribution (``lookup.opponents``), so that the server keeps no game: the page sends the moves so far
 and the same seed, and every reply is drawn again the same way."""
 

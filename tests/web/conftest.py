@@ -1,8 +1,8 @@
-"""One artifacts directory for the web app, every game in it (shared: only read): hasbro Yahtzee, two dice-race
-games, 151 stated (one build, reusing the run's hasbro tables), and copies of the run's shared builds of
-scandinavian+forced Yahtzee with its play-to-win tables and its two-player (duel) table, the small poker
-preflop tables, tic-tac-toe and dominoes (tests/shared.py). Beside it, for the modules that ask: a reduced
-six-dice Maxi Yatzy served from a layered table (``maxi_mini_artifacts``)."""
+"""One artifacts directory for the web app (shared: only read), derived from the declarations: the union of every
+declared game's small instance (``pipeline/<game>/game.py`` ``small``: ``tests.shared.small``), and what the views'
+own tests need beyond: full hasbro Yahtzee (the Yahtzee view's first rule set, with its published optimum). Beside
+it, for the modules that ask: a reduced six-dice Maxi Yatzy served from a layered table
+(``maxi_mini_artifacts``)."""
 
 import dataclasses
 import os
@@ -18,13 +18,10 @@ from tests.web.live import running_server
 
 @pytest.fixture(scope="session")
 def web_artifacts(tmp_path_factory) -> Path:
-    base = shared.shared_build(tmp_path_factory, shared.WEB,
-                               ["yahtzee-hasbro", "dicerace-probabilities", "dicerace-strategies", "g151-stated"],
-                               reuse=[shared.yahtzee(tmp_path_factory, "hasbro")])
-    return shared.union(tmp_path_factory, "web", base,
-                        shared.small(tmp_path_factory, "yahtzee"),
-                        shared.poker_preflop(tmp_path_factory), shared.tictactoe(tmp_path_factory),
-                        shared.dominoes(tmp_path_factory))
+    from pipeline.declaration import declarations
+
+    smalls = [shared.small(tmp_path_factory, d.name) for d in declarations() if d.small]
+    return shared.union(tmp_path_factory, "web", *smalls, shared.yahtzee(tmp_path_factory, "hasbro"))
 
 
 # A Maxi Yatzy table cannot be built in a test (33 M states): ``maxi-mini`` is a reduced six-dice rule set, Maxi's

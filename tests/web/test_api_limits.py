@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from lookup.games import get_spec, names
 from tests.web.live import running_server
 from webapp import limits, problems
 
@@ -48,16 +49,16 @@ def test_every_kind_of_error_has_the_problem_shape(client, web_artifacts):
     assert "dice" in detail["detail"]
     # the hot route's own reading and the library's refusal
     assert "missing field" in assert_problem(client.post("/api/yahtzee/hasbro/decide", json={}), 422)["detail"]
-    assert_problem(client.post("/api/dicerace/decide", json={"my_score": 25, "other_score": 0, "dice": 3,
-                                                             "target": 20}), 422)
+    assert_problem(client.post("/api/games/pig/advise", json={"record": {"game": "pig", "events": [7]}}), 422)
 
 
 def test_a_table_not_built_is_named_without_path_or_build_step(client, web_artifacts):
     for path, body in (("/api/yahtzee/verhoeff/value", {"sheet": {}}),
                        ("/api/yahtzee/verhoeff/decide", {"dice": [1, 2, 3, 4, 5], "rerolls": 1}),
-                       ("/api/dicerace/value", {"my_score": 0, "other_score": 0, "dice": 4, "target": 50}),
-                       ("/api/g151/value", {"banked": 0, "turn_total": 0, "target": 1000})):
-        detail = assert_problem(client.post(path, json=body), 422, web_artifacts)["detail"]
+                       ("/api/dicerace/heatmap?dice=4&target=50", None),
+                       ("/api/games/pig/advise", {"record": {"game": "pig", "setup": {"target": 77}, "events": []}})):
+        response = client.get(path) if body is None else client.post(path, json=body)
+        detail = assert_problem(response, 422, web_artifacts)["detail"]
         assert "not built on this server" in detail, detail
     assert client.post("/api/yahtzee/verhoeff/value", json={"sheet": {}}).json()["detail"] == \
         "rule set 'verhoeff' is not built on this server"
@@ -77,7 +78,8 @@ def test_echoed_input_is_cut_short(client):
                        ("/api/yahtzee/hasbro/value", {"sheet": {key: 1}}),
                        ("/api/yahtzee/hasbro/score", {"dice": [1, 2, 3, 4, 5], "category": key}),
                        (f"/api/yahtzee/{'r' * 3000}/value", {"sheet": {}}),
-                       ("/api/g151/value", {"banked": 0, "turn_total": 0, "rules": key})):
+                       ("/api/games/g151/advise", {"record": {"game": "g151", "setup": {"rules": key}, "events": []}}),
+                       ("/api/games/pig/advise", {"record": {"game": "pig", "events": [key]}})):
         response = client.post(path, json=body)
         assert_problem(response, 422)
         assert len(response.content) < 1000
@@ -88,7 +90,7 @@ def test_echoed_input_is_cut_short(client):
 
 def test_a_body_over_the_limit_is_413_before_it_is_read(client):
     big = b'{"sheet": {"' + b"x" * (limits.MAX_BODY + 10) + b'": 1}}'
-    for path in ("/api/yahtzee/hasbro/decide", "/api/yahtzee/hasbro/value", "/api/dicerace/explain"):
+    for path in ("/api/yahtzee/hasbro/decide", "/api/yahtzee/hasbro/value", "/api/games/pig/review"):
         assert_problem(client.post(path, content=big, headers={"content-type": "application/json"}), 413)
 
     def stream() -> Iterator[bytes]:  # chunked: no Content-Length, the count is made as it streams
@@ -238,6 +240,7 @@ RAW_BODIES: list[bytes] = [
     b'{"rerolls": 1e999}', b"\xff\xfe\x00", b'{"a": 1, "a": 2}', b'{"dice": [1, 2, 3, 4, 5], "rerolls": 1}',
 ]
 PATH_VALUES = ["hasbro", "seed", "verhoeff", "x" * 300, "..%2F..%2Fetc", "%00", "scandinavian"]
+GAME_VALUES = [*names(), "x" * 300, "..%2F..%2Fetc", "%00"]  # every registered game's routes, and odd names
 
 
 def post(client: Any, url: str, body: Any) -> Any:
@@ -247,7 +250,7 @@ def post(client: Any, url: str, body: Any) -> Any:
 
 
 def _post_paths(client: Any) -> list[str]:
-    return sorted({route.path.replace("{rules}", "hasbro") for route in client.app.routes
+    return sorted({route.path.replace("{rules}", "hasbro").replace("{game}", "pig") for route in client.app.routes
                    if "POST" in getattr(route, "methods", ()) and route.path.startswith("/api/")})
 
 
@@ -275,7 +278,9 @@ SANE = {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "sheet": {}, "category": "chance"
         "other_score": 5, "banked": 100, "turn_total": 50, "target": 20,
         # poker, tic-tac-toe, dominoes: bodies the routes answer, so that each junk field is read past the model
         "hands": ["AsAh"], "board": "2c7d9h", "moves": [], "model": "random", "seat": 0, "history": [],
-        "hand": ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]}
+        "hand": ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"],
+        # every game's routes: a game's start (its name set per route), a short simulation
+        "record": {"events": []}, "games": 1}
 
 
 def _sane(name: str, schema: dict[str, Any]) -> Any:
@@ -326,12 +331,23 @@ def test_fuzz_every_route_never_5xx(client, web_artifacts):
     schema = sorted(_schema_fields(client).items())
     # Whole bodies that are not objects meet the same parsing on every route: planned as one more field that
     # every POST route shares, so they are spread over the routes like a shared field's values.
-    plan = _junk_plan([(path.replace("{rules}", PATH_VALUES[0]), {*fields, "unknown_field", WHOLE_BODY})
+    def urls(path: str) -> list[str]:
+        if "{rules}" in path:
+            return [path.replace("{rules}", r) for r in PATH_VALUES]
+        return [path.replace("{game}", g) for g in GAME_VALUES] if "{game}" in path else [path]
+
+    plan = _junk_plan([(urls(path)[0], {*fields, "unknown_field", WHOLE_BODY})
                        for (method, path), (fields, _) in schema if method != "get"])
     for (method, path), (fields, required) in schema:
-        paths = [path.replace("{rules}", r) for r in PATH_VALUES] if "{rules}" in path else [path]
-        base = {name: _sane(name, schema) for name, schema in fields.items() if name in required or name in SANE}
+        paths = urls(path)
+        sane = {name: _sane(name, schema) for name, schema in fields.items() if name in required or name in SANE}
         for url in paths:
+            base = sane
+            if "{game}" in path:  # a game's start, or a short simulation, of its first built setup
+                game = url.split("/")[3]
+                setup = get_spec(game).setups(web_artifacts)[0] if game in names() else {}
+                base = {**sane, "record": {"game": game, "setup": setup, "events": []}} if "record" in sane else \
+                    {**sane, "setup": setup}
             if method == "get":
                 check(client.get(url, params={k: str(v) for k, v in base.items()}))
                 for name in fields:
@@ -340,7 +356,7 @@ def test_fuzz_every_route_never_5xx(client, web_artifacts):
                 continue
             check(post(client, url, base))
             if url != paths[0]:
-                continue  # odd path parameters: the sane body is enough
+                continue  # odd path parameters, other games: the sane body is enough
             for name in sorted({*fields, "unknown_field"}):
                 for junk in plan[url, name]:
                     check(post(client, url, {**base, name: junk}))

@@ -1,9 +1,9 @@
-"""The poker, tic-tac-toe and dominoes views in a real headless Chromium (the ``browser`` and ``server``
+"""The poker and dominoes views in a real headless Chromium (the ``browser`` and ``server``
 fixtures: tests/web/conftest.py): what the page shows equals what the library answers, computed here."""
 
 import pytest
 
-from lookup import dominoes, poker, tictactoe
+from lookup import dominoes, poker
 from webapp.routes import dominoes as dominoes_route
 
 
@@ -45,30 +45,6 @@ def test_poker_equity_and_preflop_chart(page, server, web_artifacts):
     assert page.inner_text("#pk-cell-equity") == f"{aa.equity:.6f}" and "exact" in page.inner_text("#pk-cell")
     assert "blue" in page.inner_text("#pk-legend")
     fits_the_width(page, "poker")
-
-
-def test_tictactoe_following_the_advice_against_perfect_play_draws(page, server, web_artifacts):
-    page.goto(server + "/#tictactoe")
-    page.wait_for_selector("#ttt-board button.advised")
-    page.select_option("#ttt-model", "perfect")
-    page.click("#ttt-new")
-    page.wait_for_function("document.getElementById('ttt-status').textContent.includes('against perfect')")
-    for _ in range(5):
-        page.wait_for_function("document.getElementById('ttt-status').dataset.result !== undefined || "
-                               "document.querySelectorAll('#ttt-board button.advised').length === 1")
-        if page.get_attribute("#ttt-status", "data-result"):
-            break
-        board = "".join(page.locator(f"#ttt-board button[data-cell='{c}']").get_attribute("class") == "mark"
-                        and page.inner_text(f"#ttt-board button[data-cell='{c}']") or "." for c in range(9))
-        advised = int(page.get_attribute("#ttt-board button.advised", "data-cell"))
-        assert advised == tictactoe.decide(board, "perfect", artifacts_dir=web_artifacts)
-        marks = board.count("X") + board.count("O")
-        page.click(f"#ttt-board button[data-cell='{advised}']")
-        page.wait_for_function(f"document.querySelectorAll('#ttt-board button.mark').length > {marks + 1} || "
-                               "document.getElementById('ttt-status').dataset.result !== undefined")
-    assert page.get_attribute("#ttt-status", "data-result") == "draw"
-    assert page.inner_text("#ttt-status") == "Draw."
-    fits_the_width(page, "tictactoe")
 
 
 def test_dominoes_decision_values_are_lookups(page, server):

@@ -1,11 +1,18 @@
 """The Yahtzee view in a real headless Chromium (the ``browser`` and ``server`` fixtures: tests/web/conftest.py).
 
-Every check compares what the page shows with ``lookup.yahtzee`` computed here, on the dice and sheet the page
-shows (the page rolls its own random dice)."""
+Every check compares what the page shows with ``lookup.yahtzee`` (and, for the game record, each decision's cost
+and the review, ``lookup.review`` through the protocol) computed here, on the dice and sheet the page shows (the
+page rolls its own random dice)."""
+
+import json
+from pathlib import Path
 
 import pytest
 
 from lookup import yahtzee
+from lookup.games import open_setup
+from lookup.records import replay
+from lookup.review import judge, review
 
 SCANDINAVIAN = "scandinavian+forced"
 SHOWN_OPTIONS = 8  # option rows shown before "show all"
@@ -21,7 +28,14 @@ def open_view(browser, server, width=1300):
 
 def settle(pg):
     """Wait until the view has its answers for what it shows (data-busy, set by yahtzee.js)."""
-    pg.wait_for_function("document.getElementById('tab-yahtzee').dataset.busy === '0'")
+    pg.wait_for_function("document.getElementById('tab-yahtzee')?.dataset.busy === '0'")
+
+
+def saved(pg):
+    """The game record as the page saves it (Save record: a download)."""
+    with pg.expect_download() as download:
+        pg.click("#save")
+    return json.loads(Path(download.value.path()).read_text())
 
 
 def shown(pg):
@@ -70,8 +84,17 @@ def play_by_advice(pg, rules, artifacts):
     *_, sheet, _, _ = shown(pg)
     assert int(pg.inner_text("#total")) == yahtzee.Sheet.parse(sheet, rules).total
     assert pg.inner_text("#status") == f"Game over: final score {pg.inner_text('#total')}"
+    if yahtzee.get_rules(rules).saved_rolls_cap:  # not yet in the protocol's game records: no record, no review
+        assert pg.inner_text("#review-total").startswith("No review") and pg.is_disabled("#save")
+        return sheet
     assert pg.inner_text("#review-cost") == "0.0000"
-    assert pg.locator("#costliest").count() == 0
+    assert pg.locator("#decisions li.bad").count() == 0
+    record = saved(pg)  # the protocol's record: the library replays it to the sheet shown, and reviews it alike
+    advisor = open_setup("yahtzee", record["setup"], artifacts)
+    _, final = replay(advisor.game, record["events"])
+    assert advisor.game.totals(final) == [int(pg.inner_text("#total"))]
+    want = review(advisor, record)
+    assert want.total_cost == 0 and pg.locator("#decisions li").count() == want.decisions
     return sheet
 
 
@@ -103,24 +126,41 @@ def test_a_mistake_shows_its_cost_and_the_review_lists_it(page, web_artifacts):
     after = marks()
     assert [h for h, _ in after] == [not before[0][0], *(h for h, _ in before[1:4]), not before[4][0]]
     assert [r for _, r in after] == [r for _, r in before]
-    stop = next(o for o in yahtzee.explain(dice, 2, {}, artifacts_dir=web_artifacts) if o.action == "keep all (stop)")
-    page.click("#scorenow")  # stop at once: a keep decision with 2 rerolls left
+    # Stop at once: every die kept for each of the two rerolls, the cost shown is the library's two judges'.
+    advisor = open_setup("yahtzee", {"rules": "hasbro"}, web_artifacts)
+    g, roll = advisor.game, sorted(dice)
+    state = g.apply(g.initial_state(), tuple(roll))
+    keep_all = judge(advisor, state, tuple(roll))
+    again = judge(advisor, g.apply(state, tuple(roll)), tuple(roll)).cost  # the second keep, at one reroll
+    stop = keep_all.cost + again
+    assert stop > 0
+    page.click("#scorenow")
     settle(page)
-    assert float(page.get_attribute("#cost p", "data-points")) == pytest.approx(stop.regret, abs=1e-9)
+    assert float(page.get_attribute("#cost p", "data-cost")) == pytest.approx(stop, abs=1e-9)
+    assert page.inner_text("#cost p") == f"score now: cost {stop:.4f} expected points (best: {keep_all.best_text})"
     options = yahtzee.explain(dice, 0, {}, artifacts_dir=web_artifacts)
     worst = options[-1]  # the box of the largest regret: never the advised one
-    assert worst.regret > 0
+    final = g.apply(g.apply(state, tuple(roll)), tuple(roll))
+    box = judge(advisor, final, worst.category)
+    assert box.cost == pytest.approx(worst.regret, abs=1e-9) and box.cost > 0
     page.click(f"#sheet td[data-box='{worst.category}']")
     settle(page)
     cost = page.locator("#cost p.bad")
-    assert float(cost.get_attribute("data-points")) == pytest.approx(worst.regret, abs=1e-9)
-    assert f"cost {worst.regret:.4f} expected points (best: " in cost.inner_text()
-    # The rest of the game by the advice: the review's total is the two decisions' costs, the box the costliest.
+    assert float(cost.get_attribute("data-cost")) == box.cost
+    assert f"cost {box.cost:.4f} expected points (best: " in cost.inner_text()
+    # The rest of the game by the advice: the review lists every decision; its total is the two mistakes' costs,
+    # and the first two decisions (the keeps of the stop) and the box are the ones marked.
     while not page.inner_text("#status").startswith("Game over"):
         page.keyboard.press("a")
         settle(page)
-    assert float(page.inner_text("#review-cost")) == pytest.approx(stop.regret + worst.regret, abs=1e-4)
-    assert page.locator("#costliest li").first.inner_text().startswith(f"turn 1, roll 1: [{' '.join(map(str, dice))}]")
+    assert float(page.inner_text("#review-cost")) == pytest.approx(stop + box.cost, abs=1e-4)
+    record = saved(page)
+    assert record["events"][:4] == [roll, roll, roll, worst.category]
+    want = review(open_setup("yahtzee", record["setup"], web_artifacts), record)
+    assert page.inner_text("#review-cost") == f"{want.total_cost:.4f}" and want.mistakes == 2 + (again > 0)
+    assert page.locator("#decisions li").count() == want.decisions
+    assert page.locator("#decisions li.bad").first.inner_text().startswith(
+        f"turn 1: [{' '.join(map(str, roll))}] keep all: cost ")
 
 
 def test_goal_mode_shows_lookups_probabilities(page, web_artifacts):

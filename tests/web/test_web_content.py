@@ -1,7 +1,8 @@
 """The content of the routes that only reshape lookup's answers, against sources independent of the route:
 /categories against the rules as stated (docs/yahtzee.md, the guide's section 3.1), /sheet totals recomputed
-here from the boxes, /coach regrets against lookup.yahtzee.explain, /dicerace/explain against the exact-rational
-reference of tests/dicerace/exact_reference.py (API level: TestClient, no browser)."""
+here from the boxes, /coach regrets against lookup.yahtzee.explain, the dice race's advice through every game's
+/advise against the exact-rational reference of tests/dicerace/exact_reference.py (API level: TestClient, no
+browser)."""
 
 from fractions import Fraction
 
@@ -84,17 +85,19 @@ def test_coach_regrets_are_differences_of_explains_option_values(client, web_art
 
 
 @pytest.mark.parametrize("mine, other", [(0, 0), (12, 17), (19, 3), (5, 19), (18, 18)])
-def test_dicerace_explain_is_the_exact_game(client, mine, other):
-    dice, target = 3, 20  # tests/shared.py WEB
+def test_dicerace_advice_is_the_exact_game(client, mine, other):
+    dice, target = 3, 20  # the dice race's small instance (pipeline/dicerace/game.py)
     eg, ties = sequential_game(dice, target)
-    got = client.post("/api/dicerace/explain", json={"my_score": mine, "other_score": other, "dice": dice,
-                                                      "target": target})
+    record = {"game": "dicerace", "setup": {"dice": dice, "target": target, "mode": "sequential"},
+              "start": {"scores": [mine, other], "to_move": 0}, "events": []}
+    got = client.post("/api/games/dicerace/advise", json={"record": record})
     assert got.status_code == 200, got.text
     body = got.json()
-    assert body["value"] == pytest.approx(float(eg[(mine, other)]), abs=1e-12)
-    assert body["optimal"] == sorted(ties[(mine, other)])
-    assert body["strategy"] == {str(d): 1 / len(ties[(mine, other)]) for d in sorted(ties[(mine, other)])}
-    assert body["mixed"] is None  # sequential
-    for d in range(1, dice + 1):  # rolling d, then optimal play: the textbook recursion in rationals
+    assert body["values"][0] == pytest.approx(float(eg[(mine, other)]), abs=1e-12)
+    assert body["values"][1] == pytest.approx(-float(eg[(mine, other)]), abs=1e-12)
+    assert [o["action"] for o in body["options"] if o["best"]] == sorted(ties[(mine, other)])
+    assert body["advice"] == min(ties[(mine, other)])
+    for o in body["options"]:  # rolling d, then optimal play: the textbook recursion in rationals
+        d = o["action"]
         want = sum(p * (1 if mine + k >= target else -eg[(other, mine + k)]) for k, p in roll_law(d).items())
-        assert body["option_values"][str(d)] == pytest.approx(float(want), abs=1e-12)
+        assert o["value"] == pytest.approx(float(want), abs=1e-12)

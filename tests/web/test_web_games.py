@@ -1,14 +1,12 @@
-"""The poker, tic-tac-toe and dominoes routes answer what the library answers (computed here, independently where
-the library has a second way: tic-tac-toe's move values by the exact players of lookup.opponents), and refuse bad
-cards, moves and settings with a 422 naming the problem."""
+"""The poker and dominoes routes answer what the library answers (computed here), and refuse bad cards, moves and
+settings with a 422 naming the problem. (Tic-tac-toe, the dice race and 151 have no routes of their own but maps:
+every game's routes, tests/web/test_web_protocol.py.)"""
 
 from fractions import Fraction
 
 import pytest
 
-from lookup import dominoes, poker, tictactoe
-from lookup.opponents import Player, get_model
-from lookup.tictactoe import GAME as TTT
+from lookup import dominoes, poker
 from webapp.routes import dominoes as dominoes_route
 from webapp.routes import poker as poker_route
 
@@ -69,73 +67,6 @@ def test_poker_bad_input_is_named(client, web_artifacts):
                                                                           json={"hands": ["AsKh"], "budget": 60.0}))
     assert "samples" in detail(client.post("/api/poker/equity", json={"hands": ["AsKh"], "samples": 10**7}))
     assert "1..9 known hands" in detail(client.post("/api/poker/equity", json={"hands": []}))
-
-
-# --- tic-tac-toe ------------------------------------------------------------------------------------------------
-
-
-def _exact_values(moves: list[int], model: str) -> dict[int, Fraction]:
-    """Each legal move's exact value for the player to move, best responding to ``model``: the predictive
-    player of lookup.opponents, a search of the game tree (not the tables the route reads)."""
-    state = tictactoe.parse_board("".join(".XO"[c] for c in _board(moves)))
-    player = Player("predictive", TTT, TTT.to_move(state), [get_model(model)])
-    return dict(player.move_values(state, player.initial_belief()))
-
-
-def _board(moves: list[int]) -> tuple[int, ...]:
-    state = (0,) * 9
-    for m in moves:
-        state = TTT.apply(state, m)
-    return state
-
-
-@pytest.mark.parametrize(("moves", "model"), [([], "random"), ([], "greedy"), ([0, 4], "perfect"),
-                                              ([4, 0, 8], "first"), ([4, 0, 8], "last")])
-def test_tictactoe_move_values_are_the_exact_best_response(client, web_artifacts, moves, model):
-    you = "XO"[len(moves) % 2]
-    got = client.post("/api/tictactoe/play", json={"moves": moves, "model": model, "you": you}).json()
-    assert got["moves"] == moves and got["to_move"] == you and not got["over"]
-    want = _exact_values(moves, model)
-    assert {o["cell"]: o["value"] for o in got["options"]} == pytest.approx({m: float(v) for m, v in want.items()},
-                                                                           abs=1e-12)
-    board = got["board"]
-    assert got["advice"]["cell"] == tictactoe.decide(board, model, artifacts_dir=web_artifacts)
-    assert {o["cell"] for o in got["options"] if o["best"]} == set(
-        tictactoe.best_moves(board, model, artifacts_dir=web_artifacts)) == {m for m, v in want.items()
-                                                                             if v == max(want.values())}
-    assert got["value"] == tictactoe.value(board, model, artifacts_dir=web_artifacts)
-    assert {(o["square"], o["row"], o["column"]) for o in got["options"]} == {
-        (m + 1, m // 3 + 1, m % 3 + 1) for m in want}
-    assert [(e["side"], e["square"]) for e in got["log"]] == [("XO"[i % 2], m + 1) for i, m in enumerate(moves)]
-
-
-def test_tictactoe_the_model_replies_from_its_distribution(client):
-    body = {"moves": [], "model": "greedy", "you": "O", "seed": 11}
-    got = client.post("/api/tictactoe/play", json=body).json()
-    (reply,) = got["moves"]
-    assert got["replies"][0]["cell"] == reply and reply in get_model("greedy").distribution(TTT, (0,) * 9)
-    assert client.post("/api/tictactoe/play", json=body).json()["moves"] == [reply]  # the same seed, the same reply
-    # "first" always plays the lowest empty cell: a whole game, the player taking the last advised square
-    moves, done = [], None
-    while done is None:
-        got = client.post("/api/tictactoe/play", json={"moves": moves, "model": "first", "you": "O"}).json()
-        moves = got["moves"]
-        done = got.get("result")
-        if done is None:
-            moves = [*moves, got["advice"]["cell"]]
-    assert done == "win"  # best response to a model this predictable wins from the second seat
-
-
-def test_tictactoe_bad_moves_are_named(client):
-    assert detail(client.post("/api/tictactoe/play", json={"moves": [4, 4], "model": "random"})) == \
-        "move 2: cell 4 is not an empty cell 0..8 of ....X...."
-    assert "cell 9 is not an empty cell" in detail(client.post("/api/tictactoe/play",
-                                                               json={"moves": [9], "model": "random"}))
-    assert "the game is already over" in detail(client.post("/api/tictactoe/play", json={
-        "moves": [0, 3, 1, 4, 2, 5], "model": "random"}))
-    assert "unknown opponent model 'strong'" in detail(client.post("/api/tictactoe/play",
-                                                                   json={"moves": [], "model": "strong"}))
-    assert client.get("/api/tictactoe/models").json()["models"] == ["random", "first", "last", "greedy", "perfect"]
 
 
 # --- dominoes ---------------------------------------------------------------------------------------------------

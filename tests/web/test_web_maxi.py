@@ -62,11 +62,6 @@ def test_six_dice_answers_equal_lookups(maxi_client, maxi_mini_artifacts):
         assert maxi_client.post(f"{api}/explain", json=body).json() == [o.as_dict() for o in options]
         assert maxi_client.post(f"{api}/value", json={"sheet": sheet}).json() == {
             "value": yahtzee.value(sheet, MAXI_MINI, **kw)}
-        worst = options[-1]  # the judge of the costliest option costs its regret
-        choice = {"box": worst.category} if worst.category else {"keep": list(worst.keep)}
-        judged = maxi_client.post(f"{api}/judge", json={**body, **choice}).json()
-        assert judged == yahtzee.judge(dice, rerolls, sheet, MAXI_MINI, **choice, **kw).as_dict()
-        assert judged["points"]["cost"] == pytest.approx(worst.regret, abs=1e-9)
         if rerolls:
             coached = maxi_client.post(f"{api}/coach", json=body).json()
             assert {tuple(k["keep"]): k["expected_final"] for k in coached} == {
@@ -92,13 +87,11 @@ def test_what_a_layered_or_unbuilt_rule_set_lacks_is_a_clear_422(maxi_client):
     refused("POST", f"{MAXI_MINI}/decide", {**turn, "goal": 120}, f"(goal) of rule set {MAXI_MINI!r} {NOT_BUILT}")
     refused("POST", f"{MAXI_MINI}/explain", {**turn, "beat": 120}, f"(win) of rule set {MAXI_MINI!r} {NOT_BUILT}")
     refused("POST", f"{MAXI_MINI}/chance", {"sheet": {}, "goal": 120}, NOT_BUILT)
-    record = {"rules": "maxi", "turns": [{"rolls": [[1, 1, 1, 2, 3, 4]], "box": "ones"}]}
     for name in ("maxi", "maxi-se"):  # no table at all here
         for path, body in (("decide", turn), ("explain", turn), ("value", {"sheet": {}}), ("coach", turn),
-                           ("judge", {**turn, "keep": [2, 2]}), ("chance", {"sheet": {}, "goal": 300})):
+                           ("chance", {"sheet": {}, "goal": 300})):
             refused("POST", f"{name}/{path}", body, NOT_BUILT)
         refused("GET", f"{name}/distribution", None, f"the score distribution of rule set {name!r} {NOT_BUILT}")
-        refused("POST", "review", {**record, "rules": name}, f"rule set {name!r} {NOT_BUILT}")
     # The sheet needs no table: Maxi's 20 boxes, six dice.
     allowed = maxi_client.post("/api/yahtzee/maxi/allowed", json=turn).json()
     assert allowed == yahtzee.Sheet.parse({}, "maxi").allowed(turn["dice"])

@@ -5,7 +5,7 @@ review of the whole game, and seeded simulations. Stateless: the page sends the 
 
     GET  /api/games                  every registered game, its setup options and the setups built here
     POST /api/games/{game}/advise    {record}: the position at its end, every option's value, the advice
-    POST /api/games/{game}/play      {record, seat, opponent, seed}: chance and the other seats played on
+    POST /api/games/{game}/play      {record, seat, opponent, seed, draw}: chance and the other seats played on
     POST /api/games/{game}/judge     {record, action}: what that decision at the record's end costs
     POST /api/games/{game}/review    {record, seat}: each decision's cost and each event's luck
     POST /api/games/{game}/simulate  {setup, players, games, seed, swap}: means and intervals
@@ -14,6 +14,7 @@ review of the whole game, and seeded simulations. Stateless: the page sends the 
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,6 +22,7 @@ from fastapi import APIRouter, Depends
 
 from lookup.advice import advice
 from lookup.games import get_spec, names, open_setup
+from lookup.opponents import MODELS
 from lookup.protocol import CHANCE, JSON, Advisor
 from lookup.records import GameRecord, Step, parse_record, record_of, replay
 from lookup.review import judge, review
@@ -31,7 +33,8 @@ from webapp.common import STATIC, StrictModel, artifacts_dir
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 Artifacts = Annotated[Path, Depends(artifacts_dir)]
-MAX_SIMULATED = 20_000  # games one request may simulate (about a second of the slowest game here)
+MAX_SIMULATED = 20_000  # games one request may simulate
+SIMULATE_BUDGET = 5.0  # seconds of simulation one request may ask for, estimated from its first game
 
 
 class RecordBody(StrictModel):
@@ -42,12 +45,15 @@ class RecordBody(StrictModel):
 
 class PlayBody(RecordBody):
     """seat: the player's seat (0 = the first player); opponent: who plays the other seats ("table", the tables'
-    play, or an opponent model: random, first, last, ...); seed: the draws of chance and of a model (the record's
-    length picks the draw, so the same record and seed always continue the same way)."""
+    play, an opponent model: random, first, last, ..., or "none": nobody, play stops at their decisions too, which
+    the page then enters); seed: the draws of chance and of a model (the record's length picks the draw, so the
+    same record and seed always continue the same way); draw: false stops at chance nodes too (the dice of a real
+    table, entered on the page)."""
 
     seat: int = 0
     opponent: str = "table"
     seed: int = 0
+    draw: bool = True
 
 
 class JudgeBody(RecordBody):
@@ -85,39 +91,47 @@ def _opened(game: str, record: dict[str, Any], root: Path) -> tuple[Advisor, Gam
 @router.get("")
 def games_route(root: Artifacts) -> dict[str, list[dict[str, Any]]]:
     """Every registered game: its name, title, rules in a sentence, setup options, the setups built here, and
-    whether the page has a view of its own for it (``view``) or shows it through the one for every game."""
+    whether the page has a view of its own for it (``view``) or shows it through the one for every game, and whether
+    that view has a game's extra picture (``extra``: ``js/extras/<game>.js``, a board or a map)."""
     out = []
     for name in names():
         spec = get_spec(name)
         out.append({"name": name, "title": spec.title, "summary": spec.summary,
                     "options": {k: {"default": o.default, "help": o.help, "choices": list(o.choices)}
                                 for k, o in spec.options.items()},
-                    "setups": spec.setups(root), "view": (STATIC / "js" / f"{name}.js").is_file()})
+                    "setups": spec.setups(root), "view": (STATIC / "js" / f"{name}.js").is_file(),
+                    "extra": (STATIC / "js" / "extras" / f"{name}.js").is_file()})
     return {"games": out}
 
 
 @router.post("/{game}/advise")
 def advise_route(game: str, q: RecordBody, root: Artifacts) -> dict[str, Any]:
     """The position at the record's end: every option's value for the seat to move (or chance's outcomes), the
-    advice, and each event of the record in words (``log``)."""
+    advice (``lookup.advice``), each event of the record in words (``log``), and what the page needs to show them:
+    the number of seats, the unit's sentence (``unit_text``), its decimals (``digits``) and direction
+    (``higher``), and who may play the other seats (``opponents``: "table" and the models that apply)."""
     advisor, _, steps, state = _opened(game, q.record, root)
     g = advisor.game
     return {**advice(advisor, state), "log": [{"mover": s.mover, "text": g.action_text(s.state, s.action)}
-                                              for s in steps]}
+                                              for s in steps],
+            "seats": g.seats, "unit_text": g.unit.text, "digits": g.unit.digits, "higher": g.unit.higher_is_better,
+            "opponents": ["table", *(n for n, m in MODELS.items() if m.applies_to(g))]}
 
 
 @router.post("/{game}/play")
 def play_route(game: str, q: PlayBody, root: Artifacts) -> dict[str, Any]:
-    """The record played on from its end until ``seat`` must decide or the game is over: chance drawn, the other
-    seats played by ``opponent``; returns the longer record and the advice at its end (as ``/advise``)."""
+    """The record played on from its end until ``seat`` must decide or the game is over: chance drawn (unless
+    ``draw`` is false: then it stops at a chance node too), the other seats played by ``opponent`` ("none": it
+    stops at their decisions too); returns the longer record and the advice at its end (as ``/advise``)."""
     advisor, parsed, steps, state = _opened(game, q.record, root)
     g = advisor.game
     seat = integer(q.seat, "seat", 0, g.seats - 1)
     seed = validate_seed(q.seed)
-    others = player(advisor, q.opponent)
-    while not g.is_terminal(state) and g.to_move(state) != seat:
+    others = None if q.opponent == "none" else player(advisor, q.opponent)
+    while not g.is_terminal(state) and (mover := g.to_move(state)) != seat:
+        if (mover == CHANCE and not q.draw) or (mover != CHANCE and others is None):
+            break  # entered on the page
         rng = random.Random(f"{seed}:{len(steps)}")  # the same record and seed: the same draw
-        mover = g.to_move(state)
         action = draw(g.chance_outcomes(state), rng) if mover == CHANCE else others(state, rng)
         after = g.apply(state, action)
         steps.append(Step(len(steps) + 1, state, mover, action, after))
@@ -144,11 +158,20 @@ def review_route(game: str, q: ReviewBody, root: Artifacts) -> dict[str, Any]:
 
 @router.post("/{game}/simulate")
 def simulate_route(game: str, q: SimulateBody, root: Artifacts) -> dict[str, Any]:
-    """Seeded games between the tables and opponent models (at most ``MAX_SIMULATED``), with the tables' exact
-    value from the start beside the means."""
+    """Seeded games between the tables and opponent models (at most ``MAX_SIMULATED``, and at most what
+    ``SIMULATE_BUDGET`` seconds play here at the pace of the first game: a game costs from microseconds to
+    seconds, the search-based ones most), with the tables' exact value from the start beside the means."""
     advisor = open_setup(game, q.setup, root)
     games = integer(q.games, "games", 1, MAX_SIMULATED)
     names_ = q.players or ["table"] * advisor.game.seats
-    result = simulate(advisor, names_, games, validate_seed(q.seed), q.swap)
+    seed = validate_seed(q.seed)
+    began = time.perf_counter()
+    result = simulate(advisor, names_, 1, seed, q.swap)
+    pace = time.perf_counter() - began
+    if games * pace > SIMULATE_BUDGET:
+        raise ValueError(f"games={games}: about {games * pace:.0f} s of play here ({pace:.3f} s a game); at most "
+                         f"{max(1, int(SIMULATE_BUDGET / pace))} games in one request")
+    if games > 1:
+        result = simulate(advisor, names_, games, seed, q.swap)
     start = advisor.game.initial_state()
     return {**result.as_dict(), "exact_table_values": [advisor.value(start, s) for s in range(advisor.game.seats)]}

@@ -1,5 +1,6 @@
 // What every view shares: the JSON API call (every error is application/problem+json with one `detail`
-// string, docs/web.md "Errors"), number formatting, and a small DOM helper.
+// string, docs/web.md "Errors"), number formatting, a small DOM helper, a view's own style sheet, and a game
+// record saved to a file and read back.
 export const $ = (id) => document.getElementById(id);
 
 export async function api(path, body) {
@@ -11,3 +12,27 @@ export async function api(path, body) {
 }
 
 export const fmt = (x, n = 4) => Number(x).toFixed(n);
+
+// The style sheet static/<name>.css of a view, linked once (a view brings its own: index.html lists no game);
+// resolves when it has loaded.
+export function stylesheet(name) {
+  if (document.querySelector(`link[data-view="${name}"]`)) return Promise.resolve();
+  const link = Object.assign(document.createElement("link"), {rel: "stylesheet", href: `/static/${name}.css`});
+  link.dataset.view = name;
+  const loaded = new Promise((resolve) => { link.onload = link.onerror = resolve; });
+  document.head.append(link);
+  return loaded;
+}
+
+// A game record (lookup/records.py: the JSON of the command line's --record) downloaded as a file.
+export function saveRecord(record) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], {type: "application/json"}));
+  const a = Object.assign(document.createElement("a"), {href: url, download: `${record.game}-record.json`});
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// The record in a file the player chose (an <input type="file">): its JSON, or an error saying it is not JSON.
+export async function readRecord(file) {
+  try { return JSON.parse(await file.text()); } catch (e) { throw new Error(`${file.name}: not a JSON game record (${e.message})`); }
+}

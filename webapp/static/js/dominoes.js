@@ -1,7 +1,7 @@
 // The dominoes view: a game against an opponent model (POST /api/dominoes/play: the page sends the deal number
 // and every move so far, the server deals again, plays the model and values the player's moves), and one
 // decision from a hand and the moves so far (POST /api/dominoes/decide). The page only draws.
-import {$, api, fmt} from "./api.js";
+import {$, api, fmt, stylesheet} from "./api.js";
 
 const HTML = `
 <div class="cols dm-cols">
@@ -90,6 +90,7 @@ async function decide() {
 }
 
 export async function mount() {
+  await stylesheet("dominoes");
   $("tab-dominoes").innerHTML = HTML;
   try {
     const {models, players} = await api("dominoes/models");

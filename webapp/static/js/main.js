@@ -1,11 +1,14 @@
-// The page: one view per game, each a module of its own (js/<view>.js exporting `mount()`), mounted the first
-// time its tab is shown. The address's #fragment names the view, so a view can be linked to and reloaded.
-// The views are the nav's buttons (index.html): a view is named once.
-const VIEWS = [...document.querySelectorAll("nav [data-tab]")].map((b) => b.dataset.tab);
+// The page: one tab per registered game, in the order of GET /api/games (webapp/routes/games.py; no list of games
+// here or in index.html). A game with a view of its own (`view`: js/<game>.js) shows it, every other game the view
+// for every game (js/game.js); each view exports `mount(section, game)` and is mounted the first time its tab is
+// shown. The address's #fragment names the tab, so a view can be linked to and reloaded.
+import {$, api} from "./api.js";
+
+let games = [];
 const mounted = new Map();
 
 async function show(name) {
-  if (!VIEWS.includes(name)) name = VIEWS[0];
+  if (!games.some((g) => g.name === name)) name = games[0].name;
   document.querySelectorAll("nav [data-tab]").forEach((b) => {
     const on = b.dataset.tab === name;
     b.classList.toggle("on", on);
@@ -13,9 +16,10 @@ async function show(name) {
   });
   document.querySelectorAll("main > section").forEach((s) => { s.hidden = s.id !== "tab-" + name; });
   if (!mounted.has(name)) {
+    const game = games.find((g) => g.name === name), section = $("tab-" + name);
     // data-mounted on the section once its module is loaded and mounted (its buttons work from then on)
-    mounted.set(name, import(`./${name}.js`).then((m) => m.mount())
-      .then(() => { document.getElementById("tab-" + name).dataset.mounted = "true"; }));
+    mounted.set(name, import(game.view ? `./${name}.js` : "./game.js").then((m) => m.mount(section, game))
+      .then(() => { section.dataset.mounted = "true"; }));
   }
   await mounted.get(name);
 }
@@ -33,8 +37,18 @@ document.querySelector("main").addEventListener("keydown", (ev) => {
   if (button && !button.disabled) { ev.preventDefault(); button.click(); }
 });
 
-document.querySelectorAll("nav [data-tab]").forEach((b) => {
-  b.onclick = () => { location.hash = b.dataset.tab; };
-});
-window.addEventListener("hashchange", () => show(location.hash.slice(1)));
-show(location.hash.slice(1));
+async function start() {
+  games = (await api("games")).games;
+  const nav = document.querySelector("nav"), link = nav.querySelector("a");
+  for (const g of games) {
+    const b = Object.assign(document.createElement("button"), {textContent: g.title, title: g.summary});
+    b.dataset.tab = g.name;
+    b.onclick = () => { location.hash = g.name; };
+    nav.insertBefore(b, link);
+    const section = Object.assign(document.createElement("section"), {id: "tab-" + g.name, hidden: true});
+    document.querySelector("main").append(section);
+  }
+  window.addEventListener("hashchange", () => show(location.hash.slice(1)));
+  await show(location.hash.slice(1));
+}
+start().catch((e) => { $("page-error").textContent = e.message; });

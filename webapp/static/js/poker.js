@@ -1,6 +1,6 @@
 // The poker view: the equity of known hands (POST /api/poker/equity) and the preflop chart of every starting
 // hand against random opponents (GET /api/poker/preflop). Every number comes from the API.
-import {$, api, fmt} from "./api.js";
+import {$, api, fmt, stylesheet} from "./api.js";
 
 const HTML = `
 <div class="cols pk-cols">
@@ -88,6 +88,7 @@ async function drawChart() {
 }
 
 export async function mount() {
+  await stylesheet("poker");
   $("tab-poker").innerHTML = HTML;
   addHand("AsAh");
   addHand("KdKc");

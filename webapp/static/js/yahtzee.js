@@ -1,9 +1,59 @@
 // The Yahtzee view: dice, advice (expected score, play to win, or to beat an opponent whose sheet the user types
 // beside theirs), the coach, the score sheet of the chosen rule set, the law of the final score, and a game with
-// its record, each decision's cost and the review at the end.
+// its record (the protocol's, lookup/records.py), each decision's cost and the review at the end.
 // Every number comes from the API (docs/web.md, "The Yahtzee view"); this module keeps the state and draws.
-import {$, api, fmt} from "./api.js";
+import {$, api, fmt, saveRecord, stylesheet} from "./api.js";
 import {barChart} from "./chart.js";
+
+const HTML = `
+ <div class="y-cols">
+  <div class="panel y-play">
+   <div class="row">
+    <label>Rules <select id="rules"></select></label>
+    <label>Play for <select id="objective"><option value="expected">the best expected score</option>
+      <option value="goal">a goal of N points</option><option value="beat">beating an opponent's final N</option>
+      <option value="opponent">beating an opponent who plays for expected score</option>
+      <option value="opponents">beating an opponent who plays to win (forced order)</option></select></label>
+    <label id="target-label" hidden>N <input id="target" type="number" value="250" min="0" step="10"></label>
+   </div>
+   <div class="row"><button id="newgame">New game</button>
+    <button id="roll" disabled title="key R">Roll (R)</button>
+    <button id="scorenow" disabled title="key S">Score now (S)</button>
+    <button id="apply" disabled title="key A">Apply advice (A)</button>
+    <button id="save" disabled>Save record</button>
+    <label id="rerolls-label">Rerolls left <select id="rerolls"><option>2</option><option>1</option><option>0</option></select></label></div>
+   <div id="dice" role="group" aria-label="dice"></div>
+   <p id="status" aria-live="polite"></p>
+   <div id="error" class="error" role="alert"></div>
+   <div id="cost" aria-live="polite"></div>
+   <h2>Advice</h2><p id="best"></p><div class="y-wide"><table id="options"></table></div>
+   <button id="showall" hidden></button>
+   <div id="review"></div>
+   <details class="y-help" open><summary>Keys and colours</summary>
+    <p class="keys">Keys: <kbd>1</kbd>&ndash;<kbd id="last-die-key">5</kbd> hold or release a die, <kbd>R</kbd> roll the dice not held,
+     <kbd>A</kbd> apply the advice, <kbd>S</kbd> stop rolling and score. Outside a game, click a die to change
+     its face and click a box to type its points.</p>
+    <ul class="y-legend" id="legend">
+     <li><span class="sw sw-held"></span>die held (kept when you roll)</li>
+     <li><span class="sw sw-reroll"></span>die the advice rerolls</li>
+     <li><span class="sw sw-would"></span>points these dice would score in an open box</li>
+     <li><span class="sw sw-advised"></span>box the advice scores</li>
+     <li><span class="sw sw-best"></span>best option (regret 0)</li>
+     <li><span class="sw sw-bad"></span>a decision that cost points (or probability)</li>
+     <li><span class="sw sw-ok"></span>a decision as good as the best</li>
+    </ul></details>
+   <h2>Coach <small>(probability of ending the turn with each box made, expected-score play after the keep; hover for the exact fraction)</small></h2>
+   <div id="coach" class="y-wide"></div>
+  </div>
+  <div class="panel y-sheet"><h2>Score sheet</h2>
+   <p id="opp-note" hidden><small>Type the opponent's points as the game goes (an empty box is open); the opponent's
+    sheet is checked by the server, and the advice is the move that wins most often against it.</small></p>
+   <table id="sheet"></table>
+   <h2>Final score law <small id="dist-note"></small></h2>
+   <canvas id="dist" width="520" height="260" aria-label="bar chart of the final score's probabilities"></canvas>
+   <p id="dist-stats"></p>
+  </div>
+ </div>`;
 
 const SHOWN_OPTIONS = 8;
 const START_DICE = [1, 3, 3, 5, 6, 2];  // the dice shown first (the first n_dice of them)
@@ -11,13 +61,15 @@ const S = {
   sets: [], info: null,           // every rule set (GET /api/yahtzee/rules) and the chosen one
   dice: [], held: [], rerolls: 2, sheet: {},  // n_dice of the chosen rule set (5, or 6 in Maxi Yatzy)
   opp: {}, oppView: null,         // the opponent's sheet as typed (box -> points) and as the API counts it
-  game: false, stopped: false,    // in a game; the player stopped rolling (scores at 0 rerolls)
-  record: null, turn: null,       // the game record (lookup/yahtzee/record.py) and the turn being played
+  game: false, turn: false,       // in a game; a turn is being played
+  record: null, turns: 0,         // the game record (lookup/records.py) and the turns scored
+  played: new Set(),              // the rule sets the protocol plays (GET /api/games: not saved rolls, yet)
   view: null, advice: null, options: null, allowed: {}, showAll: false, gen: 0, acting: false, loading: false,
 };
 
 const rules = () => S.info.name;
-const left = () => (S.stopped ? 0 : S.rerolls);
+const left = () => S.rerolls;
+const sorted = (dice) => [...dice].sort((a, b) => a - b);
 const label = (box) => box.replaceAll("_", " ");
 const randomDie = () => 1 + Math.floor(Math.random() * 6);
 
@@ -32,9 +84,11 @@ function objective() {
 }
 const versus = () => ["opponent", "opponents"].includes($("objective").value);  // an opponent's sheet is shown
 const withTarget = () => ["goal", "beat"].includes($("objective").value);  // the N field is shown
-// POST /judge costs a decision in probability for goal, beat and opponent; not against a player who plays to
-// win (the library's judge has no opponents): there the cost is the option's regret in the explain answer.
-const judged = () => ($("objective").value === "opponents" ? {} : objective());
+// The setup of the game record (lookup/yahtzee/game.py): the objective played, with its target; against an
+// opponent's sheet the record is of the player's own game (the page does not play the opponent's), for expected
+// score.
+const setup = () => ({rules: rules(), objective: withTarget() ? $("objective").value : "expected",
+                      target: withTarget() ? objective()[$("objective").value] : null});
 
 // data-busy="1" while the view waits for the API (a refresh, or a player's action): the tests (and a screen
 // reader's aria-busy) wait for "0".
@@ -227,55 +281,69 @@ async function act(fn) {
   try { await fn(); } catch (e) { showError(e); await refresh(); } finally { S.acting = false; settle(); }
 }
 
-// What the decision about to be played costs (POST /judge), written under the dice before it is played.
-async function judgeAndShow(choice) {
-  const d = await api(`yahtzee/${rules()}/judge`, {dice: S.dice, rerolls: left(), sheet: S.sheet, ...judged(), ...choice});
-  const pts = d.points.cost, prob = d.probability || duelCost(choice);
-  const bad = pts > 0 || (prob && prob.cost > 0);
-  let text = `${d.action}: `;
-  if (!bad) text += "as good as the best";
-  else {
-    text += `cost ${fmt(pts)} expected points (best: ${d.points.best_action})`;
-    if (prob) text += `; ${fmt(prob.cost, 6)} of probability (best: ${prob.best_action})`;
-  }
+// What the decision about to be played costs: POST /api/games/yahtzee/judge on the game record, whose setup is the
+// objective played (expected score, a goal, a score to beat); against an opponent's sheet (not in the record), the
+// chosen option's regret in the explain answer of this very turn (S.options), as for a rule set the protocol does
+// not play. {text, cost, best_text}.
+async function judge(action) {
+  if (!versus() && S.played.has(rules())) return api("games/yahtzee/judge", {record: S.record, action});
+  const same = (k) => k && Array.isArray(action) && k.length === action.length && k.every((f, i) => f === action[i]);
+  const o = (S.options || []).find((x) => (Array.isArray(action) ? same(x.keep) : x.category === action));
+  if (!o) throw new Error("no advice for this decision: see the error above");
+  return {text: o.action, cost: o.regret, best_text: S.options[0].action};
+}
+
+// One decision: its cost shown at once, then added to the record.
+async function decide(action) {
+  const j = await judge(action);
+  showCost(j);
+  S.record.events.push(action);
+  return j;
+}
+
+// The cost line under the dice, in the unit of what is played for (points, or probability).
+function showCost(j) {
+  const bad = j.cost > 0, unit = versus() ? "of P(win)" : withTarget() ? "of probability" : "expected points";
   const p = document.createElement("p");
-  p.className = "cost " + (bad ? "bad" : "ok"); p.textContent = text; p.dataset.points = pts;
-  if (prob) p.dataset.probability = prob.cost;
+  p.className = "cost " + (bad ? "bad" : "ok"); p.dataset.cost = j.cost;
+  p.textContent = `${j.text}: ` + (bad ? `cost ${fmt(j.cost, withTarget() || versus() ? 6 : 4)} ${unit} ` +
+    `(best: ${j.best_text})` : "as good as the best");
   $("cost").replaceChildren(p);
 }
 
-// Against an opponent who plays to win: the chosen option's regret and the best option, from the explain
-// answer of this very turn (S.options), or null when there is none.
-function duelCost(choice) {
-  if ($("objective").value !== "opponents" || !S.options || !S.options.length) return null;
-  const same = (k) => k && choice.keep && k.length === choice.keep.length && k.every((f, i) => f === choice.keep[i]);
-  const o = S.options.find((x) => (choice.box ? x.category === choice.box : same(x.keep)));
-  return o ? {cost: o.regret, best_action: S.options[0].action} : null;
-}
-
+// Roll the dice not held (keeping every die passes to the next roll's decision without rolling).
 async function roll() {
   if (!S.game || !S.turn || left() === 0) return;
-  if (S.held.every(Boolean)) { await stop(); return; }  // keeping every die is stopping
-  const keep = S.dice.filter((_, i) => S.held[i]).sort((a, b) => a - b);
-  await judgeAndShow({keep});
-  S.turn.keeps.push(keep);
-  S.dice = S.dice.map((d, i) => (S.held[i] ? d : randomDie()));
-  S.turn.rolls.push([...S.dice]); S.rerolls -= 1;
-  $("status").textContent = `Turn ${S.record.turns.length + 1}: roll ${S.turn.rolls.length}`;
+  await decide(sorted(S.dice.filter((_, i) => S.held[i])));
+  if (!S.held.every(Boolean)) {
+    S.dice = S.dice.map((d, i) => (S.held[i] ? d : randomDie()));
+    S.record.events.push(sorted(S.dice));
+  }
+  S.rerolls -= 1;
+  $("status").textContent = `Turn ${S.turns + 1}: roll ${3 - S.rerolls}`;
   await refresh();
 }
 
+// Stop rolling: every die kept for each reroll left (the cost shown is theirs together; against an opponent's sheet
+// the explain answer's "keep all (stop)" is that whole cost).
 async function stop() {
   if (!S.game || !S.turn || left() === 0) return;
-  await judgeAndShow({keep: [...S.dice].sort((a, b) => a - b)});
-  S.stopped = true; await refresh();
+  const all = sorted(S.dice);
+  let first = null, cost = 0;
+  for (; S.rerolls > 0; S.rerolls -= 1) {
+    const j = first && versus() ? {cost: 0} : await judge(all);
+    first = first || j; cost += j.cost;
+    S.record.events.push(all);
+  }
+  showCost({text: "score now", cost, best_text: first.best_text});
+  await refresh();
 }
 
 async function scoreBox(name) {
   if (left() > 0) await stop();  // a box chosen with rerolls left: first the decision to stop
-  await judgeAndShow({box: name});
+  await decide(name);
   const r = await api(`yahtzee/${rules()}/score`, {sheet: S.sheet, dice: S.dice, category: name});
-  S.turn.box = name; S.record.turns.push(S.turn); S.turn = null; S.sheet = r.sheet;
+  S.turns += 1; S.turn = false; S.sheet = r.sheet;
   if (r.finished) { await endGame(r.total); return; }
   await newTurn();
 }
@@ -284,39 +352,47 @@ async function applyAdvice() {
   const d = S.advice;
   if (!S.game || !S.turn || !d) return;
   if (d.category) await scoreBox(d.category);
-  else if (!d.reroll.some(Boolean)) await stop();
   else { S.held = d.reroll.map((r) => !r); await roll(); }
 }
 
 async function newTurn() {
-  S.rerolls = 2; S.stopped = false; S.held = S.held.map(() => false);
-  S.dice = S.dice.map(randomDie); S.turn = {rolls: [[...S.dice]], keeps: []};
-  $("status").textContent = `Turn ${S.record.turns.length + 1}: roll 1`;
+  S.rerolls = 2; S.held = S.held.map(() => false); S.turn = true;
+  S.dice = S.dice.map(randomDie); S.record.events.push(sorted(S.dice));
+  $("status").textContent = `Turn ${S.turns + 1}: roll 1`;
   await refresh();
 }
 
 async function newGame() {
-  S.game = true; S.sheet = {}; S.record = {version: 1, rules: rules(), turns: []};
-  $("review").innerHTML = ""; $("cost").innerHTML = "";
+  S.game = true; S.sheet = {}; S.turns = 0;
+  S.record = {version: 2, game: "yahtzee", setup: setup(), seat: 0, start: null, events: []};
+  $("review").innerHTML = ""; $("cost").innerHTML = ""; $("save").disabled = !S.played.has(rules());
   await newTurn();
 }
 
+// The review of the game (POST /api/games/yahtzee/review): the totals, then every decision with the dice it was
+// made on and its cost (red where it cost anything).
 async function endGame(total) {
-  S.game = false; S.stopped = false; S.rerolls = 0;
+  S.game = false; S.rerolls = 0;
   $("status").textContent = `Game over: final score ${total}`;
   await refresh();
-  const record = {...S.record, ...(withTarget() ? objective() : {})};  // a record plays to a goal or a score
-  const r = await api("yahtzee/review?top=5", record);
-  const win = r.probability !== null;
-  const cost = (d) => `${fmt(d.points.cost)} points` + (d.probability ? `, ${fmt(d.probability.cost, 6)} of probability` : "");
-  const worst = r.costliest.filter((d) => d.points.cost > 0 || (d.probability && d.probability.cost > 0));
-  $("review").innerHTML = `<h2>Review of the game</h2><p id="review-total">Final score ${r.final_score}; ` +
-    `expected at the start ${fmt(r.start_expected, 2)}; total cost <b id="review-cost">${fmt(r.total_cost)}</b> ` +
-    `expected points in ${r.mistakes} decisions; luck ${fmt(r.luck, 2)} points` +
-    (win ? `; probability cost ${fmt(r.total_probability_cost, 6)}` : "") + "</p>" +
-    (worst.length ? `<ol id="costliest">${worst.map((d) => `<li>turn ${d.turn}, roll ${d.roll}: [${d.dice.join(" ")}] ` +
-      `${d.action}: cost ${cost(d)} (best: ${d.points.best_action})</li>`).join("")}</ol>` :
-      "<p>Every decision was as good as the best.</p>");
+  if (!S.played.has(rules())) {
+    $("review").innerHTML = `<p id="review-total">No review: game records do not take ${rules()}'s saved rolls yet.</p>`;
+    return;
+  }
+  const r = await api("games/yahtzee/review", {record: S.record, seat: 0});
+  const n = r.unit === "points" ? 4 : 6;
+  let dice = [], turn = 1;
+  const rows = r.events.map((e) => {
+    if (e.kind !== "decision") { dice = e.event; return ""; }
+    const row = `<li class="${e.cost ? "bad" : ""}" data-cost="${e.cost}">turn ${turn}: [${dice.join(" ")}] ${e.text}` +
+      (e.cost ? `: cost ${fmt(e.cost, n)} (best: ${e.best_text})` : "") + "</li>";
+    if (typeof e.event === "string") turn += 1;
+    return row;
+  }).join("");
+  $("review").innerHTML = `<h2>Review of the game</h2><p id="review-total">Final score ${total}; value at the start ` +
+    `${fmt(r.start, n)} ${r.unit}; total cost <b id="review-cost">${fmt(r.total_cost, n)}</b> ${r.unit} in ` +
+    `${r.decisions} decisions (${r.mistakes} below the best, <span id="review-per">${fmt(r.per_decision, n)}</span> a ` +
+    `decision); luck ${r.total_luck >= 0 ? "+" : ""}${fmt(r.total_luck, n)}</p><ol id="decisions">${rows}</ol>`;
 }
 
 async function drawDistribution() {
@@ -349,7 +425,7 @@ async function chooseRules() {
   [...sel.options].forEach((o) => { o.disabled = o.value !== "expected" && !built(o.value); });
   if (sel.selectedOptions[0].disabled) sel.value = "expected";
   showObjective();
-  S.game = false; S.turn = null; S.sheet = {}; S.opp = {}; S.stopped = false; S.rerolls = Number($("rerolls").value);
+  S.game = false; S.turn = false; S.sheet = {}; S.opp = {}; S.rerolls = Number($("rerolls").value);
   $("status").textContent = "Set the dice and the sheet for advice, or start a New game";
   $("review").innerHTML = ""; $("cost").innerHTML = ""; showError(null);
   await Promise.all([refresh(), drawDistribution().catch(showError)]);
@@ -370,7 +446,10 @@ function onKey(e) {
   e.preventDefault();
 }
 
-export async function mount() {
+export async function mount(section, game) {
+  S.played = new Set(game.setups.map((s) => s.rules));
+  await stylesheet("yahtzee");
+  section.innerHTML = HTML; section.dataset.busy = "1";
   S.sets = (await api("yahtzee/rules")).filter((r) => r.built);
   $("rules").innerHTML = S.sets.map((r) => `<option title="${r.description}">${r.name}</option>`).join("");
   $("rules").onchange = chooseRules;
@@ -381,6 +460,7 @@ export async function mount() {
   $("roll").onclick = () => act(roll);
   $("scorenow").onclick = () => act(stop);
   $("apply").onclick = () => act(applyAdvice);
+  $("save").onclick = () => saveRecord(S.record);
   $("showall").onclick = () => { S.showAll = !S.showAll; drawAdvice(); };
   document.addEventListener("keydown", onKey);
   await chooseRules();

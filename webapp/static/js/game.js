@@ -1,0 +1,252 @@
+// The view of every game that has none of its own, written once on the game protocol's routes
+// (webapp/routes/games.py; docs/web.md "The view for every game"). The page keeps only the game record
+// (lookup/records.py) and sends it with every request: POST play draws chance and plays the other seats on to the
+// player's next decision, advise values every option at the record's end, judge costs a decision before it is
+// played, review judges the whole game. A game may add a picture of its own (js/extras/<game>.js: a board, a map),
+// which gets every answer.
+import {api, fmt, readRecord, saveRecord} from "./api.js";
+
+const LISTED = 12;  // chance outcomes listed as buttons; more are typed as the game's JSON
+const HTML = `
+<div class="panel">
+ <h2 class="gv-title"></h2><p class="gv-summary legend"></p>
+ <div class="row"><label>Setup <select class="gv-setup"></select></label>
+  <label>Your seat <select class="gv-seat"></select></label>
+  <label>Other seats <select class="gv-opponent"></select></label>
+  <label title="stop at every chance event: enter what was rolled or dealt"><input type="checkbox" class="gv-table">
+   dice at a real table</label></div>
+ <div class="row"><button class="gv-main" data-main>New game</button><button class="gv-new">New game</button>
+  <button class="gv-undo" title="key U">Undo</button><button class="gv-redo" title="key Y">Redo</button>
+  <button class="gv-review-go">Review</button><button class="gv-save">Save record</button>
+  <label class="gv-load">Load record <input type="file" accept=".json,application/json"></label></div>
+ <div class="error gv-error" role="alert"></div>
+ <p class="gv-cost" aria-live="polite"></p>
+ <p class="gv-position"></p><p class="gv-values"></p>
+ <div class="gv-extra"></div>
+ <p class="gv-advice"></p>
+ <div class="gv-table-box"><table class="gv-options"></table></div>
+ <div class="row gv-typed" hidden><label>Outcome <input class="gv-outcome gv-wide"></label>
+  <button class="gv-enter">Enter</button></div>
+ <details class="gv-log" open><summary>Events (<span class="gv-count">0</span>)</summary><ol></ol></details>
+ <div class="gv-review"></div>
+ <p class="legend">Keys: <kbd>1</kbd>&ndash;<kbd>9</kbd> choose an option, <kbd>Enter</kbd> the main button,
+  <kbd>U</kbd> undo, <kbd>Y</kbd> redo. A decision's cost is the best option's value minus the chosen one's (0: as
+  good as the best); an event's luck is what it changed of your value. <span class="gv-unit"></span></p>
+</div>`;
+
+const who = (mover) => (mover < 0 ? "chance" : `player ${mover + 1}`);
+const setupText = (s) => Object.entries(s).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v}`).join(", ");
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
+
+export async function mount(section, game) {
+  section.innerHTML = HTML;
+  const q = (cls) => section.querySelector("." + cls);
+  const V = {record: null, redo: [], seed: 0, answer: null, busy: false, extra: null};
+  q("gv-title").textContent = game.title;
+  q("gv-summary").textContent = game.summary;
+  const num = (x) => (x === null || x === undefined ? "—" : fmt(x, V.answer ? V.answer.digits : 4));
+  const seat = () => Number(q("gv-seat").value);
+  const setup = () => game.setups[Number(q("gv-setup").value)];
+  const error = (e) => { q("gv-error").textContent = e ? e.message : ""; };
+  if (game.extra) V.extra = await import(`./extras/${game.name}.js`);
+  if (V.extra && V.extra.first) q("gv-advice").before(q("gv-extra"));  // a board to play on: above the advice
+
+  // One request at a time; data-busy="1" meanwhile (the tests, and aria-busy, wait for "0").
+  async function busy(fn) {
+    if (V.busy) return;
+    V.busy = true; section.dataset.busy = "1"; section.setAttribute("aria-busy", "true"); error(null);
+    try { await fn(); } catch (e) { error(e); } finally {
+      V.busy = false; section.dataset.busy = "0"; section.setAttribute("aria-busy", "false");
+    }
+  }
+
+  // The record played on from its end (chance drawn unless at a real table; the other seats by the chosen
+  // player, or "entered here"): the answer with the longer record. The page's record changes only when shown.
+  const play = (record, draw = !q("gv-table").checked) => api(`games/${game.name}/play`,
+    {record, seat: seat(), seed: V.seed, opponent: q("gv-opponent").value || "table", draw});
+  const advise = async (record) => ({...await api(`games/${game.name}/advise`, {record}), record});
+
+  async function show(answer) {
+    V.answer = answer; V.record = answer.record;
+    const me = seat(), mover = answer.to_move, over = answer.over;
+    section.dataset.toMove = over ? "over" : mover;  // who acts now (-1: chance), for scripts and the tests
+    q("gv-position").textContent = answer.text;
+    q("gv-unit").textContent = `Values: ${answer.unit}, ${answer.unit_text} (${answer.higher ? "higher" : "lower"} ` +
+      "is better).";
+    if (q("gv-opponent").options.length !== answer.opponents.length + 1) {
+      q("gv-opponent").innerHTML = answer.opponents.map((o) => `<option value="${o}">${o === "table" ?
+        "the tables" : o}</option>`).join("") + `<option value="none">entered here</option>`;
+    }
+    q("gv-values").innerHTML = over ? `Game over. Each seat receives: ${answer.returns.map((r, s) =>
+      `${who(s)}${s === me ? " (you)" : ""} <b data-seat="${s}">${num(r)}</b>`).join(", ")}` :
+      `${mover < 0 ? "Chance to move" : mover === me ? "Your decision" : `${who(mover)} to move`}. Value for ` +
+      answer.values.map((v, s) => `${who(s)}${s === me ? " (you)" : ""}: <b data-seat="${s}">${num(v)}</b>`).join(", ");
+    drawOptions(answer, me);
+    const log = answer.log;
+    q("gv-count").textContent = log.length;
+    const ol = q("gv-log").querySelector("ol");
+    ol.innerHTML = log.map((e) => `<li>${who(e.mover)}: ${esc(e.text)}</li>`).join("");
+    ol.scrollTop = ol.scrollHeight;  // the latest events in sight
+    const main = q("gv-main");
+    main.textContent = over ? "New game" : mover >= 0 ? "Play the advice" : "Roll for me";
+    main.title = over ? "" : mover >= 0 ? "play the best option (Enter)" : "draw the outcome and play on (Enter)";
+    q("gv-undo").disabled = !log.length; q("gv-redo").disabled = !V.redo.length;
+    q("gv-review-go").disabled = !log.length;
+    if (V.extra) await V.extra.draw(q("gv-extra"), answer, {setup: setup(), seat: me, choose});
+    if (over) return review();
+  }
+
+  function drawOptions(answer, me) {
+    const options = answer.options || [], chance = answer.to_move < 0, many = chance && options.length > LISTED;
+    q("gv-typed").hidden = !chance;
+    if (chance) q("gv-outcome").placeholder = JSON.stringify(options[0].outcome);
+    q("gv-advice").innerHTML = answer.over ? "" : chance ? `${options.length} possible outcomes` +
+      (many ? ": type the one at your table as JSON, or roll for me." : ": click the one at your table, or roll for me.") :
+      `Advice for ${answer.to_move === me ? "you" : who(answer.to_move)}: <b class="gv-best">${esc(options.find(
+        (o) => same(o.action, answer.advice)).text)}</b>`;
+    const head = chance ? `<tr><th>outcome</th><th>probability</th><th>your value after</th></tr>` :
+      `<tr><th>option</th><th>value (${answer.unit})</th><th>cost</th></tr>`;
+    q("gv-options").innerHTML = answer.over || many ? "" : head + options.map((o, i) => {
+      const key = i < 9 ? `<kbd>${i + 1}</kbd> ` : "";
+      const cells = chance ? `<td title="${o.probability}">${o.exact}</td><td>${num(o.values[me])}</td>` :
+        `<td>${num(o.value)}</td><td>${num(o.cost)}</td>`;
+      return `<tr class="${o.best ? "best" : ""}" data-i="${i}" data-cost="${o.cost ?? ""}"><td><button class="gv-option">${key}` +
+        `${esc(o.text)}${o.best ? " ★" : ""}</button></td>${cells}</tr>`;
+    }).join("");
+    q("gv-options").querySelectorAll("button.gv-option").forEach((b) => {
+      b.onclick = () => { const o = options[Number(b.closest("tr").dataset.i)]; choose(chance ? o.outcome : o.action); };
+    });
+  }
+
+  // An option chosen at the record's end (any seat's decision, or a chance outcome seen at the table): a
+  // decision's cost shown at once (judge), the event added, the game played on.
+  function choose(action) {
+    return busy(async () => {
+      const a = V.answer, record = {...V.record, events: [...V.record.events, action]};
+      const judged = a.to_move >= 0 &&
+        api(`games/${game.name}/judge`, {record: V.record, action}).then((j) => showCost(j, a.to_move));
+      const [next] = await Promise.all([play(record), judged]);
+      V.redo = [];
+      await show(next);
+    });
+  }
+
+  function showCost(j, mover) {
+    const p = q("gv-cost"), bad = j.cost > 0, whose = mover === seat() ? "" : `${who(mover)}: `;
+    p.className = "gv-cost cost " + (j.cost === null ? "" : bad ? "bad" : "ok");
+    p.dataset.cost = j.cost === null ? "" : j.cost;
+    p.textContent = j.cost === null ? `${whose}${j.text}: the tables do not value this decision` : !bad ?
+      `${whose}${j.text}: as good as the best` : `${whose}${j.text}: cost ${num(j.cost)} ${V.answer.unit} ` +
+      `(best: ${j.best_text}, ${num(j.best_value)} against ${num(j.chosen_value)})`;
+  }
+
+  function newGame() {
+    return busy(async () => {
+      V.seed = Math.floor(Math.random() * 2 ** 31); V.redo = [];
+      q("gv-cost").textContent = ""; q("gv-review").innerHTML = "";
+      await show(await play({version: 2, game: game.name, setup: setup(), seat: seat(), start: null, events: []}));
+    });
+  }
+
+  // Undo and redo one event, whoever made it; the position is then shown as it is (nothing played on).
+  const undo = () => busy(async () => {
+    const events = [...V.record.events], last = events.pop();
+    const answer = await advise({...V.record, events});
+    V.redo.push(last); q("gv-cost").textContent = ""; q("gv-review").innerHTML = "";
+    await show(answer);
+  });
+  const redo = () => busy(async () => {
+    const answer = await advise({...V.record, events: [...V.record.events, V.redo[V.redo.length - 1]]});
+    V.redo.pop();
+    await show(answer);
+  });
+
+  async function review() {
+    const r = await api(`games/${game.name}/review`, {record: V.record, seat: seat()});
+    const rows = r.events.map((e) => `<tr class="${e.cost ? "bad" : ""}" data-index="${e.index}" data-kind="${e.kind}"` +
+      ` data-cost="${e.cost ?? ""}" data-luck="${e.luck ?? ""}"><td>${e.index}</td><td>${who(e.mover)}</td>` +
+      `<td>${esc(e.text)}${e.cost ? ` <small>(best: ${esc(e.best_text)})</small>` : ""}</td>` +
+      `<td>${e.kind === "decision" ? num(e.cost) : ""}</td><td>${e.luck === null ? "" : (e.luck >= 0 ? "+" : "") +
+      num(e.luck)}</td><td>${num(e.value)}</td></tr>`).join("");
+    q("gv-review").innerHTML = `<h2>Review for ${who(r.seat)} <small>(${r.unit}, ${r.higher ? "higher" : "lower"} ` +
+      `is better)</small></h2><p class="gv-totals">${r.decisions} decision${r.decisions === 1 ? "" : "s"}, ` +
+      `${r.mistakes} below the best; cost <b class="gv-total-cost">${num(r.total_cost)}</b> in all ` +
+      `(<b class="gv-per-decision">${num(r.per_decision)}</b> a decision); luck <b class="gv-luck">` +
+      `${r.total_luck >= 0 ? "+" : ""}${num(r.total_luck)}</b>; value ${num(r.start)} at the start, ` +
+      `${num(r.end)} ${r.finished ? "at the end" : "now"}.</p><div class="gv-table-box"><table class="gv-review-table">` +
+      `<tr><th>#</th><th>who</th><th>event</th><th>cost</th><th>luck</th><th>value after</th></tr>${rows}</table></div>`;
+  }
+
+  async function load(file) {
+    const record = await readRecord(file);
+    if (record.game !== game.name) throw new Error(`${file.name}: a record of ${record.game}, not of ${game.title}`);
+    const found = game.setups.findIndex((s) => Object.entries(record.setup || {}).every(([k, v]) => same(s[k], v)));
+    if (found < 0) throw new Error(`${file.name}: its setup (${setupText(record.setup || {})}) is not built here`);
+    q("gv-setup").value = String(found);
+    await chooseSetup(record.seat ?? 0);
+    const answer = await advise(record);
+    V.redo = []; V.seed = Math.floor(Math.random() * 2 ** 31);
+    q("gv-cost").textContent = ""; q("gv-review").innerHTML = "";
+    await show(answer);
+  }
+
+  // A setup's seats (from the advice at its start), the player's seat (the setup's "you" where it has one).
+  async function chooseSetup(you) {
+    const start = await api(`games/${game.name}/advise`, {record: {game: game.name, setup: setup(), events: []}});
+    q("gv-seat").innerHTML = Array.from({length: start.seats}, (_, s) => `<option value="${s}">${who(s)}</option>`)
+      .join("");
+    q("gv-seat").value = String(you ?? setup().you ?? 0);
+    q("gv-opponent").parentElement.hidden = start.seats < 2;
+  }
+
+  function onKey(e) {
+    if (section.hidden || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest("input:not([type=checkbox]), select, textarea")) return;
+    const k = e.key.toLowerCase(), rows = q("gv-options").querySelectorAll("button.gv-option");
+    if (k >= "1" && k <= "9" && rows[Number(k) - 1]) rows[Number(k) - 1].click();
+    else if (k === "u") q("gv-undo").click();
+    else if (k === "y") q("gv-redo").click();
+    else if (k === "enter" && !e.target.closest("button, a, summary")) q("gv-main").click();
+    else return;
+    e.preventDefault();
+  }
+
+  function mainAction() {
+    const a = V.answer;
+    if (!a || a.over) return newGame();
+    if (a.to_move >= 0) return choose(a.advice);
+    return busy(async () => show(await play(V.record, true)));
+  }
+
+  function enterOutcome() {
+    const text = q("gv-outcome").value.trim();
+    let outcome = text;
+    try { outcome = JSON.parse(text); } catch { /* a bare word: the game's JSON string */ }
+    return choose(outcome).then(() => { if (!q("gv-error").textContent) q("gv-outcome").value = ""; });
+  }
+
+  if (!game.setups.length) {
+    error(new Error(`no ${game.title} table is built on this server`));
+    section.querySelectorAll("button, select, input").forEach((el) => { el.disabled = true; });
+    return;
+  }
+  q("gv-setup").innerHTML = game.setups.map((s, i) => `<option value="${i}">${esc(setupText(s))}</option>`).join("");
+  q("gv-setup").onchange = () => busy(() => chooseSetup()).then(newGame);
+  q("gv-main").onclick = mainAction;
+  q("gv-new").onclick = newGame;
+  q("gv-undo").onclick = undo;
+  q("gv-redo").onclick = redo;
+  q("gv-review-go").onclick = () => busy(review);
+  q("gv-save").onclick = () => saveRecord(V.record);
+  q("gv-load").querySelector("input").onchange = (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";
+    if (file) busy(() => load(file));
+  };
+  q("gv-enter").onclick = enterOutcome;
+  q("gv-outcome").onkeydown = (e) => { if (e.key === "Enter") { e.stopPropagation(); e.preventDefault(); enterOutcome(); } };
+  document.addEventListener("keydown", onKey);
+  await busy(() => chooseSetup());
+  await newGame();
+}
