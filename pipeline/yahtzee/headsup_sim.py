@@ -278,7 +278,7 @@ def simulate(rules: Rules | str, vrow: np.ndarray, win_table: FlatTable, law_tab
     """Play games ``first .. first + games - 1`` of ``seed`` (module docstring): ``vrow`` the expected values by
     row of ``lookup.yahtzee.states`` (the solver's), ``win_table`` / ``law_table`` the rule set's ``win`` and
     ``law`` tables, every t (``flat_table``)."""
-    from pipeline.yahtzee.layered_values import reroll_candidates_of
+    from pipeline.yahtzee.solver import reroll_candidates_of
 
     rules = get_rules(rules)
     space = state_space(rules)

@@ -166,7 +166,7 @@ def _play(chunk, start, stop, first, seed, vrow, state_index, score_t, joker_sco
 def simulate(rules: Rules | str, vrow: np.ndarray, games: int, seed: int, first: int = 0) -> SimulatedGames:
     """Play games ``first .. first + games - 1`` of ``seed`` by the optimal policy of the value table ``vrow``
     (expected remaining points by row of ``lookup.yahtzee.states``: the layered table's first column)."""
-    from pipeline.yahtzee.layered_values import reroll_candidates_of
+    from pipeline.yahtzee.solver import reroll_candidates_of
 
     rules = get_rules(rules)
     space = state_space(rules)
