@@ -205,7 +205,8 @@ def saddle_states(chunk, start, stop, games, n, rho, comp, xs, ys, status, verdi
     """The states j = start .. stop - 1 (< n) of a row: their saddle points (see the module docstring).
 
     games[ch, j]: the channels of state j's matrix game (``pipeline.dicerace.certified``). Writes shift[j],
-    bound[j] (the entries shifted by a constant, and their certified errors), status[j] (SADDLE, or NEEDS_LP
+    bound[j] (the entries shifted by a constant, and their certified errors; only where a later step reads them:
+    states without a proven saddle point or with an undecided verdict), status[j] (SADDLE, or NEEDS_LP
     for :func:`mixed_states`), unknown[j] (a comparison could not be certified), maximin[j] (the maximin row
     and the minimax column), and at saddle points the strategies xs[j] (row player = the player with score i)
     and ys[j] (column player), verdicts[j] (uniqueness for x and y), comp[j] (the channels of the value) and
@@ -215,11 +216,11 @@ def saddle_states(chunk, start, stop, games, n, rho, comp, xs, ys, status, verdi
     row_min = np.empty(dice)
     col_max = np.empty(dice)
     signs = np.empty((dice, dice), dtype=np.int64)
+    m = np.empty((dice, dice))  # the state's shifted entries and their bounds, in cache (copied when needed)
+    e = np.empty((dice, dice))
     for j in range(start, stop):
         g = games[:, j]
-        shifted(g, rho, shift[j], bound[j], j == n - 1)
-        m = shift[j]
-        e = bound[j]
+        shifted(g, rho, m, e, j == n - 1)
         # Row minima and column maxima, each inner loop over independent entries (vectorised: a minimum along
         # a row would be a chain of dependent comparisons).
         col_max[:] = m[0]
@@ -268,6 +269,9 @@ def saddle_states(chunk, start, stop, games, n, rho, comp, xs, ys, status, verdi
                 comp[j, ch] = g[ch, r0, c0]
             row_sup[j] = 1 << r0
             col_sup[j] = 1 << c0
+        if status[j] != SADDLE or verdicts[j, 0] == UNDECIDED or verdicts[j, 1] == UNDECIDED:
+            shift[j] = m
+            bound[j] = e
 
 
 @njit(cache=True)
