@@ -19,8 +19,8 @@ precise when player 1 almost surely loses (W, D tiny), the second when it almost
 in between. ``sign`` takes the form with the smallest bound: +1 / -1 when the difference is outside its
 bound, 0 when the bound is exactly 0 (every channel used is an exact 0: a proven tie) and UNKNOWN
 otherwise. Saddle points, optimal pure strategies and uniqueness at saddle points are decided with these
-signs only (``saddle_verdict``); mixed equilibria are certified with a perturbation bound of the support's
-linear system (``certify_mixed``).
+signs only (``signs_against``, ``saddle_verdict``); mixed equilibria are certified with a perturbation bound of
+the support's linear system (``certify_mixed``).
 """
 
 from __future__ import annotations
@@ -159,59 +159,96 @@ def no_saddle(f, e, g, rho):
 
 
 @njit(cache=True)
-def saddle_verdict(f, e, g, r, c, rho, transpose):
-    """For the proven saddle point (r, c) of the row player's game (the column player's with ``transpose``):
+def signs_against(f, e, g, r, c, rho, out):
+    """out[a, b] = ``sign(f, e, g, a, b, r, c, rho, False)`` for every entry: the certified sign of M[a, b] -
+    M[r, c] (1, -1, 0 for a proven tie, UNKNOWN). Every comparison the verdicts at a saddle point (r, c) make,
+    for both players (:func:`saddle_from_signs`, :func:`saddle_verdict`), all at once: the state's form decides
+    most of them in one pass over contiguous entries, ``difference`` the others."""
+    fv = f[r, c]
+    ev = e[r, c]
+    undecided = UNKNOWN + 1
+    for a in range(g.shape[1]):  # the state's form: a loop without calls, which the compiler vectorises
+        for b in range(g.shape[2]):
+            diff = f[a, b] - fv
+            bound = e[a, b] + ev
+            out[a, b] = (undecided if not (diff > bound or diff < -bound or bound == 0.0)
+                         else (1 if diff > bound else (-1 if diff < -bound else 0)))
+    out[r, c] = 0
+    for a in range(g.shape[1]):  # the few it cannot tell (entries equal or within their bounds of M[r, c])
+        for b in range(g.shape[2]):
+            if out[a, b] == undecided:
+                diff, bound = difference(g, a, b, r, c, rho)
+                out[a, b] = 1 if diff > bound else (-1 if diff < -bound else (0 if bound == 0.0 else UNKNOWN))
+
+
+@njit(cache=True, inline="always")
+def _view(signs, rr, cc, transpose):
+    """The sign of M'[rr, cc] - M'[saddle] in a player's own game M' from the row player's ``signs``: the column
+    player's game is M'[a, b] = -M[b, a]."""
+    if not transpose:
+        return signs[rr, cc]
+    s = signs[cc, rr]
+    return s if s == UNKNOWN else -s
+
+
+@njit(cache=True)
+def saddle_from_signs(signs, r, c):
+    """``is_saddle(f, e, g, r, c, rho, False)`` from ``signs_against(.., r, c, ..)``: 1 when (r, c) is a proven
+    saddle point (M[r, c] the minimum of its row and the maximum of its column), 0 when proven not to be one,
+    UNKNOWN otherwise."""
+    unknown = False
+    for k in range(signs.shape[0]):
+        if signs[r, k] == -1 or signs[k, c] == 1:
+            return 0
+        unknown |= signs[r, k] == UNKNOWN or signs[k, c] == UNKNOWN
+    return UNKNOWN if unknown else 1
+
+
+@njit(cache=True)
+def saddle_verdict(signs, r, c, transpose):
+    """For the proven saddle point (r, c) of the row player's game (the column player's with ``transpose``:
+    its saddle point is then (c, r) of the row player's, whose ``signs_against`` are given in both cases):
     (verdict, smallest optimal pure row, unknown). Verdict UNIQUE / SEVERAL / UNDECIDED as in
     ``matrix_game``; ``unknown``: some comparison could not be certified (the verdict then treats it as a
     tie).
 
     Any optimal x lives on the rows that equal the value on every optimal pure column c (column maximum =
     value): one such row means a unique optimal strategy; a second that is optimal on its own (row minimum
-    = value) means several; otherwise UNDECIDED (an LP decides).
+    = value) means several; otherwise UNDECIDED (an LP decides). An uncertain comparison counts only where no
+    certain one decides: a column with an entry certainly above the value is not optimal whatever else it
+    holds, and a row with an entry certainly below it is not a candidate.
     """
-    dice = g.shape[1]
+    dice = signs.shape[0]
     unknown = False
     optimal_col = np.zeros(dice, dtype=np.bool_)
     for cc in range(dice):
-        # Column cc is optimal when no entry exceeds the value; an uncertain entry only matters when no
-        # other entry of the column is certainly above it. Row r first: it is above v off column c.
         above, unsure = False, False
-        for k in range(dice):
-            rr = r if k == 0 else (k - 1 if k <= r else k)
-            s = sign(f, e, g, rr, cc, r, c, rho, transpose)
-            if s == 1:
-                above = True
-                break
+        for rr in range(dice):
+            s = _view(signs, rr, cc, transpose)
+            above |= s == 1
             unsure |= s == UNKNOWN
         optimal_col[cc] = not above
         unknown |= unsure and not above
     # Candidates: the rows equal to the value on every optimal column (every optimal x lives on them).
-    candidate = np.zeros(dice, dtype=np.bool_)
-    for rr in range(dice):
-        ok, unsure = True, False
-        for cc in range(dice):
-            if optimal_col[cc]:
-                s = sign(f, e, g, rr, cc, r, c, rho, transpose)
-                if s == -1:
-                    ok = False
-                    break
-                unsure |= s == UNKNOWN
-        candidate[rr] = ok
-        unknown |= ok and unsure
     count = 0
     smallest = -1
     other_pure = False
     for rr in range(dice):
-        if not candidate[rr]:
+        ok, unsure = True, False
+        for cc in range(dice):
+            if optimal_col[cc]:
+                s = _view(signs, rr, cc, transpose)
+                ok &= s != -1
+                unsure |= s == UNKNOWN
+        unknown |= ok and unsure
+        if not ok:
             continue
         count += 1
         # Optimal on its own (row minimum = value)? Any optimal pure row is a candidate.
         pure, unsure = True, False
         for cc in range(dice):
-            s = sign(f, e, g, rr, cc, r, c, rho, transpose)
-            if s == -1:
-                pure = False
-                break
+            s = _view(signs, rr, cc, transpose)
+            pure &= s != -1
             unsure |= s == UNKNOWN
         unknown |= pure and unsure
         if pure and smallest < 0:

@@ -68,6 +68,18 @@ def qmean_level(ring_row, m, level):
     return acc / N_SAFE
 
 
+@njit(cache=True)
+def qmean_step(cur, nxt, last):
+    """nxt[b] = the mean over the safe faces f of cur[b + f], b = 0..last: the Q-means of one more die along a
+    table row. A function of its own, called with two rows: written inline in a loop that swaps its two rows,
+    the compiler did not vectorise it (four times slower; docs/benchmarks.md, "Dice race")."""
+    for b in range(last + 1):
+        acc = 0.0
+        for f in SAFE_FACES:
+            acc += cur[b + f]
+        nxt[b] = acc / N_SAFE
+
+
 @njit(cache=True, inline="always")
 def expect_roll(bust_value, safe_mean, safe_pow):
     """E over one roll: the bust outcome's value plus the no-bust probability times the difference."""

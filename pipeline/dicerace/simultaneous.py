@@ -30,7 +30,7 @@ roll (the Q-mean recursion along columns) give all D x D entries of every state 
    the pair optimal, exactly as an LP's duality certificate would;
 3. the remaining states are solved by HiGHS (``matrix_game.solve_lp``).
 
-Uniqueness is decided by the same certified comparisons (``certified.saddle_verdict``) and, for mixed
+Uniqueness is decided by the same certified comparisons (``certified.signs_against``, ``saddle_verdict``) and, for mixed
 equilibria, by a certified Shapley-Snow test (``certified.certify_mixed``); where these cannot tell, as
 before with a tolerance (``matrix_game.mixed_verdicts``, two HiGHS LPs in ``matrix_game.row_strategy_unique``),
 and the state is counted in the stats as uncertified.
@@ -39,8 +39,10 @@ and the state is counted in the stats as uncertified.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 
 from lookup.dicerace.tables import MIXED, NO_SADDLE, NOT_UNIQUE, SimultaneousTable
@@ -55,19 +57,21 @@ from pipeline.dicerace.certified import (
     is_saddle,
     mixed_value_slack,
     no_saddle,
+    saddle_from_signs,
     saddle_verdict,
     shifted,
+    signs_against,
 )
 from pipeline.dicerace.kernels import (
     BUST_SCORE,
     MAX_DICE,
-    N_SAFE,
     RING,
     SAFE_FACES,
     SMALLEST_TRUSTED,
     advance_rows,
     bust_powers,
     final_outcome,
+    qmean_step,
     roll_rows,
     safe_powers,
     simultaneous_over,
@@ -84,7 +88,7 @@ from pipeline.dicerace.matrix_game import (
     row_strategy_unique,
     solve_lp,
 )
-from pipeline.jit import njit
+from pipeline.jit import njit, run_chunks
 
 # flags[i, j] bits (lookup.dicerace.tables), for the strategy of the player with score i at (i, j):
 # MIXED: the stored optimal strategy uses two or more numbers of dice; NOT_UNIQUE: another optimal
@@ -149,22 +153,16 @@ def row_games(rolls, n_cols, bust_pow, safe_pow, games):
     """games[j, d1 - 1, d2 - 1] = M(i, j)[d1, d2] for j < n_cols, from rolls[d1 - 1, b] = expected
     T(i + k1, b) over player 1's roll of d1 dice (``roll_rows``): the Q-mean recursion along columns."""
     dice, width = rolls.shape
-    cur = np.empty(width)
-    nxt = np.empty(width)
+    levels = np.empty((2, width))  # Q-means of one level and the next, alternately
     for d1 in range(dice):
         first = rolls[d1]
-        cur[:] = first
+        levels[0] = first
         for d2 in range(1, dice + 1):
+            nxt = levels[d2 & 1]
             # Level d2 is needed at columns up to n_cols - 1 + MAX_FACE * (dice - d2) only.
-            last = min(width - RING, n_cols - 1 + MAX_FACE * (dice - d2))
-            for b in range(last + 1):
-                acc = 0.0
-                for f in SAFE_FACES:
-                    acc += cur[b + f]
-                nxt[b] = acc / N_SAFE
+            qmean_step(levels[(d2 - 1) & 1], nxt, min(width - RING, n_cols - 1 + MAX_FACE * (dice - d2)))
             for j in range(n_cols):
                 games[j, d1, d2 - 1] = split_roll(first[j + BUST_SCORE], nxt[j], bust_pow[d2], safe_pow[d2])
-            cur, nxt = nxt, cur
 
 
 @njit(cache=True)
@@ -201,31 +199,40 @@ def _guess(g, j, n, r, c, dice, prev_rows, prev_cols, row_sup, col_sup):
     return (3 << rr), (3 << cc)
 
 
-@njit(cache=True)
-def solve_row(games, n, rho, prev_rows, prev_cols, comp, xs, ys, status, verdicts, unknown, shift, bound,
-              row_sup, col_sup):
-    """Solve the states j < n of a row without LP where possible (see the module docstring).
+@njit(cache=True, nogil=True)
+def saddle_states(chunk, start, stop, games, n, rho, comp, xs, ys, status, verdicts, unknown, shift, bound, row_sup,
+                  col_sup, maximin):
+    """The states j = start .. stop - 1 (< n) of a row: their saddle points (see the module docstring).
 
     games[ch, j]: the channels of state j's matrix game (``pipeline.dicerace.certified``). Writes shift[j],
-    bound[j] (the entries shifted by a constant, and their certified errors), the strategies xs[j] (row
-    player = the player with score i) and ys[j] (column player), status[j] (SADDLE, CERTIFIED or NEEDS_LP),
-    verdicts[j] (uniqueness for x and y), unknown[j] (a comparison could not be certified), comp[j] (the
-    channels of the value, saddle points only) and the support masks row_sup[j], col_sup[j] (0 when
-    NEEDS_LP). prev_rows / prev_cols: the previous row's.
+    bound[j] (the entries shifted by a constant, and their certified errors; only where a later step reads them:
+    states without a proven saddle point or with an undecided verdict), status[j] (SADDLE, or NEEDS_LP
+    for :func:`mixed_states`), unknown[j] (a comparison could not be certified), maximin[j] (the maximin row
+    and the minimax column), and at saddle points the strategies xs[j] (row player = the player with score i)
+    and ys[j] (column player), verdicts[j] (uniqueness for x and y), comp[j] (the channels of the value) and
+    the support masks row_sup[j], col_sup[j] (0 elsewhere). Each state alone: chunks of states run on threads.
     """
     dice = games.shape[2]
     row_min = np.empty(dice)
     col_max = np.empty(dice)
-    x = np.empty(dice)
-    y = np.empty(dice)
-    for j in range(n):
+    signs = np.empty((dice, dice), dtype=np.int64)
+    m = np.empty((dice, dice))  # the state's shifted entries and their bounds, in cache (copied when needed)
+    e = np.empty((dice, dice))
+    for j in range(start, stop):
         g = games[:, j]
-        shifted(g, rho, shift[j], bound[j], j == n - 1)
-        m = shift[j]
-        e = bound[j]
-        for a in range(dice):
-            row_min[a] = m[a].min()
-            col_max[a] = m[:, a].max()
+        shifted(g, rho, m, e, j == n - 1)
+        # Row minima and column maxima, each inner loop over independent entries (vectorised: a minimum along
+        # a row would be a chain of dependent comparisons).
+        col_max[:] = m[0]
+        for a in range(1, dice):
+            for b in range(dice):
+                v = m[a, b]
+                col_max[b] = v if v > col_max[b] else col_max[b]
+        row_min[:] = m[:, 0]
+        for b in range(1, dice):
+            for a in range(dice):
+                v = m[a, b]
+                row_min[a] = v if v < row_min[a] else row_min[a]
         r = np.argmax(row_min)
         c = np.argmin(col_max)
         xs[j] = 0.0
@@ -234,21 +241,25 @@ def solve_row(games, n, rho, prev_rows, prev_cols, comp, xs, ys, status, verdict
         row_sup[j] = 0
         col_sup[j] = 0
         unknown[j] = False
-        saddle = is_saddle(m, e, g, r, c, rho, False)
+        signs_against(m, e, g, r, c, rho, signs)
+        saddle = saddle_from_signs(signs, r, c)
         if saddle == 0 and not no_saddle(m, e, g, rho):
             # The rounded game's saddle point is refuted, yet no proof that there is none: try every entry.
             saddle = UNKNOWN
             for a in range(dice * dice):
                 if is_saddle(m, e, g, a // dice, a % dice, rho, False) == 1:
                     r, c, saddle = a // dice, a % dice, 1
+                    signs_against(m, e, g, r, c, rho, signs)
                     break
             unknown[j] = saddle == UNKNOWN
             if saddle == UNKNOWN:
                 saddle = 0  # no candidate left: solve it as a mixed game
+        maximin[j, 0] = r
+        maximin[j, 1] = c
         if saddle != 0:  # proven, or not refuted (UNKNOWN: unresolved comparisons count as ties)
             status[j] = SADDLE
-            verdicts[j, 0], r0, u0 = saddle_verdict(m, e, g, r, c, rho, False)
-            verdicts[j, 1], c0, u1 = saddle_verdict(m, e, g, c, r, rho, True)
+            verdicts[j, 0], r0, u0 = saddle_verdict(signs, r, c, False)
+            verdicts[j, 1], c0, u1 = saddle_verdict(signs, c, r, True)
             unknown[j] = saddle == UNKNOWN or u0 or u1
             r0 = r if r0 < 0 else r0  # the smallest optimal pure strategy of each player
             c0 = c if c0 < 0 else c0
@@ -258,20 +269,50 @@ def solve_row(games, n, rho, prev_rows, prev_cols, comp, xs, ys, status, verdict
                 comp[j, ch] = g[ch, r0, c0]
             row_sup[j] = 1 << r0
             col_sup[j] = 1 << c0
+        if status[j] != SADDLE or verdicts[j, 0] == UNDECIDED or verdicts[j, 1] == UNDECIDED:
+            shift[j] = m
+            bound[j] = e
+
+
+@njit(cache=True)
+def mixed_states(n, prev_rows, prev_cols, xs, ys, status, shift, row_sup, col_sup, maximin):
+    """The states j < n of a row that :func:`saddle_states` left NEEDS_LP, in increasing j: a guessed square
+    support whose equalising strategies certify optimal (``matrix_game.certify_support``) makes the state
+    CERTIFIED, with xs[j], ys[j] and the support masks row_sup[j], col_sup[j]. The guesses read the solved
+    supports of the previous row (prev_rows / prev_cols) and of state j - 1 of this row (``_guess``)."""
+    dice = shift.shape[1]
+    x = np.empty(dice)
+    y = np.empty(dice)
+    for j in range(n):
+        if status[j] != NEEDS_LP:
             continue
+        r, c = maximin[j, 0], maximin[j, 1]
         for k in range(N_GUESSES):
             rm, cm = _guess(k, j, n, r, c, dice, prev_rows, prev_cols, row_sup, col_sup)
             rows = _bits(rm)
             cols = _bits(cm)
             if rows.shape[0] < 2 or rows.shape[0] != cols.shape[0]:
                 continue
-            if certify_support(m, rows, cols, x, y) <= CERTIFIED_GAP:
+            if certify_support(shift[j], rows, cols, x, y) <= CERTIFIED_GAP:
                 status[j] = CERTIFIED
                 xs[j] = x
                 ys[j] = y
                 row_sup[j] = rm
                 col_sup[j] = cm
                 break
+
+
+@njit(cache=True, nogil=True)
+def channel_games(chunk, start, stop, ring, a, target, table, bust_pow, safe_pow, rolls, games):
+    """For the channels ch = start .. stop - 1: advance ``ring[ch]`` to row total a (``kernels.advance_rows``)
+    and, for a row of states (a < target), games[ch, j] for j <= a (``roll_rows``, :func:`row_games`). Each
+    channel alone: chunks of channels run on threads."""
+    width = table.shape[2]
+    for ch in range(start, stop):
+        advance_rows(ring[ch], a)
+        if a < target:
+            roll_rows(ring[ch], a, table[ch, a + BUST_SCORE, : width - BUST_SCORE], bust_pow, safe_pow, rolls[ch])
+            row_games(rolls[ch], a + 1, bust_pow, safe_pow, games[ch])
 
 
 def solve_simultaneous(dice: int, target: int, *,
@@ -289,34 +330,36 @@ def solve_simultaneous(dice: int, target: int, *,
     games = np.empty((CHANNELS, target, dice, dice))
     out = _Tables(dice, target, rho)
     row = _Row(dice, target)
-    for a in range(top, -1, -1):
-        for ch in range(CHANNELS):
-            advance_rows(ring[ch], a)
-        if a < target:
-            n = a + 1  # states (a, j) with j <= a; the others follow by symmetry
+    threads = numba.get_num_threads()
+    with ThreadPoolExecutor(threads) as pool:  # two kernels a row on every thread: one pool for the whole solve
+        for a in range(top, -1, -1):
+            run_chunks(channel_games, CHANNELS, threads, ring, a, target, table, bust_pow, safe_pow, rolls, games,
+                       pool=pool)
+            if a < target:
+                n = a + 1  # states (a, j) with j <= a; the others follow by symmetry
+                # Row a's states (a, j), j <= a, end within target - a rounds: their channels' own bound.
+                rho_row = relative_bound(dice, target, target - a)
+                run_chunks(saddle_states, n, threads, games, n, rho_row, row.comp, row.xs, row.ys, row.status,
+                           row.verdicts, row.unknown, row.shift, row.bound, row.row_sup, row.col_sup, row.maximin,
+                           pool=pool)
+                mixed_states(n, row.prev_rows, row.prev_cols, row.xs, row.ys, row.status, row.shift, row.row_sup,
+                             row.col_sup, row.maximin)
+                out.finish_row(a, n, games, row, rho_row)
+                comp = row.comp[:n]
+                # The player with score j at (j, a) wins where player 1 at (a, j) loses.
+                for ch, mirror in ((WIN, LOSE), (DRAW, DRAW), (LOSE, WIN), (SLACK, SLACK)):
+                    table[ch, a, :n] = comp[:, ch]
+                    table[mirror, :n, a] = comp[:, ch]
+                if progress is not None:
+                    progress(1)
             for ch in range(CHANNELS):
-                roll_rows(ring[ch], a, table[ch, a + BUST_SCORE, : width - BUST_SCORE], bust_pow, safe_pow,
-                          rolls[ch])
-                row_games(rolls[ch], n, bust_pow, safe_pow, games[ch])
-            # Row a's states (a, j), j <= a, end within target - a rounds: their channels' own bound.
-            rho_row = relative_bound(dice, target, target - a)
-            solve_row(games, n, rho_row, row.prev_rows, row.prev_cols, row.comp, row.xs, row.ys, row.status,
-                      row.verdicts, row.unknown, row.shift, row.bound, row.row_sup, row.col_sup)
-            out.finish_row(a, n, games, row, rho_row)
-            comp = row.comp[:n]
-            # The player with score j at (j, a) wins where player 1 at (a, j) loses.
-            for ch, mirror in ((WIN, LOSE), (DRAW, DRAW), (LOSE, WIN), (SLACK, SLACK)):
-                table[ch, a, :n] = comp[:, ch]
-                table[mirror, :n, a] = comp[:, ch]
-            if progress is not None:
-                progress(1)
-        for ch in range(CHANNELS):
-            ring[ch, a % RING, 0, :] = table[ch, a]
+                ring[ch, a % RING, 0, :] = table[ch, a]
     return out.solution()
 
 
 class _Row:
-    """Per-row work arrays of ``solve_row``, and the previous row's supports (its guesses)."""
+    """Per-row work arrays of ``saddle_states`` and ``mixed_states``, and the previous row's supports (the
+    guesses)."""
 
     def __init__(self, dice: int, target: int) -> None:
         self.comp = np.zeros((target, CHANNELS))
@@ -331,6 +374,7 @@ class _Row:
         self.col_sup = np.zeros(target, dtype=np.int64)
         self.prev_rows = np.zeros(target, dtype=np.int64)
         self.prev_cols = np.zeros(target, dtype=np.int64)
+        self.maximin = np.zeros((target, 2), dtype=np.int64)
 
 
 class _Tables:

@@ -47,17 +47,17 @@ from lookup.yahtzee.rules import UPPER, Rules, get_rules, kernel_params, scoring
 from lookup.yahtzee.states import state_space
 from pipeline.jit import njit, run_chunks
 from pipeline.yahtzee import kernels
-from pipeline.yahtzee.solver import kernel_tables
+from pipeline.yahtzee.solver import kernel_tables, mask_batches, reroll_candidates_of
 
 __all__ = ["ScoreLaw", "law_rules", "optimal_score_law", "score_distribution", "real_rules", "remaining_bounds"]
 
 # storage="auto": two consecutive layers of laws up to this many bytes are held in memory, larger ones in files.
 IN_MEMORY_BYTES = 4 << 30
-# Rows whose policy tables are built at once by optimal_score_law: 2 x 462 + 462 bytes a six-dice row, ~180 MB.
+# Rows of one block of optimal_score_law's pass: the next layer's rows read no more are freed after each block.
 DEFAULT_BLOCK_ROWS = 1 << 17
-# The policy of rows a..b-1: (policy_row, reroll, category) with row i's decisions in reroll[policy_row[i - a]]
-# and category[policy_row[i - a]].
-PolicyOf = Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+# What the pass plays: the policy tables (policy_row, reroll, category), row i's decisions in
+# reroll[policy_row[i]] and category[policy_row[i]], or the values by row (float64), whose turns it solves.
+Policy = tuple[np.ndarray, np.ndarray, np.ndarray] | np.ndarray
 
 
 def real_rules(rules: Rules) -> Rules:
@@ -92,11 +92,11 @@ def remaining_bounds(rules: Rules, row_mask: np.ndarray, row_upper: np.ndarray, 
     return out
 
 
-@njit(cache=True, inline="always")
-def _final_roll_law(prow, reroll, roll_prob, keep_of_mask, add_die, roll_offset, km):
-    """Leaves in ``km[roll_offset + r]`` the probability that the turn's final roll is ``r`` when the
-    rerolls of policy row ``prow`` are played (forward through the keep tree: a keep of m dice becomes
-    each keep of m + 1 dice with probability 1 / n_faces per face)."""
+@njit(cache=True)
+def _final_roll_law(reroll, roll_prob, keep_of_mask, add_die, roll_offset, km):
+    """Leaves in ``km[roll_offset + r]`` the probability that the turn's final roll is ``r`` when the rerolls
+    ``reroll[j, r]`` are played (forward through the keep tree: a keep of m dice becomes each keep of m + 1 dice
+    with probability 1 / n_faces per face)."""
     n_keeps = add_die.shape[0]
     n_faces = add_die.shape[1]
     inv = 1.0 / n_faces
@@ -111,7 +111,7 @@ def _final_roll_law(prow, reroll, roll_prob, keep_of_mask, add_die, roll_offset,
         for r in range(n_rolls):
             p = km[roll_offset + r]
             km[roll_offset + r] = 0.0
-            km[keep_of_mask[r, reroll[prow, j, r]]] += p
+            km[keep_of_mask[r, reroll[j, r]]] += p
         for k in range(roll_offset):  # keeps are numbered by size: a keep's mass is complete when reached
             p = km[k]
             if p != 0.0:
@@ -120,13 +120,73 @@ def _final_roll_law(prow, reroll, roll_prob, keep_of_mask, add_die, roll_offset,
                     km[add_die[k, f]] += p
 
 
+@njit(cache=True)
+def _row_law(i, reroll, category, row_mask, row_upper, row_ybox, state_index, score_t, joker_score, yface, params,
+             add_die, roll_offset, roll_prob, keep_of_mask, n_points, width, offset, law, next_law, p_bonus, p_yahtzee,
+             errors, km, tab, touched):
+    """The law of row i's remaining points played by ``reroll[j, r]`` and ``category[r]`` (its policy rows), as
+    :func:`law_layer` documents it. Scratch: km [n_keeps], tab [n_boxes, 2 n_points] (zeros, left zeros), touched
+    [n_rolls]."""
+    joker_code, thr, ubonus, ybonus = params[0], params[1], params[2], params[3]
+    n_boxes, yidx = params[5], params[6]
+    all_filled = (1 << n_boxes) - 1
+    n_rolls = roll_prob.shape[0]
+    mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
+    _final_roll_law(reroll, roll_prob, keep_of_mask, add_die, roll_offset, km)
+    n_touched = 0
+    for r in range(n_rolls):
+        q = km[roll_offset + r]
+        if q == 0.0:
+            continue
+        c = np.int64(category[r])
+        f = yface[r]
+        allowed, use_joker = kernels.scoring_options(joker_code, mask, f, all_filled, yidx, params[7])
+        if c >= n_boxes or (allowed >> c) & 1 == 0:
+            errors[i] = 2
+            continue
+        pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
+        key = pts + (n_points if f >= 0 else 0)
+        if tab[c, key] == 0.0:
+            touched[n_touched] = c * 2 * n_points + key
+            n_touched += 1
+        tab[c, key] += q
+    dst = law[offset[i]:offset[i] + width[i]]
+    dst[:] = 0.0
+    pb = 0.0
+    py = 0.0
+    for t in range(n_touched):
+        c = touched[t] // (2 * n_points)
+        key = touched[t] % (2 * n_points)
+        p = tab[c, key]
+        tab[c, key] = 0.0
+        yr = 1 if key >= n_points else 0
+        pts = key - n_points * yr
+        rew, nu, ny = kernels.box_outcome(c, pts, upper, ybox, yr, thr, ubonus, ybonus, yidx)
+        nxt = state_index[mask | (1 << c), nu, ny]
+        if c < UPPER and upper < thr <= nu:
+            pb += p
+        pb += p * p_bonus[nxt]
+        if ny == 1 and ybox == 0:
+            py += p
+        py += p * p_yahtzee[nxt]
+        wn = width[nxt]
+        if rew + wn > width[i]:
+            errors[i] = 1
+            continue
+        src = next_law[offset[nxt]:offset[nxt] + wn]
+        for x in range(wn):
+            dst[rew + x] += p * src[x]
+    p_bonus[i] = pb
+    p_yahtzee[i] = py
+
+
 @njit(cache=True, nogil=True)
 def law_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, policy_row, reroll, category, state_index,
               score_t, joker_score, yface, params, add_die, roll_offset, roll_prob, keep_of_mask, n_points,
               width, offset, law, next_law, p_bonus, p_yahtzee, errors):
     """Laws of the remaining points of rows lo..hi-1 (rows of one layer) into ``law``, from the next layer's.
 
-    Row i is played by ``reroll[policy_row[i - lo]]`` and ``category[policy_row[i - lo]]``. Its law is
+    Row i is played by ``reroll[policy_row[i]]`` and ``category[policy_row[i]]``. Its law is
     ``law[offset[i]:offset[i] + width[i]]`` (P(points 0..width[i]-1)), the next layer's in ``next_law`` at
     its rows' offsets (offsets count from the start of the row's layer). ``p_bonus[i]``, ``p_yahtzee[i]``:
     probabilities that the upper bonus is earned, and that the Yahtzee box ends holding its points, from row
@@ -134,63 +194,55 @@ def law_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, policy_
     ``errors[i]`` = 1 if a law did not fit its width (a wrong bound), 2 if the policy picks a box the rules
     do not allow (the caller raises).
     """
-    joker_code, thr, ubonus, ybonus = params[0], params[1], params[2], params[3]
-    n_boxes, yidx = params[5], params[6]
-    all_filled = (1 << n_boxes) - 1
+    km = np.empty(add_die.shape[0])
+    tab = np.zeros((params[5], 2 * n_points))  # P(box c scores pts, five alike or not)
+    touched = np.empty(roll_prob.shape[0], dtype=np.int64)
+    for i in range(lo + start, lo + stop):
+        prow = policy_row[i]
+        _row_law(i, reroll[prow], category[prow], row_mask, row_upper, row_ybox, state_index, score_t, joker_score,
+                 yface, params, add_die, roll_offset, roll_prob, keep_of_mask, n_points, width, offset, law, next_law,
+                 p_bonus, p_yahtzee, errors, km, tab, touched)
+
+
+@njit(cache=True, nogil=True)
+def optimal_law_layer(chunk, start, stop, batch_lo, batch_n, row_mask, row_upper, row_ybox, vrow, state_index,
+                      score_t, joker_score, counts_t, yroll, yface, params, add_die, sub_pad, size_offset, roll_offset,
+                      roll_prob, keep_of_mask, cand_keep, cand_mask, n_points, width, offset, law, next_law, p_bonus,
+                      p_yahtzee, errors):
+    """:func:`law_layer` for the optimal policy, without a policy table, and the values on the way: the rows of
+    batch b (rows batch_lo[b] .. + batch_n[b], one mask, at most ``kernels.BATCH``) get their turn solved from
+    the next layer's values ``vrow`` (by row) by ``kernels.turn_policy_batch``: their values, written to
+    ``vrow`` (bitwise ``solver.solve``'s), and their policy (``solver.policy_block``'s, bitwise); then their
+    laws. ``params`` serve both: the optimisation counts the real upper bonus (``law_rules``)."""
+    batch = kernels.BATCH
     n_keeps = add_die.shape[0]
     n_rolls = roll_prob.shape[0]
+    e = np.empty((n_keeps, batch))
+    m = np.empty((n_keeps + 1, batch))
+    g = np.empty((params[5], params[4] + 1, batch))
+    w = np.empty((params[5], batch))
+    ups = np.empty(batch, dtype=np.int64)
+    ybs = np.empty(batch, dtype=np.int64)
+    reroll = np.empty((batch, 2, n_rolls), dtype=np.uint8)
+    category = np.empty((batch, n_rolls), dtype=np.uint8)
+    value = np.empty(batch)
     km = np.empty(n_keeps)
-    tab = np.zeros((n_boxes, 2 * n_points))  # P(box c scores pts, five alike or not)
+    tab = np.zeros((params[5], 2 * n_points))
     touched = np.empty(n_rolls, dtype=np.int64)
-    for i in range(lo + start, lo + stop):
-        mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
-        prow = policy_row[i - lo]
-        _final_roll_law(prow, reroll, roll_prob, keep_of_mask, add_die, roll_offset, km)
-        n_touched = 0
-        for r in range(n_rolls):
-            q = km[roll_offset + r]
-            if q == 0.0:
-                continue
-            c = np.int64(category[prow, r])
-            f = yface[r]
-            allowed, use_joker = kernels.scoring_options(joker_code, mask, f, all_filled, yidx, params[7])
-            if c >= n_boxes or (allowed >> c) & 1 == 0:
-                errors[i] = 2
-                continue
-            pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
-            key = pts + (n_points if f >= 0 else 0)
-            if tab[c, key] == 0.0:
-                touched[n_touched] = c * 2 * n_points + key
-                n_touched += 1
-            tab[c, key] += q
-        dst = law[offset[i]:offset[i] + width[i]]
-        dst[:] = 0.0
-        pb = 0.0
-        py = 0.0
-        for t in range(n_touched):
-            c = touched[t] // (2 * n_points)
-            key = touched[t] % (2 * n_points)
-            p = tab[c, key]
-            tab[c, key] = 0.0
-            yr = 1 if key >= n_points else 0
-            pts = key - n_points * yr
-            rew, nu, ny = kernels.box_outcome(c, pts, upper, ybox, yr, thr, ubonus, ybonus, yidx)
-            nxt = state_index[mask | (1 << c), nu, ny]
-            if c < UPPER and upper < thr <= nu:
-                pb += p
-            pb += p * p_bonus[nxt]
-            if ny == 1 and ybox == 0:
-                py += p
-            py += p * p_yahtzee[nxt]
-            wn = width[nxt]
-            if rew + wn > width[i]:
-                errors[i] = 1
-                continue
-            src = next_law[offset[nxt]:offset[nxt] + wn]
-            for x in range(wn):
-                dst[rew + x] += p * src[x]
-        p_bonus[i] = pb
-        p_yahtzee[i] = py
+    for b in range(start, stop):
+        lo, nb = batch_lo[b], batch_n[b]
+        for s in range(batch):
+            i = lo + (s if s < nb else 0)  # spare lanes repeat the first state
+            ups[s] = row_upper[i]
+            ybs[s] = row_ybox[i]
+        kernels.turn_policy_batch(row_mask[lo], ups, ybs, nb, e, m, g, w, vrow, state_index, score_t, joker_score,
+                                  counts_t, yroll, yface, params, add_die, sub_pad, size_offset, roll_offset, roll_prob,
+                                  cand_keep, cand_mask, reroll, category, value)
+        for s in range(nb):
+            vrow[lo + s] = value[s]
+            _row_law(lo + s, reroll[s], category[s], row_mask, row_upper, row_ybox, state_index, score_t, joker_score,
+                     yface, params, add_die, roll_offset, roll_prob, keep_of_mask, n_points, width, offset, law,
+                     next_law, p_bonus, p_yahtzee, errors, km, tab, touched)
 
 
 @dataclass(frozen=True)
@@ -335,12 +387,12 @@ def _sizes(space, width: np.ndarray, block_rows: int | None) -> dict[str, object
             "on_disk": on_disk}
 
 
-def _law_pass(rules: Rules, policy: PolicyOf, block_rows: int | None, storage: str, tmp_dir: str | Path | None,
+def _law_pass(rules: Rules, policy: Policy, block_rows: int | None, storage: str, tmp_dir: str | Path | None,
               log: Callable[[str], None] | None) -> ScoreLaw:
-    """The backward pass over the layers (see the module docstring), playing ``policy`` (the policy of rows
-    a..b-1 on demand, blocks of ``block_rows`` rows; None: a layer at once), the laws held as ``storage``
-    says ("memory", "disk", or "auto": on disk when two layers exceed ``IN_MEMORY_BYTES``) under ``tmp_dir``
-    (None: the system's temporary directory); ``log`` gets a line per layer."""
+    """The backward pass over the layers (see the module docstring), playing ``policy`` (tables, or the values
+    whose turns the pass solves) by blocks of ``block_rows`` rows (None: a layer at once), the laws held as
+    ``storage`` says ("memory", "disk", or "auto": on disk when two layers exceed ``IN_MEMORY_BYTES``) under
+    ``tmp_dir`` (None: the system's temporary directory); ``log`` gets a line per layer."""
     t0 = time.perf_counter()
     real = real_rules(rules)
     space = state_space(real)
@@ -371,7 +423,17 @@ def _law_pass(rules: Rules, policy: PolicyOf, block_rows: int | None, storage: s
     p_bonus = np.zeros(space.n_rows, dtype=np.float64)
     p_yahtzee = np.zeros(space.n_rows, dtype=np.float64)
     errors = np.zeros(space.n_rows, dtype=np.uint8)
-    policy_s = 0.0
+    tail = (n_points, width, offset)
+    if isinstance(policy, np.ndarray):  # the values by row: each batch's turns solved, then their laws
+        kernel, cand_keep, cand_mask = optimal_law_layer, *reroll_candidates_of(rules)
+        head = (space.row_mask, space.row_upper, space.row_ybox, policy, real_index, kt.score_t, kt.joker_score,
+                kt.counts_t, kt.yroll, kt.yface, params, kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset,
+                kt.roll_prob, kt.keep_of_mask, cand_keep, cand_mask, *tail)
+    else:
+        kernel = law_layer
+        policy_row, reroll, category = policy
+        head = (space.row_mask, space.row_upper, space.row_ybox, policy_row, reroll, category, real_index, kt.score_t,
+                kt.joker_score, kt.yface, params, kt.add_die, kt.roll_offset, kt.roll_prob, kt.keep_of_mask, *tail)
     t1 = time.perf_counter()
     with _layer_store(on_disk, tmp_dir) as layers:
         next_law = layers.new(rules.n_boxes, sizes["layers"][rules.n_boxes] // 8)
@@ -381,14 +443,9 @@ def _law_pass(rules: Rules, policy: PolicyOf, block_rows: int | None, storage: s
             lo, hi = ptr[n_filled], ptr[n_filled + 1]
             law = layers.new(n_filled, sizes["layers"][n_filled] // 8)
             for a, b in _blocks(lo, hi, block_rows):
-                tp = time.perf_counter()
-                policy_row, reroll, category = policy(a, b)
-                policy_s += time.perf_counter() - tp
-                run_chunks(law_layer, b - a, kernels._n_chunks(b - a), a, b, space.row_mask, space.row_upper,
-                           space.row_ybox, policy_row, reroll, category, real_index, kt.score_t, kt.joker_score,
-                           kt.yface, params, kt.add_die, kt.roll_offset, kt.roll_prob, kt.keep_of_mask, n_points,
-                           width, offset, law, next_law, p_bonus, p_yahtzee, errors)
-                del policy_row, reroll, category
+                rows = (a, b) if kernel is law_layer else mask_batches(space.row_mask, a, b, kernels.BATCH)
+                n = b - a if kernel is law_layer else len(rows[0])
+                run_chunks(kernel, n, kernels._n_chunks(n), *rows, *head, law, next_law, p_bonus, p_yahtzee, errors)
                 if errors[a:b].any():
                     bad = a + int(np.flatnonzero(errors[a:b])[0])
                     what = "a box the rules do not allow" if errors[bad] == 2 else "more points than its bound"
@@ -402,12 +459,11 @@ def _law_pass(rules: Rules, policy: PolicyOf, block_rows: int | None, storage: s
             next_law = law
             if log is not None:
                 log(f"  layer {n_filled}: {hi - lo:,} rows, {sizes['layers'][n_filled] / 1e9:.2f} GB, "
-                    f"{time.perf_counter() - t1:.0f} s so far (policy {policy_s:.0f} s)")
+                    f"{time.perf_counter() - t1:.0f} s so far")
         pmf = np.array(next_law[: width[0]])
     return ScoreLaw(rules=rules, pmf=pmf, p_upper_bonus=float(p_bonus[0]), p_yahtzee=float(p_yahtzee[0]),
                     storage="disk" if on_disk else "memory", peak_bytes=int(peak),
-                    timings={"setup_s": t1 - t0, "pass_s": time.perf_counter() - t1 - policy_s,
-                             "policy_s": policy_s})
+                    timings={"setup_s": t1 - t0, "pass_s": time.perf_counter() - t1})
 
 
 def score_distribution(rules: Rules | str, state_index: np.ndarray, reroll: np.ndarray, category: np.ndarray,
@@ -425,7 +481,7 @@ def score_distribution(rules: Rules | str, state_index: np.ndarray, reroll: np.n
         raise ValueError("the policy tables do not cover every reachable state")
     reroll = np.ascontiguousarray(reroll, dtype=np.uint8)
     category = np.ascontiguousarray(category, dtype=np.uint8)
-    return _law_pass(rules, lambda a, b: (policy_row[a:b], reroll, category), block_rows, storage, tmp_dir, None)
+    return _law_pass(rules, (policy_row, reroll, category), block_rows, storage, tmp_dir, None)
 
 
 def law_rules(rules: Rules | str) -> Rules:
@@ -441,28 +497,16 @@ def law_rules(rules: Rules | str) -> Rules:
 def optimal_score_law(rules: Rules | str, *, block_rows: int = DEFAULT_BLOCK_ROWS, storage: str = "auto",
                       tmp_dir: str | Path | None = None, log: Callable[[str], None] | None = None) -> ScoreLaw:
     """The exact law of the real final score under the optimal policy of ``rules`` (the solver's, with its
-    tie rule), without a policy table: the values are solved in memory (``solver.solve``) and the policy of
-    each block of ``block_rows`` rows is built when the pass reaches it (``solver.policy_block``). For rule
-    sets whose optimisation counts the real upper bonus (the policy's rows are the law's) and that play
-    turns of three rolls (no saved rolls). Bitwise the law of :func:`score_distribution` on the policy tables
-    of ``solve(rules, policy=True)``."""
-    from pipeline.yahtzee.solver import policy_block, row_values, solve
-
+    tie rule), without a policy table and without a separate value solve: the pass solves each row's turn when
+    it reaches the row (:func:`optimal_law_layer`), from the values of the next layer it has just solved, which
+    gives the row's value (``solver.solve``'s, bitwise) and its policy (``solver.policy_block``'s, bitwise),
+    blocks of ``block_rows`` rows at a time. For rule sets whose optimisation counts the real upper bonus (the
+    policy's rows are the law's) and that play turns of three rolls (no saved rolls). Bitwise the law of
+    :func:`score_distribution` on the policy tables of ``solve(rules, policy=True)``; ``start_value`` is the
+    start row's value."""
     rules = law_rules(rules)
-    t0 = time.perf_counter()
-    solution = solve(rules)
-    vrow = row_values(solution)
-    del solution  # the value grid by (mask, upper, ybox): only the values by row are read
-    solve_s = time.perf_counter() - t0
+    vrow = np.zeros(state_space(rules).n_rows)  # finished games: nothing more to score; the pass fills the rest
+    law = _law_pass(rules, vrow, block_rows, storage, tmp_dir, log)
     if log is not None:
-        log(f"values of {rules.name}: start {float(vrow[0])!r}, {solve_s:.0f} s")
-    n_unfinished = int(state_space(rules).layer_ptr[rules.n_boxes])
-
-    def policy(a: int, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if b > n_unfinished:
-            raise AssertionError("the pass asks for the policy of finished games")
-        reroll, category = policy_block(rules, vrow, a, b)
-        return np.arange(b - a, dtype=np.int64), reroll, category
-
-    law = _law_pass(rules, policy, block_rows, storage, tmp_dir, log)
-    return dataclasses.replace(law, start_value=float(vrow[0]), timings={"solve_s": solve_s, **law.timings})
+        log(f"start value of {rules.name}: {float(vrow[0])!r}")
+    return dataclasses.replace(law, start_value=float(vrow[0]))

@@ -100,18 +100,23 @@ def _final_values(
 def _yahtzee_roll_value(mask, upper, ybox, face, r, only_c, vrow, state_index, joker_score, score_t, params):
     """Best value of five-alike roll ``r`` of ``face`` over its allowed boxes (only box ``only_c`` if >= 0;
     -inf if that box is not allowed)."""
-    joker_code, thr, ubonus, ybonus = params[0], params[1], params[2], params[3]
-    allowed, use_joker = scoring_options(joker_code, mask, face, (1 << params[5]) - 1, params[6], params[7])
+    allowed, use_joker = scoring_options(params[0], mask, face, (1 << params[5]) - 1, params[6], params[7])
     best = -np.inf
     for c in range(params[5]):
         if (allowed >> c) & 1 == 0 or (only_c >= 0 and c != only_c):
             continue
-        pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
-        rew, nu, ny = box_outcome(c, pts, upper, ybox, 1, thr, ubonus, ybonus, params[6])
-        x = rew + _next_value(vrow, state_index, mask | (1 << c), nu, ny)
+        x = _yahtzee_box_value(mask, upper, ybox, r, c, use_joker, vrow, state_index, joker_score, score_t, params)
         if x > best:
             best = x
     return best
+
+
+@njit(cache=True)
+def _yahtzee_box_value(mask, upper, ybox, r, c, use_joker, vrow, state_index, joker_score, score_t, params):
+    """Value of scoring the five-alike roll ``r`` in box ``c`` (allowed; ``use_joker``: Joker points)."""
+    pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
+    rew, nu, ny = box_outcome(c, pts, upper, ybox, 1, params[1], params[2], params[3], params[6])
+    return rew + _next_value(vrow, state_index, mask | (1 << c), nu, ny)
 
 
 @njit(cache=True)
@@ -146,16 +151,6 @@ def _n_chunks(n: int) -> int:
     return max(1, min(n, 8 * numba.get_num_threads()))
 
 
-@njit(cache=True)
-def _best_mask(e, best, r, keep_of_mask, mask_order, roll_offset):
-    """First reroll mask in ``mask_order`` whose keep is within TIE_EPS of ``best``."""
-    for j in range(mask_order.shape[0]):
-        mk = mask_order[j]
-        if e[keep_of_mask[r, mk]] >= best - TIE_EPS:
-            return mk
-    return mask_order[0]  # unreachable: the best keep is always among the masks
-
-
 def reroll_candidates(keep_of_mask: np.ndarray, mask_order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(keeps, masks)`` [n_rolls, 2**n_dice]: per roll, its distinct keeps in the tie order (``mask_order``),
     each with the first mask that keeps it, padded by repeating the last (a roll of six dice with repeated faces
@@ -174,7 +169,8 @@ def reroll_candidates(keep_of_mask: np.ndarray, mask_order: np.ndarray) -> tuple
 
 @njit(cache=True)
 def _best_distinct_mask(e, best, r, cand_keep, cand_mask):
-    """``_best_mask`` over the roll's distinct keeps (:func:`reroll_candidates`): the same mask."""
+    """The first of the roll's distinct keeps (:func:`reroll_candidates`, in the tie order) within TIE_EPS of
+    ``best``: its first mask, the mask a scan of all 2**n_dice masks in ``mask_order`` would find."""
     for j in range(cand_keep.shape[1]):
         if e[cand_keep[r, j]] >= best - TIE_EPS:
             return cand_mask[r, j]
@@ -216,36 +212,6 @@ def _best_categories(mask, upper, ybox, v0, g, w, vrow, state_index, score_t, jo
                                                          score_t, params) >= v0[r] - TIE_EPS:
                 category[r] = c
                 break
-
-
-@njit(cache=True, nogil=True)
-def build_policy(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, vrow, state_index, score_t, joker_score,
-                 counts_t, yroll, yface, params, add_die, sub_pad, size_offset, roll_offset, roll_prob, keep_of_mask,
-                 mask_order, reroll, category):
-    """Policy of rows lo..hi-1 from the complete ``vrow``: ``reroll[row, j, r]`` (j = rerolls left - 1)
-    and ``category[row, r]``."""
-    n_keeps = add_die.shape[0]
-    n_faces = add_die.shape[1]
-    n_rolls = roll_prob.shape[0]
-    inv_faces = 1.0 / n_faces
-    n_dice = params[4]
-    e = np.empty(n_keeps)
-    m = np.empty(n_keeps + 1)
-    g = np.empty((params[5], n_dice + 1))
-    w = np.empty(params[5])
-    for i in range(lo + start, lo + stop):
-        mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
-        _final_values(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
-                      counts_t, yroll, params)
-        _best_categories(mask, upper, ybox, e[roll_offset:], g, w, vrow, state_index, score_t, joker_score,
-                         counts_t, yface, params, category[i])
-        for j in range(2):
-            _expect_keeps(e, add_die, roll_offset, inv_faces)
-            _max_subkeeps(e, m, sub_pad, size_offset)
-            for r in range(n_rolls):
-                reroll[i, j, r] = _best_mask(e, m[roll_offset + r], r, keep_of_mask, mask_order,
-                                             roll_offset)
-            e[roll_offset:] = m[roll_offset:e.shape[0]]
 
 
 @njit(cache=True)
@@ -355,7 +321,8 @@ BATCH = 4
 @njit(cache=True)
 def _final_values_batch(mask, ups, ybs, v0, g, w, vrow, state_index, score_t, joker_score, counts_t, yroll,
                         params):
-    """Batched ``_final_values``: v0[r, s] for the states (mask, ups[s], ybs[s])."""
+    """Batched ``_final_values``: v0[r, s] for the states (mask, ups[s], ybs[s]); leaves ``g[c, k, s]`` and
+    ``w[c, s]`` as ``_final_values`` leaves ``g[c, k]`` and ``w[c]`` for each lane."""
     thr, ubonus, ybonus, n_dice = params[1], params[2], params[3], params[4]
     n_rolls = v0.shape[0]
     for r in range(n_rolls):
@@ -367,25 +334,27 @@ def _final_values_batch(mask, ups, ybs, v0, g, w, vrow, state_index, score_t, jo
             continue
         nmask = mask | (1 << c)
         if c < N_UPPER:
+            gc = g[c]
             for k in range(n_dice + 1):
                 for s in range(BATCH):
                     rew, nu, ny = box_outcome(c, (c + 1) * k, ups[s], ybs[s], 0, thr, ubonus, ybonus,
                                               params[6])
-                    g[k, s] = rew + vrow[state_index[nmask, nu, ny]]
+                    gc[k, s] = rew + vrow[state_index[nmask, nu, ny]]
             cnt = counts_t[c]
             for r in range(n_rolls):
                 kk = cnt[r]
                 for s in range(BATCH):
-                    x = g[kk, s]
+                    x = gc[kk, s]
                     v0[r, s] = x if x > v0[r, s] else v0[r, s]
         else:
+            wc = w[c]
             for s in range(BATCH):
                 rew, nu, ny = box_outcome(c, 0, ups[s], ybs[s], 0, thr, ubonus, ybonus, params[6])
-                w[s] = vrow[state_index[nmask, nu, ny]]
+                wc[s] = vrow[state_index[nmask, nu, ny]]
             sc = score_t[c]
             for r in range(n_rolls):
                 for s in range(BATCH):
-                    x = sc[r] + w[s]
+                    x = sc[r] + wc[s]
                     v0[r, s] = x if x > v0[r, s] else v0[r, s]
     for f in range(yroll.shape[0]):
         r = yroll[f]
@@ -425,6 +394,124 @@ def _max_subkeeps_batch(e, m, sub_pad, size_offset):
                     m[k, s] = x if x > m[k, s] else m[k, s]
 
 
+@njit(cache=True)
+def _best_categories_batch(mask, ups, ybs, nb, v0, g, w, vrow, state_index, score_t, joker_score, counts_t, yface,
+                           params, category):
+    """Batched ``_best_categories``: ``category[s, r]`` for the lanes s < nb, from ``_final_values_batch``'s v0, g
+    and w (the same comparisons of the same numbers, lane by lane)."""
+    n_rolls = v0.shape[0]
+    for s in range(nb):
+        for r in range(n_rolls):
+            category[s, r] = 255
+    usable = _usable_boxes(mask, params)
+    for c in range(params[5]):
+        if (usable >> c) & 1 == 0:
+            continue
+        if c < N_UPPER:
+            gc = g[c]
+            cnt = counts_t[c]
+            for r in range(n_rolls):
+                x = gc[cnt[r]]
+                for s in range(nb):
+                    if category[s, r] == 255 and x[s] >= v0[r, s] - TIE_EPS:
+                        category[s, r] = c
+        else:
+            sc = score_t[c]
+            wc = w[c]
+            for r in range(n_rolls):
+                for s in range(nb):
+                    if category[s, r] == 255 and sc[r] + wc[s] >= v0[r, s] - TIE_EPS:
+                        category[s, r] = c
+    for r in range(n_rolls):  # n alike: the Joker rule decides which boxes are allowed, and their values
+        f = yface[r]
+        if f < 0:
+            continue
+        for s in range(nb):
+            allowed, use_joker = scoring_options(params[0], mask, f, (1 << params[5]) - 1, params[6], params[7])
+            category[s, r] = 255
+            for c in range(params[5]):
+                if (usable & allowed) >> c & 1 and _yahtzee_box_value(
+                        mask, ups[s], ybs[s], r, c, use_joker, vrow, state_index, joker_score, score_t,
+                        params) >= v0[r, s] - TIE_EPS:
+                    category[s, r] = c
+                    break
+
+
+@njit(cache=True)
+def turn_policy_batch(mask, ups, ybs, nb, e, m, g, w, vrow, state_index, score_t, joker_score, counts_t, yroll, yface,
+                      params, add_die, sub_pad, size_offset, roll_offset, roll_prob, cand_keep, cand_mask, reroll,
+                      category, value):
+    """The policy of the turns of the states (mask, ups[s], ybs[s]), s < nb (spare lanes up to BATCH hold any
+    state of the same mask): ``reroll[s, j, r]`` (j = rerolls left - 1: the reroll mask, see
+    ``pipeline.yahtzee.solver``) and ``category[s, r]`` (the box of final roll r). The turn is batched as
+    ``solve_layer_batched``'s (the operations of the scalar turn ``_final_values``, ``_expect_keeps``,
+    ``_max_subkeeps``, lane by lane), the boxes are ``_best_categories``' comparisons lane by lane, and each
+    roll's reroll is the first of its distinct keeps within TIE_EPS of the best (:func:`_best_distinct_mask`).
+    ``value[s]``: the turn-start value of lane s, bitwise ``solve_layer_batched``'s (the same sum). Scratch:
+    e [n_keeps, BATCH], m [n_keeps + 1, BATCH], g [n_boxes, n_dice + 1, BATCH], w [n_boxes, BATCH]."""
+    n_keeps = add_die.shape[0]
+    n_rolls = n_keeps - roll_offset
+    inv_faces = 1.0 / add_die.shape[1]
+    n_cand = cand_keep.shape[1]
+    v0 = e[roll_offset:]
+    _final_values_batch(mask, ups, ybs, v0, g, w, vrow, state_index, score_t, joker_score, counts_t, yroll, params)
+    _best_categories_batch(mask, ups, ybs, nb, v0, g, w, vrow, state_index, score_t, joker_score, counts_t, yface,
+                           params, category)
+    for j in range(2):
+        _expect_keeps_batch(e, add_die, roll_offset, inv_faces)
+        _max_subkeeps_batch(e, m, sub_pad, size_offset)
+        for r in range(n_rolls):
+            ck = cand_keep[r]
+            for s in range(nb):
+                best = m[roll_offset + r, s] - TIE_EPS
+                pick = cand_mask[r, 0]  # never kept: the best keep is among the keeps
+                for t in range(n_cand):
+                    if e[ck[t], s] >= best:
+                        pick = cand_mask[r, t]
+                        break
+                reroll[s, j, r] = pick
+        for k in range(roll_offset, n_keeps):
+            for s in range(BATCH):
+                e[k, s] = m[k, s]
+    for s in range(BATCH):
+        value[s] = 0.0
+    for r in range(n_rolls):
+        p = roll_prob[r]
+        for s in range(BATCH):
+            value[s] += p * e[roll_offset + r, s]
+
+
+@njit(cache=True, nogil=True)
+def build_policy_batched(chunk, start, stop, batch_lo, batch_n, base, row_mask, row_upper, row_ybox, vrow, state_index,
+                         score_t, joker_score, counts_t, yroll, yface, params, add_die, sub_pad, size_offset,
+                         roll_offset, roll_prob, cand_keep, cand_mask, reroll, category):
+    """The policy tables of ``pipeline.yahtzee.solver`` (``reroll[row, j, r]``, ``category[row, r]``) from the
+    complete ``vrow``, by batches of rows sharing a mask (``turn_policy_batch``): batch b is rows batch_lo[b] ..
+    + batch_n[b]; row i's decisions go to ``reroll[i - base]`` and ``category[i - base]``."""
+    n_keeps = add_die.shape[0]
+    e = np.empty((n_keeps, BATCH))
+    m = np.empty((n_keeps + 1, BATCH))
+    g = np.empty((params[5], params[4] + 1, BATCH))
+    w = np.empty((params[5], BATCH))
+    ups = np.empty(BATCH, dtype=np.int64)
+    ybs = np.empty(BATCH, dtype=np.int64)
+    rer = np.empty((BATCH, 2, n_keeps - roll_offset), dtype=np.uint8)
+    cat = np.empty((BATCH, n_keeps - roll_offset), dtype=np.uint8)
+    value = np.empty(BATCH)
+    for b in range(start, stop):
+        lo, nb = batch_lo[b], batch_n[b]
+        for s in range(BATCH):
+            i = lo + (s if s < nb else 0)
+            ups[s] = row_upper[i]
+            ybs[s] = row_ybox[i]
+        turn_policy_batch(row_mask[lo], ups, ybs, nb, e, m, g, w, vrow, state_index, score_t, joker_score, counts_t,
+                          yroll, yface, params, add_die, sub_pad, size_offset, roll_offset, roll_prob, cand_keep,
+                          cand_mask, rer, cat, value)
+        for s in range(nb):
+            reroll[lo + s - base] = rer[s]
+            category[lo + s - base] = cat[s]
+
+
 @njit(cache=True, nogil=True)
 def solve_layer_batched(chunk, start, stop, batch_lo, batch_n, row_mask, row_upper, row_ybox, vals, state_index,
                         score_t, joker_score, counts_t, yroll, params, add_die, sub_pad, size_offset, roll_offset,
@@ -443,7 +530,7 @@ def solve_layer_batched(chunk, start, stop, batch_lo, batch_n, row_mask, row_upp
     s: cap + 1 final-value passes and 2 + cap keep-tree stages. Keeping all dice (the keep tree's full keep)
     is worth W_(j-1)(r) >= F_min(j-1, cap)(r), which already holds the value of scoring now once j > cap;
     for j <= cap scoring now carries one more saved roll, so F_j enters the max. With cap 0 no F enters
-    and the operations are those of the three-roll turn (``build_policy``'s, bitwise).
+    and the operations are those of the three-roll turn (``turn_policy_batch``'s, bitwise).
     """
     n_keeps = add_die.shape[0]
     n_rolls = roll_prob.shape[0]
@@ -453,8 +540,8 @@ def solve_layer_batched(chunk, start, stop, batch_lo, batch_n, row_mask, row_upp
     e = np.empty((n_keeps, BATCH))
     m = np.empty((n_keeps + 1, BATCH))
     fin = np.empty((n_carry, n_rolls, BATCH))  # fin[c]: final-roll values when c saved rolls carry on
-    g = np.empty((n_dice + 1, BATCH))
-    w = np.empty(BATCH)
+    g = np.empty((params[5], n_dice + 1, BATCH))
+    w = np.empty((params[5], BATCH))
     ups = np.empty(BATCH, dtype=np.int64)
     ybs = np.empty(BATCH, dtype=np.int64)
     tot = np.empty(BATCH)
@@ -503,7 +590,7 @@ def solve_rows_with_moments(chunk, start, stop, lo, hi, row_mask, row_upper, row
 
     Reads the next layer's rows of ``vrow`` (values, by row) and ``moments`` (the same four numbers, by row -
     ``base``: the next layer alone). The value is
-    the scalar turn of ``build_policy`` (bitwise the batched ``solve_layer_batched``'s value: same operations
+    the scalar turn (bitwise the batched ``solve_layer_batched``'s value: same operations
     in the same order); the policy follows the solver's tie rule.
     """
     n_keeps = add_die.shape[0]

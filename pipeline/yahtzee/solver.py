@@ -159,7 +159,7 @@ def _layer_values(rules: Rules, params: np.ndarray, total: int, progress: Progre
     vals = np.zeros((rules.saved_rolls_cap + 1, space.n_rows), dtype=np.float64)  # finished games stay 0
     for done, n_filled in enumerate(range(rules.n_boxes - 1, -1, -1), start=1):
         lo, hi = int(space.layer_ptr[n_filled]), int(space.layer_ptr[n_filled + 1])
-        batch_lo, batch_n = _batches(space.row_mask, lo, hi, kernels.BATCH)
+        batch_lo, batch_n = mask_batches(space.row_mask, lo, hi, kernels.BATCH)
         run_chunks(
             kernels.solve_layer_batched, len(batch_lo), kernels._n_chunks(len(batch_lo)), batch_lo, batch_n,
             space.row_mask, space.row_upper, space.row_ybox, vals, state_index, kt.score_t, kt.joker_score,
@@ -170,8 +170,9 @@ def _layer_values(rules: Rules, params: np.ndarray, total: int, progress: Progre
     return vals
 
 
-def _batches(row_mask: np.ndarray, lo: int, hi: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Split rows lo..hi into runs of at most ``size`` consecutive rows sharing a filled mask."""
+def mask_batches(row_mask: np.ndarray, lo: int, hi: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Split rows lo..hi-1 into runs of at most ``size`` consecutive rows sharing a filled mask: (first row of
+    each run, its number of rows)."""
     idx = np.arange(lo, hi)
     new_mask = np.ones(hi - lo, dtype=bool)
     new_mask[1:] = row_mask[lo + 1:hi] != row_mask[lo:hi - 1]
@@ -200,17 +201,22 @@ def policy_block(rules: Rules | str, vrow: np.ndarray, lo: int, hi: int) -> tupl
         raise ValueError(f"rows {lo}..{hi} are not rows of unfinished games of {rules.name!r}")
     reroll = np.zeros((hi - lo, 2, len(kt.roll_prob)), dtype=np.uint8)
     category = np.full((hi - lo, len(kt.roll_prob)), 255, dtype=np.uint8)
-    # The kernel writes row i's decisions at index i and reads the row's own state from the row arrays only
-    # (the next states through state_index and vrow, whole): given the block's slice of the row arrays it
-    # fills block-sized tables.
+    batch_lo, batch_n = mask_batches(space.row_mask, lo, hi, kernels.BATCH)
     run_chunks(
-        kernels.build_policy, hi - lo, kernels._n_chunks(hi - lo), 0, hi - lo, space.row_mask[lo:hi],
-        space.row_upper[lo:hi], space.row_ybox[lo:hi], np.ascontiguousarray(vrow, dtype=np.float64),
+        kernels.build_policy_batched, len(batch_lo), kernels._n_chunks(len(batch_lo)), batch_lo, batch_n, lo,
+        space.row_mask, space.row_upper, space.row_ybox, np.ascontiguousarray(vrow, dtype=np.float64),
         np.ascontiguousarray(space.state_index), kt.score_t, kt.joker_score, kt.counts_t, kt.yroll, kt.yface,
-        _params(rules), kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.roll_prob, kt.keep_of_mask,
-        kt.mask_order, reroll, category,
+        _params(rules), kt.add_die, kt.sub_pad, kt.size_offset, kt.roll_offset, kt.roll_prob,
+        *reroll_candidates_of(rules), reroll, category,
     )
     return reroll, category
+
+
+@cache
+def reroll_candidates_of(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``kernels.reroll_candidates`` of ``rules`` (cached): each roll's distinct keeps in the tie order."""
+    kt = kernel_tables(rules)
+    return kernels.reroll_candidates(kt.keep_of_mask, kt.mask_order)
 
 
 def row_values(solution: Solution) -> np.ndarray:
