@@ -212,13 +212,6 @@ def policy_block(rules: Rules | str, vrow: np.ndarray, lo: int, hi: int) -> tupl
     return reroll, category
 
 
-@cache
-def reroll_candidates_of(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """``kernels.reroll_candidates`` of ``rules`` (cached): each roll's distinct keeps in the tie order."""
-    kt = kernel_tables(rules)
-    return kernels.reroll_candidates(kt.keep_of_mask, kt.mask_order)
-
-
 def row_values(solution: Solution) -> np.ndarray:
     """``solution``'s values by state row (``vrow[row]``, the rows of ``lookup.yahtzee.states``)."""
     space = state_space(solution.rules)
