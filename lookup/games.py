@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -27,11 +27,12 @@ Opener = Callable[[dict[str, JSON], Path | None], Advisor]
 @dataclass(frozen=True)
 class Option:
     """One setup option: its default, a line of help, and what it may be (``choices``, or an int in
-    ``low..high``; a list of choices with ``many``). None as default: the option may be left out (null)."""
+    ``low..high``; a list of choices with ``many``). None as default: the option may be left out (null).
+    ``choices`` may be a live view (a ``Sequence`` read at each check), for names registered at run time."""
 
     default: JSON
     help: str
-    choices: tuple[JSON, ...] = ()
+    choices: Sequence[JSON] = ()
     low: int | None = None
     high: int | None = None
     many: bool = False

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -103,10 +104,12 @@ class Simulation:
 
 
 def simulate(advisor: Advisor, names: Sequence[str], games: int = 1000, seed: int = 0,
-             swap: bool = False) -> Simulation:
+             swap: bool = False, budget: float | None = None) -> Simulation:
     """``games`` games of ``names[seat]`` (see ``player``) at each seat; with ``swap`` (two seats) each seed is
     also played with the two players exchanged, and each player's return is counted as the player's, whichever
-    seat it sat in. The means are per player (``names`` order)."""
+    seat it sat in. The means are per player (``names`` order). ``budget``: seconds of play allowed (a
+    ``ValueError`` once they are spent, naming how many games fit: a game costs microseconds in one game and
+    seconds in another, so a count alone cannot bound a request)."""
     game = advisor.game
     games = integer(games, "games", 1, 10**7)
     seed = integer(seed, "seed", 0, 2**63 - 1)
@@ -116,7 +119,12 @@ def simulate(advisor: Advisor, names: Sequence[str], games: int = 1000, seed: in
         raise ValueError("swap exchanges the two seats of a two-player game")
     chosen = [player(advisor, n) for n in names]
     totals = [[0.0, 0.0] for _ in names]  # per player: sum and sum of squares of its result per seed
+    began = time.perf_counter()
     for g in range(games):
+        spent = time.perf_counter() - began
+        if budget is not None and spent > budget:
+            raise ValueError(f"games={games}: {g} game(s) took {spent:.1f} s, over the {budget:g} s one run may "
+                             f"take here; ask for at most about {max(1, int(g * budget / spent))} games")
         orders = [(0, 1), (1, 0)] if swap else [tuple(range(game.seats))]
         results = [0.0] * len(names)
         for order in orders:  # order[seat] = the player sitting there

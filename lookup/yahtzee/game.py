@@ -21,7 +21,7 @@ sole highest total, 1/m for m tied highest totals. The advisors over the tables 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
@@ -290,13 +290,24 @@ def built_setups(root: Path) -> list[dict[str, JSON]]:
     return built(root)
 
 
+class _RuleSetNames(Sequence[str]):
+    """The names of the registered rule sets, read when asked: a rule set registered after import
+    (added to ``lookup.yahtzee.rules.RULE_SETS``, as the tests add reduced ones) is a setup too."""
+
+    def __getitem__(self, i):
+        return list(RULE_SETS)[i]
+
+    def __len__(self) -> int:
+        return len(RULE_SETS)
+
+
 SPEC = GameSpec(
     name="yahtzee",
     title="Yahtzee",
     summary="Five dice (six in Maxi Yatzy), three rolls a turn, keeping any dice between them; each turn scores "
             "one box of the sheet. American Yahtzee, Scandinavian Yatzy and their variants, alone or against "
             "other players.",
-    options={"rules": Option(DEFAULT_RULES, "the rule set", choices=tuple(RULE_SETS)),
+    options={"rules": Option(DEFAULT_RULES, "the rule set", choices=_RuleSetNames()),
              "objective": Option("expected", "expected: the best expected score; goal: reach target; beat: beat "
                                  "a known final score target; opponent: beat an opponent who plays for expected "
                                  "score; win: every player plays to win (forced order)", choices=OBJECTIVES),

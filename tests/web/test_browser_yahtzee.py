@@ -80,7 +80,7 @@ def play_by_advice(pg, rules, artifacts):
             pg.click("#apply")
         settle(pg)
         steps += 1
-        assert steps < 60
+        assert steps < 60, (pg.inner_text("#status"), pg.inner_text("#error"), shown(pg))
     *_, sheet, _, _ = shown(pg)
     assert int(pg.inner_text("#total")) == yahtzee.Sheet.parse(sheet, rules).total
     assert pg.inner_text("#status") == f"Game over: final score {pg.inner_text('#total')}"
