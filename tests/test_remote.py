@@ -227,7 +227,8 @@ def test_dvc_get_and_import_of_a_commit_then_verify(published, tmp_path):
 
 def test_a_byte_flipped_in_the_remote_is_caught(published, tmp_path):
     """DVC pulls a damaged object without a word (and `dvc status` sees nothing): `dicetables verify` names the
-    table; a remote with `verify true` makes `dvc pull` itself refuse it."""
+    table; a remote with `verify true` makes `dvc pull` itself refuse it (and still pull an intact table alone,
+    with the manifest, which `dicetables verify PATH` then passes)."""
     env = published.env
     damaged = published.remote.parent / f"damaged-{tmp_path.name}"
     shutil.copytree(published.remote, damaged)
@@ -256,6 +257,9 @@ def test_a_byte_flipped_in_the_remote_is_caught(published, tmp_path):
     _run(env, careful, "git", "checkout", "-q", published.commit)
     _run(env, careful, "dvc", "remote", "add", "--local", "--default", "tables", url)
     _run(env, careful, "dvc", "remote", "modify", "--local", "tables", "verify", "true")
+    _run(env, careful, "dvc", "pull", "artifacts/MANIFEST.json", "artifacts/g151-notebook.zarr")  # intact: arrives
+    intact = _run(env, careful, str(BIN / "dicetables"), "verify", "artifacts/g151-notebook.zarr")
+    assert intact.stdout == "OK   artifacts/g151-notebook.zarr\n", intact.stdout
     refused = _run(env, careful, "dvc", "pull", "artifacts/g151-stated.zarr", ok=False)
     assert refused.returncode != 0 and "artifacts/g151-stated.zarr" in refused.stderr, refused.stderr
     assert not (careful / "artifacts" / victim).exists()
