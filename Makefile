@@ -59,10 +59,10 @@ bench: $(STAMP)
 push: $(STAMP)
 	$(BIN)/dicetables verify --artifacts artifacts
 	$(BIN)/dvc status --quiet || { echo "artifacts/ differs from dvc.lock (dvc status): make run first"; exit 1; }
-	$(BIN)/dvc push $(if $(REMOTE),--remote $(REMOTE))
+	$(BIN)/dvc push$(if $(REMOTE), --remote $(REMOTE))
 
 pull: $(STAMP)
-	$(BIN)/dvc pull $(if $(REMOTE),--remote $(REMOTE))
+	$(BIN)/dvc pull$(if $(REMOTE), --remote $(REMOTE))
 	$(BIN)/dicetables verify --artifacts artifacts
 
 lint: $(STAMP)

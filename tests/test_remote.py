@@ -28,6 +28,7 @@ import yaml
 
 from pipeline import dvc_yaml, registry
 from pipeline.family import load_params
+from pipeline.store import artifact_paths, write_manifest
 from tests import shared
 from tests.test_dvc import _copy_worktree
 
@@ -94,52 +95,66 @@ class _Server:
         self.proc.wait(timeout=10)
 
 
+def _publish(home: Path, sources: list[Path]) -> dict[str, str]:
+    """The publisher, in ``home``: this project with the small params of GAMES, the stages of their tables and
+    the manifest (the reports left out: they are not tables, and a directory output travels like a Zarr store),
+    the tables built for those params (copies of ``sources``), committed, then pushed by ``make push`` to the
+    shared directory ``home/remote``. Then the tables leave the publisher (moved to ``home/built``) with its
+    cache: consumers can get them from the remote alone."""
+    if home.exists():
+        shutil.rmtree(home)  # a failed attempt of this run
+    env = _env(home / "dvc")
+    repo, remote = home / "publisher", home / "remote"
+    remote.mkdir(parents=True)
+    (repo / "artifacts").mkdir(parents=True)
+    for path in (p for source in sources for p in artifact_paths(source)):
+        (shutil.copytree if path.is_dir() else shutil.copy2)(path, repo / "artifacts" / path.name)
+    write_manifest(repo / "artifacts", verified=artifact_paths(repo / "artifacts"))  # copies of verified builds
+    _copy_worktree(repo)
+    params = "".join(shared.small_params(game) for game in GAMES)
+    (repo / "params.yaml").write_text(params)
+    small = yaml.safe_load(params)
+    table, notes = dvc_yaml.stages({**load_params(), **small})
+    keep = set(registry.families(small))
+    outs = {out for name in keep for out in table[name]["outs"]}
+    table = {name: stage for name, stage in table.items() if name in keep or name == "manifest"}
+    table["manifest"]["deps"] = [d for d in table["manifest"]["deps"] if not d.startswith("artifacts/") or d in outs]
+    (repo / "dvc.yaml").write_text(dvc_yaml.render(table, notes))
+    (repo / "dvc.lock").unlink()  # the project's: the stages record these tables afresh
+    _run(env, repo, "dvc", "commit", "--force", "--quiet")
+    status = _run(env, repo, "dvc", "status")
+    assert "Data and pipelines are up to date" in status.stdout, status.stdout
+    _run(env, repo, *GIT, "add", "-A")
+    _run(env, repo, *GIT, "commit", "-qm", "small tables")
+    # The maintainer's remote: the shared directory, named in .dvc/config.local (never committed).
+    _run(env, repo, "dvc", "remote", "add", "--local", "shared", str(remote))
+    # The maintainer's command (Makefile): verify, check against dvc.lock, `dvc push --remote shared`.
+    pushed = _run(env, repo, "make", "--no-print-directory", "push", "REMOTE=shared", f"BIN={BIN}", "STAMP=")
+    assert "dvc push --remote shared" in pushed.stdout and "OK   " in pushed.stdout, pushed.stdout
+    shutil.move(repo / "artifacts", home / "built")
+    shutil.rmtree(repo / ".dvc" / "cache")
+    return {"repo": str(repo), "remote": str(remote), "built": str(home / "built"), "pushed": pushed.stdout,
+            "commit": _run(env, repo, "git", "rev-parse", "HEAD").stdout.strip(),
+            "lock": (repo / "dvc.lock").read_text()}
+
+
 @pytest.fixture(scope="module")
 def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]:
-    """The publisher's repository after ``dvc push``; the commit consumers ask for; the bytes it built; the
-    shared-directory remote and the HTTP server in front of it."""
+    """The publisher's repository after ``make push`` (once per run, shared by the workers: read only); the
+    commit consumers ask for; the bytes it built; the remote, and this process's HTTP server in front of it."""
     sources = [shared.small(tmp_path_factory, game) for game in GAMES]
+    home = shared.run_dir(tmp_path_factory) / "dvc-publisher"
+    done = shared.computed(tmp_path_factory, "dvc-publisher", lambda: _publish(home, sources))
     base = tmp_path_factory.mktemp("remote")
-    env = _env(base / "dvc")
-    served = base / "served"
-    remote = served / "tables"
-    remote.mkdir(parents=True)
+    served = base / "served"  # the remote as "tables", and damaged copies beside it
+    served.mkdir()
+    (served / "tables").symlink_to(done["remote"])
     server = _Server(served, base / "http.log")
     try:
-        # The publisher: this project with the small params of GAMES, the stages of their tables and the
-        # manifest (the reports left out: they are not tables, and a directory output travels like a Zarr store),
-        # the tables built for those params.
-        repo = shared.private_copy(tmp_path_factory, "publisher", *sources).parent
-        _copy_worktree(repo)
-        params = "".join(shared.small_params(game) for game in GAMES)
-        (repo / "params.yaml").write_text(params)
-        small = yaml.safe_load(params)
-        table, notes = dvc_yaml.stages({**load_params(), **small})
-        keep = set(registry.families(small))
-        outs = {out for name in keep for out in table[name]["outs"]}
-        table = {name: stage for name, stage in table.items() if name in keep or name == "manifest"}
-        table["manifest"]["deps"] = [d for d in table["manifest"]["deps"] if not d.startswith("artifacts/")
-                                     or d in outs]
-        (repo / "dvc.yaml").write_text(dvc_yaml.render(table, notes))
-        (repo / "dvc.lock").unlink()  # the project's: the stages record these tables afresh
-        _run(env, repo, "dvc", "commit", "--force", "--quiet")
-        status = _run(env, repo, "dvc", "status")
-        assert "Data and pipelines are up to date" in status.stdout, status.stdout
-        _run(env, repo, *GIT, "add", "-A")
-        _run(env, repo, *GIT, "commit", "-qm", "small tables")
-        # The maintainer's remote: the shared directory, named in .dvc/config.local (never committed).
-        _run(env, repo, "dvc", "remote", "add", "--local", "shared", str(remote))
-        commit = _run(env, repo, "git", "rev-parse", "HEAD").stdout.strip()
-        # The maintainer's command (Makefile): verify, check against dvc.lock, `dvc push --remote shared`.
-        pushed = _run(env, repo, "make", "--no-print-directory", "push", "REMOTE=shared", f"BIN={BIN}", "STAMP=")
-        assert "dvc push --remote shared" in pushed.stdout and "OK   " in pushed.stdout, pushed.stdout
-        # Consumers must get the tables from the remote alone: the publisher keeps its git history only.
-        built = base / "built"
-        shutil.move(repo / "artifacts", built)
-        shutil.rmtree(repo / ".dvc" / "cache")
-        yield SimpleNamespace(repo=repo, commit=commit, built=built, files=_files(built), remote=remote,
-                              server=server, url=f"{server.url}/tables", env=env, pushed=pushed.stdout,
-                              lock=(repo / "dvc.lock").read_text())
+        built = Path(done["built"])
+        yield SimpleNamespace(repo=Path(done["repo"]), commit=done["commit"], built=built, files=_files(built),
+                              remote=Path(done["remote"]), served=served, server=server, url=f"{server.url}/tables",
+                              env=_env(base / "dvc"), pushed=done["pushed"], lock=done["lock"])
     finally:
         server.stop()
 
@@ -230,7 +245,7 @@ def test_a_byte_flipped_in_the_remote_is_caught(published, tmp_path):
     table; a remote with `verify true` makes `dvc pull` itself refuse it (and still pull an intact table alone,
     with the manifest, which `dicetables verify PATH` then passes)."""
     env = published.env
-    damaged = published.remote.parent / f"damaged-{tmp_path.name}"
+    damaged = published.served / "damaged"
     shutil.copytree(published.remote, damaged)
     victim = max((n for n in published.files if n.startswith("g151-stated.zarr/") and "/c/" in n),
                  key=lambda n: len(published.files[n]))
@@ -244,13 +259,16 @@ def test_a_byte_flipped_in_the_remote_is_caught(published, tmp_path):
     _run(env, tmp_path, "git", "clone", "-q", str(published.repo), str(consumer))
     _run(env, consumer, "git", "checkout", "-q", published.commit)
     _run(env, consumer, "dvc", "remote", "add", "--local", "--default", "tables", url)
-    _run(env, consumer, "dvc", "pull")
+    # `make pull`: dvc pull (which succeeds), then dicetables verify (which fails, and so does make).
+    pulled = _run(env, consumer, "make", "--no-print-directory", "pull", f"BIN={BIN}", "STAMP=", ok=False)
+    assert pulled.returncode == 2 and "dvc pull\n" in pulled.stdout, pulled.stdout + pulled.stderr
     arrived = (consumer / "artifacts" / victim).read_bytes()
     assert arrived != data and len(arrived) == len(data)
+    lines = [line for line in pulled.stdout.splitlines() if line.startswith(("OK   ", "FAIL "))]
+    assert sorted(line.split()[1].rstrip(":") for line in lines if line.startswith("FAIL")) == \
+        ["artifacts/g151-stated.zarr"], pulled.stdout
+    assert len(lines) == len([p for p in published.built.iterdir() if p.suffix in (".zarr", ".h5")])
     assert "Data and pipelines are up to date" in _run(env, consumer, "dvc", "status").stdout
-    lines = _verify(published, consumer / "artifacts", ok=False)
-    failed = [line for line in lines if line.startswith("FAIL")]
-    assert len(failed) == 1 and Path(failed[0].split()[1].rstrip(":")).name == "g151-stated.zarr", lines
 
     careful = tmp_path / "careful"  # asks for that table alone, from a remote that says `verify true`
     _run(env, tmp_path, "git", "clone", "-q", str(published.repo), str(careful))
