@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: run test test-full bench lint venv clean-venv
+.PHONY: run test test-full bench lint venv clean-venv push pull
 
 venv: $(STAMP)
 
@@ -50,6 +50,20 @@ bench: $(STAMP)
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -c constraints.txt -e ".[build,serve,test,bench]"
 	@set -e; for script in benchmarks/*.py; do \
 	  echo "== $$script"; $(BIN)/python $$script; done
+
+# Ship the tables through a DVC remote (docs/artifacts.md, "Getting the tables of a commit"). Nothing in the repository
+# names a remote: a maintainer adds one (`dvc remote add --local NAME URL`, or without --local to commit it as the
+# consumers' default). `make push REMOTE=NAME` sends the tables of dvc.lock (the manifest with them) once they verify
+# and match dvc.lock; `make pull [REMOTE=NAME]` brings those of the checked-out commit and verifies what arrived.
+# Without REMOTE, DVC's default remote (core.remote).
+push: $(STAMP)
+	$(BIN)/dicetables verify --artifacts artifacts
+	$(BIN)/dvc status --quiet || { echo "artifacts/ differs from dvc.lock (dvc status): make run first"; exit 1; }
+	$(BIN)/dvc push$(if $(REMOTE), --remote $(REMOTE))
+
+pull: $(STAMP)
+	$(BIN)/dvc pull$(if $(REMOTE), --remote $(REMOTE))
+	$(BIN)/dicetables verify --artifacts artifacts
 
 lint: $(STAMP)
 	$(BIN)/ruff check lookup pipeline webapp tests benchmarks

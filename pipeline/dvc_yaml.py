@@ -83,7 +83,10 @@ def stages(params: Mapping[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[s
             raise ValueError(f"stage {name} reads {missing}, which no stage writes")
     table["manifest"] = _stage("dicetables --quiet manifest --artifacts artifacts", MANIFEST_SECONDS,
                                [*closure((WRITER,)), *written], (),
-                               [{"artifacts/MANIFEST.json": {"cache": False}}])
+                               ["artifacts/MANIFEST.json"])
+    notes["manifest"] = ("The manifest, the root of trust of every artifact, is an output DVC caches like the "
+                         "tables: `dvc push` sends it and `dvc pull` brings it, so that `dicetables verify` "
+                         "holds what arrived to it (docs/artifacts.md, \"Getting the tables of a commit\").")
     return table, notes
 
 

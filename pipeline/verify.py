@@ -43,7 +43,9 @@ class _Worker:
         worker did not answer within ``timeout`` s (or died)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         try:
-            self.proc.stdin.write(json.dumps([str(path), trust]) + "\n")
+            # The worker runs in the project's directory: a relative path is the caller's, made absolute here
+            # (not resolved: a symlinked artifact must still be seen as one).
+            self.proc.stdin.write(json.dumps([os.path.abspath(path), trust]) + "\n")
             self.proc.stdin.flush()
         except BrokenPipeError:
             return None

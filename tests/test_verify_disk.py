@@ -61,6 +61,18 @@ def _flip_a_chunk(artifact: Path) -> None:
 
 # --- 1. verify checks what is on disk, not only the manifest ------------------------------------------------
 
+def test_relative_paths_are_the_callers(demo, monkeypatch):
+    """The worker runs in the project's directory: `dicetables verify --artifacts artifacts` (as `make push`
+    runs it) and `dicetables verify artifacts/NAME.zarr` still mean the caller's directory."""
+    monkeypatch.chdir(demo.parent.parent)
+    for args in (["--artifacts", "artifacts"], ["artifacts/demo.zarr"]):
+        result = _verify(*args)
+        assert result.exit_code == 0 and result.stdout == "OK   artifacts/demo.zarr\n", (args, result.output)
+    _flip_a_chunk(demo)
+    result = _verify("--artifacts", "artifacts")
+    assert result.exit_code == 1 and result.stdout.startswith("FAIL artifacts/demo.zarr: "), result.output
+
+
 def test_unlisted_damaged_artifact_fails_verify(artifacts):
     """The audit's case: an artifact whose manifest entry was deleted and whose bytes were damaged."""
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
