@@ -11,8 +11,8 @@ def advice(advisor: Advisor, state: State) -> dict[str, JSON]:
     game writes it, and ``text``), whether the game is over (then each seat's ``returns``), whose turn
     (``to_move``: a seat, or -1 for chance), each seat's value (``values``, in ``unit``; null where the tables hold
     none), every option (an action with the mover's value, its cost against the best and whether it is among the
-    best; or a chance outcome with its exact probability and each seat's value after it), the advice and the
-    tables' strategy (``policy``)."""
+    best; or a chance outcome with its exact probability and each seat's value after it, null beyond
+    the advisor's ``valued_outcomes``), the advice and the tables' strategy (``policy``)."""
     game = advisor.game
     out: dict[str, JSON] = {"game": game.name, "unit": game.unit.name, "state": game.state_json(state),
                            "text": game.state_text(state), "over": game.is_terminal(state)}
@@ -23,10 +23,13 @@ def advice(advisor: Advisor, state: State) -> dict[str, JSON]:
     out["to_move"] = mover
     out["values"] = [advisor.value(state, s) for s in range(game.seats)]
     if mover == CHANCE:
+        outcomes = game.chance_outcomes(state)
+        valued = len(outcomes) <= advisor.valued_outcomes
         out["options"] = [{"outcome": game.action_json(state, o), "text": game.action_text(state, o),
                            "probability": float(p), "exact": f"{p.numerator}/{p.denominator}",
-                           "values": [advisor.value(game.apply(state, o), s) for s in range(game.seats)]}
-                          for o, p in game.chance_outcomes(state)]
+                           "values": [advisor.value(game.apply(state, o), s) for s in range(game.seats)]
+                           if valued else [None] * game.seats}
+                          for o, p in outcomes]
         return out
     values = advisor.action_values(state)
     best = advisor.best_actions(state)

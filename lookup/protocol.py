@@ -181,7 +181,12 @@ class Game:
 class Advisor:
     """What the tables say about one game (see the module docstring). Subclasses define ``value``; the default
     ``action_values`` reads the value of each action's result for the mover, the default ``policy`` plays the
-    first best action (the game's order; ties within the unit's ``tie``)."""
+    first best action (the game's order; ties within the unit's ``tie``).
+
+    ``valued_outcomes``: up to how many outcomes a chance node's outcomes are each valued when a position is shown
+    (``lookup.advice``); a game whose values after an outcome are costly counts lowers it."""
+
+    valued_outcomes: int = 2_000
 
     def __init__(self, game: Game) -> None:
         self.game = game
