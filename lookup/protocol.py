@@ -28,7 +28,12 @@ a single action when pure). Its values are read from the tables, never recompute
 behavioural test (``tests/test_protocol.py``) checks that a chance node's value is the expectation over its
 outcomes and that a decision's is its best action's.
 
-Perspective: a value is always that of the seat named (``value``) or of the seat to move (``action_values``).
+Perspective: a value is always that of the seat named (``value``) or of the seat to move (``action_values``), and
+it is what that seat can know: the expectation over the states it cannot tell apart from this one (its
+``observation``), weighed by the tables' play. In a game of complete information that is the state's own value.
+Where a seat does not see the whole state (dominoes' hands, the other player's choice in the simultaneous dice
+race), the per-state identities above hold only on average over what it cannot see, and the behavioural test
+checks them only where the seat concerned sees the whole state (``observation(state, seat) == state``).
 """
 
 from __future__ import annotations
@@ -54,7 +59,8 @@ class Unit:
 
     name: short ("points", "P(win)", "share", "expected gain", "turns", "chips"); text: one sentence for people;
     higher_is_better: False for a count to keep low (151 alone: turns); digits: how many decimals a person
-    reads; tie: values within ``tie`` of each other are equal (the tables' rounding: 0 where they are exact).
+    reads; tie / tie_rel: values within ``tie + tie_rel * |better|`` of each other are equal (the tables'
+    rounding: 0 where they are exact; relative for probabilities, whose rounding is relative to their size).
     """
 
     name: str
@@ -62,12 +68,13 @@ class Unit:
     higher_is_better: bool = True
     digits: int = 4
     tie: float = 0.0
+    tie_rel: float = 0.0
 
     def gain(self, better: float, worse: float) -> float:
         """How much ``better`` beats ``worse`` in this unit (positive when it does): the cost of choosing
         ``worse`` over ``better``; 0 when the two tie."""
         gap = better - worse if self.higher_is_better else worse - better
-        return 0.0 if abs(gap) <= self.tie else float(gap)
+        return 0.0 if abs(gap) <= self.tie + self.tie_rel * abs(better) else float(gap)
 
     def best(self, values: Sequence[float]) -> float:
         return max(values) if self.higher_is_better else min(values)
@@ -124,13 +131,18 @@ class Game:
         """The legal action (or chance outcome) at ``state`` whose JSON is ``data``; ValueError naming it and
         what is legal otherwise. One rule for every game: an action is what the game writes for it."""
         options = self.options(state)
+        quick = _frozen(data)  # the action itself, where JSON lists stand for tuples: one C-level search
+        if quick is not None and quick in options:
+            found = options[options.index(quick)]
+            if _same(self.action_json(state, found), data):
+                return found
         for action in options:
-            if self.action_json(state, action) == data and type(self.action_json(state, action)) is type(data):
+            if _same(self.action_json(state, action), data):
                 return action
         kind = "outcome" if self.to_move(state) == CHANCE else "action"
         legal = ", ".join(json.dumps(self.action_json(state, a)) for a in options[:12])
         more = f" (and {len(options) - 12} more)" if len(options) > 12 else ""
-        raise ValueError(f"{self.name}: {kind} {shown(data, MAX_JSON_TEXT)} is not legal here; legal: {legal}{more}")
+        raise ValueError(f"{self.name}: {kind} {json_text(data)} is not legal here; legal: {legal}{more}")
 
     def state_text(self, state: State) -> str:
         return str(state)
@@ -151,13 +163,19 @@ class Game:
             return tuple(o for o, _ in self.chance_outcomes(state))
         return self.legal_actions(state)
 
-    def check(self, state: State, action: Action) -> None:
-        """ValueError naming ``action`` unless it may happen at ``state`` (an action of the mover, or an outcome
-        of positive probability)."""
+    def canonical(self, state: State, action: Action) -> Action:
+        """``action`` as the game lists it at ``state`` (an action of the mover, or an outcome of positive
+        probability, given as itself or in an equivalent form: a list for a tuple); ValueError naming it
+        otherwise. What every ``apply`` checks first."""
         if self.is_terminal(state):
             raise ValueError(f"{self.name}: the game is over, nothing more happens")
-        if action not in self.options(state):
-            self.parse_action(state, self.action_json(state, action))  # words the error, as for typed JSON
+        options = self.options(state)
+        try:
+            if action in options:
+                return options[options.index(action)]
+        except TypeError:  # unhashable or uncomparable: read as JSON below
+            pass
+        return self.parse_action(state, self.action_json(state, action))
 
 
 class Advisor:
@@ -173,12 +191,14 @@ class Advisor:
         return self.game.unit
 
     def value(self, state: State, seat: int) -> float | None:
-        """The expected return of ``seat`` from ``state`` under the tables' play (in ``unit``); at a terminal
-        state its return; None where the tables hold no value for that state and seat."""
+        """The expected return of ``seat`` from ``state`` under the tables' play (in ``unit``), given what the
+        seat observes; at a terminal state its return; None where the tables hold no value for that state and
+        seat."""
         raise NotImplementedError
 
     def action_values(self, state: State) -> dict[Action, float]:
-        """{action: the mover's expected return after it, the tables' play afterwards} for every legal action."""
+        """{action: the mover's expected return after it, the tables' play afterwards} for every legal action,
+        given what the mover observes."""
         game = self.game
         me = game.to_move(state)
         return {a: self.value(game.apply(state, a), me) for a in game.legal_actions(state)}
@@ -197,6 +217,28 @@ class Advisor:
         """The action the tables play (the most probable of a mixed strategy; ties: the game's order)."""
         policy = self.policy(state)
         return max(policy, key=lambda a: policy[a])
+
+
+def json_text(data: JSON) -> str:
+    """``data`` as a message shows it: its JSON (cut to ``MAX_JSON_TEXT`` characters), or its repr when it is not
+    JSON."""
+    try:
+        return shown(json.dumps(data), MAX_JSON_TEXT).strip("'")
+    except (TypeError, ValueError):
+        return shown(data, MAX_JSON_TEXT)
+
+
+def _frozen(data: JSON) -> Hashable | None:
+    """``data`` with its lists as tuples (None for anything unhashable: an object)."""
+    if isinstance(data, list):
+        items = [_frozen(x) for x in data]
+        return None if any(x is None and y is not None for x, y in zip(items, data, strict=True)) else tuple(items)
+    return data if isinstance(data, str | int | float | bool | type(None)) else None
+
+
+def _same(a: JSON, b: JSON) -> bool:
+    """Equal as JSON, types included (true is not 1, 1.0 is not 1)."""
+    return a == b and json.dumps(a) == json.dumps(b)
 
 
 def seat_text(seat: int) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from lookup.protocol import CHANCE, JSON, Advisor, seat_text
+from lookup.protocol import CHANCE, JSON, Action, Advisor, State, seat_text
 from lookup.records import GameRecord, parse_record, replay
 
 DECISION, CHANCE_EVENT, OTHER_SEAT = "decision", "chance", "opponent"
@@ -54,14 +54,18 @@ class Judged:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+def _number(x: float | None, digits: int) -> str:
+    return "unknown" if x is None else f"{x:.{digits}f}"
+
+
 @dataclass(frozen=True)
 class Review:
     """A whole game reviewed for ``seat``, in ``unit`` (its name) where higher or lower is better (``higher``).
 
     start / end: the seat's value at the record's start and end (the return once the game is over);
-    total_cost: what its decisions lost; total_luck: what every other event brought; decisions: how many it
-    made; mistakes: how many cost something; per_decision: the average cost of a decision (a proficiency figure:
-    0 is perfect play); finished: the game is over.
+    total_cost: what its decisions lost; total_luck: what every other event brought; decisions: how many of its
+    decisions the tables value; mistakes: how many cost something; per_decision: the average cost of a decision
+    (a proficiency figure: 0 is perfect play); finished: the game is over.
     """
 
     game: str
@@ -97,17 +101,39 @@ class Review:
 
     def summary(self, digits: int = 4) -> list[str]:
         """The review in a few lines of text: the totals, then every decision that cost something."""
-        f = (lambda x: "unknown" if x is None else f"{x:.{digits}f}")
+        def f(x: float | None) -> str:
+            return _number(x, digits)
+
         lines = [f"review of {seat_text(self.seat)} ({self.game}, values in {self.unit}, "
                  f"{'higher' if self.higher else 'lower'} is better):",
                  f"  {self.decisions} decision{'s' * (self.decisions != 1)}, {self.mistakes} below the best; "
-                 f"cost {f(self.total_cost)} in all ({f(self.per_decision)} a decision); luck {self.total_luck:+.{digits}f}",
+                 f"cost {f(self.total_cost)} in all ({f(self.per_decision)} a decision); "
+                 f"luck {self.total_luck:+.{digits}f}",
                  f"  value {f(self.start)} at the start, {f(self.end)} {'at the end' if self.finished else 'now'}"]
         for e in self.events:
             if e.cost:
                 lines.append(f"  event {e.index}: {e.text} cost {f(e.cost)} (best: {e.best_text}, "
                              f"{f(e.best_value)} against {f(e.chosen_value)})")
         return lines
+
+
+def judge(advisor: Advisor, state: State, action: Action, index: int = 0) -> Judged:
+    """The cost of ``action`` by the seat to move at ``state``, before it is played (what the coach says the moment
+    a decision is made): the best action's value against this one's, in the game's unit. ``cost`` is None where
+    the tables do not value that seat's decisions. ValueError for an action that is not legal there."""
+    game = advisor.game
+    action = game.canonical(state, action)
+    mover = game.to_move(state)
+    if mover == CHANCE:
+        raise ValueError(f"{game.name}: chance is to move here, there is no decision to judge")
+    text, event = game.action_text(state, action), game.action_json(state, action)
+    values = advisor.action_values(state)
+    if None in values.values():
+        return Judged(index, mover, DECISION, event, text, None)
+    best_action = advisor.best_actions(state)[0]
+    best, chosen = values[best_action], values[action]
+    return Judged(index, mover, DECISION, event, text, chosen, game.unit.gain(best, chosen),
+                  game.action_json(state, best_action), game.action_text(state, best_action), best, chosen)
 
 
 def review(advisor: Advisor, record: GameRecord | Mapping[str, JSON], seat: int | None = None) -> Review:
@@ -128,28 +154,24 @@ def review(advisor: Advisor, record: GameRecord | Mapping[str, JSON], seat: int 
     judged, cost, luck, mistakes = [], 0.0, 0.0, 0
     for step in steps:
         value = advisor.value(step.after, seat)
+        if step.mover == seat:
+            decision = judge(advisor, step.state, step.action, step.index)
+            if decision.cost is not None:
+                cost += decision.cost
+                mistakes += decision.cost > 0
+                judged.append(decision)
+                reference = decision.chosen_value
+                continue
         text = game.action_text(step.state, step.action)
         event = game.action_json(step.state, step.action)
-        if step.mover == seat:
-            values = advisor.action_values(step.state)
-            best_action = advisor.best_actions(step.state)[0]
-            best, chosen = values[best_action], values[step.action]
-            c = unit.gain(best, chosen)
-            cost += c
-            mistakes += c > 0
-            judged.append(Judged(step.index, step.mover, DECISION, event, text, value, c,
-                                 game.action_json(step.state, best_action), game.action_text(step.state, best_action),
-                                 best, chosen))
-            reference = chosen
-            continue
         gained = None
         if value is not None and reference is not None:
             gained = sign * (value - reference)
             luck += gained
         if value is not None:
             reference = value
-        kind = CHANCE_EVENT if step.mover == CHANCE else OTHER_SEAT
+        kind = CHANCE_EVENT if step.mover == CHANCE else DECISION if step.mover == seat else OTHER_SEAT
         judged.append(Judged(step.index, step.mover, kind, event, text, value, luck=gained))
     end = float(game.returns(final)[seat]) if game.is_terminal(final) else advisor.value(final, seat)
     return Review(game.name, record.setup, seat, unit.name, unit.higher_is_better, tuple(judged), start, end,
-                  cost, luck, sum(1 for j in judged if j.kind == DECISION), mistakes, game.is_terminal(final))
+                  cost, luck, sum(1 for j in judged if j.cost is not None), mistakes, game.is_terminal(final))

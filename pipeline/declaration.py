@@ -89,14 +89,14 @@ class GameDeclaration:
     ``section`` (default: ``name``); ``stages``: family-name pattern -> its DVC ``Stage`` (the first match;
     every family must match one). ``cli`` (``"module:attribute"``): a ``click.Group`` named ``game`` holding the
     game's own commands (None: none), which becomes ``dicetables GAME``; ``reports`` add their commands to it,
-    and so do the protocol's commands (``pipeline.protocol_cli``) for a game registered in ``lookup``. ``webapp``: the module of the web
-    app holding the game's routes (``webapp.routes.<game>``), or None. ``game`` (default: ``name``) is the game
-    the package belongs to: a strategy lab (``yahtzee_lab``) declares ``game="yahtzee"``, and its commands
-    and reports stand in that game's group, after the game's own. ``warm``: how ``dicetables compile``
-    compiles the game's kernels (None: it has none; a package that extends a game puts its params in the
-    game's warm-up, which writes its reports too). ``small``: a params.yaml text of the game's smallest instance
-    that builds every family of its section and writes its reports: what the tests, the core-install test and the
-    web tests build for it (``tests/shared.py``), and what the protocol's behavioural test plays.
+    and so do the protocol's commands (``pipeline.protocol_cli``) for a game registered in ``lookup``.
+    ``webapp``: the module of the web app holding the game's routes (``webapp.routes.<game>``), or None.
+    ``game`` (default: ``name``) is the game the package belongs to: a strategy lab (``yahtzee_lab``) declares
+    ``game="yahtzee"``, and its commands and reports stand in that game's group, after the game's own.
+    ``warm``: how ``dicetables compile`` compiles the game's kernels (None: it has none; a package that extends
+    a game puts its params in the game's warm-up, which writes its reports too). ``small``: a params.yaml text
+    of the game's smallest instance (every family it defines is built): what the tests, the core-install test
+    and the web tests build for it (``tests/shared.py``), and what the protocol's behavioural test plays.
     """
 
     name: str

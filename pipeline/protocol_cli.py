@@ -62,38 +62,6 @@ def _read_record(path: str) -> Any:
     return parse_record_text(sys.stdin.buffer.read(), "standard input") if path == "-" else load_record(path)
 
 
-def advice(advisor: Any, state: Any) -> dict[str, Any]:
-    """The JSON of ``advise`` (and of the page): the position, whose turn, each seat's value, every option (an
-    action with the mover's value and its cost against the best, or a chance outcome with its probability and
-    the values after it) and the advice. One definition for the command line and the web app's route."""
-    from lookup.protocol import CHANCE
-
-    game = advisor.game
-    out: dict[str, Any] = {"game": game.name, "unit": game.unit.name, "state": game.state_json(state),
-                           "text": game.state_text(state), "over": game.is_terminal(state)}
-    if out["over"]:
-        out["returns"] = [float(r) for r in game.returns(state)]
-        return out
-    mover = game.to_move(state)
-    out["to_move"] = mover
-    out["values"] = [advisor.value(state, s) for s in range(game.seats)]
-    if mover == CHANCE:
-        out["options"] = [{"outcome": game.action_json(state, o), "text": game.action_text(state, o),
-                           "probability": float(p), "exact": f"{p.numerator}/{p.denominator}",
-                           "values": [advisor.value(game.apply(state, o), s) for s in range(game.seats)]}
-                          for o, p in game.chance_outcomes(state)]
-        return out
-    values = advisor.action_values(state)
-    best = advisor.best_actions(state)
-    top = values[best[0]]
-    out["options"] = [{"action": game.action_json(state, a), "text": game.action_text(state, a), "value": v,
-                       "cost": game.unit.gain(top, v), "best": a in best} for a, v in values.items()]
-    out["advice"] = game.action_json(state, advisor.decide(state))
-    out["policy"] = [{"action": game.action_json(state, a), "probability": p}
-                     for a, p in advisor.policy(state).items()]
-    return out
-
-
 def _print_advice(data: dict[str, Any], digits: int) -> None:
     click.echo(data["text"])
     if data["over"]:
@@ -146,6 +114,7 @@ def protocol_commands(game: str) -> list[click.Command]:
     def advise(setup: tuple[str, ...], position: str | None, record_path: str | None, as_json: bool,
                artifacts_dir: Path | None) -> None:
         """Every option at a position with its value in the game's unit, and the tables' advice."""
+        from lookup.advice import advice
         from lookup.records import replay, start_state
 
         if position is not None and record_path is not None:
@@ -229,6 +198,7 @@ def play_in_terminal(game: str, setup: dict[str, Any], seat: int, opponent: str,
                      record_out: Path | None, seed: int | None, artifacts_dir: Path | None,
                      ask: Callable[[str], str] = lambda text: click.prompt(text, prompt_suffix=" ")) -> None:
     """The loop of ``dicetables GAME play`` (``ask`` reads an answer: a prompt in the terminal)."""
+    from lookup.advice import advice
     from lookup.games import get_spec, open_setup
     from lookup.protocol import CHANCE
     from lookup.records import Step, record_of

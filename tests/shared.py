@@ -43,16 +43,6 @@ DOMINOES = ("dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [pr
             "    max_exact: 50\n    endgame: 0\n    budget: 300\n  report: {}\n")
 LAB = ("yahtzee:\n  rule_sets: [hasbro, seed]\nyahtzee_lab:\n"
        "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
-# Play to win: the scandinavian+forced goal, win and law tables and 2,000 heads-up games
-# (tests/yahtzee/test_yahtzee_towin.py, test_yahtzee_headsup.py, the fuzz tests, the web app).
-TOWIN = ("yahtzee:\n  rule_sets: [hasbro]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
-         "    objectives: [goal, win, law]\n    max_points: null\n    rows_per_task: 16\n    headsup_games: 2000\n"
-         "    seed: 3\n  cluster:\n    workers: 1\n")
-# Two-player forced-order play to win: the scandinavian+forced duel table (tests/yahtzee/test_yahtzee_duel.py,
-# the web app's duel advice).
-DUEL = ("yahtzee:\n  rule_sets: [scandinavian+forced]\n  duel:\n    rule_sets: [scandinavian+forced]\n"
-        "    players: [2]\n")
-DUEL_BUILD = ["yahtzee-duel2-scandinavian-forced"]
 # The web app's directory: hasbro Yahtzee, one dice-race game, 151 stated to 500.
 WEB = ("dicerace:\n  max_dice: 5\n  grid: [[3, 20]]\nyahtzee:\n  rule_sets: [hasbro]\n"
        "g151:\n  variants: [stated]\n  targets: [500]\n")
@@ -203,6 +193,30 @@ def computed(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable
 
 
 # --- the shared builds ------------------------------------------------------------------------------------
+
+def declaration(game: str) -> Any:
+    """The declaration (``pipeline/<game>/game.py``) of a game."""
+    from pipeline.declaration import declarations
+
+    found = [d for d in declarations() if d.name == game]
+    assert found, f"no declaration pipeline/{game}/game.py"
+    return found[0]
+
+
+def small_params(game: str) -> str:
+    """The params text of a game's smallest instance, as its declaration states it (``small``)."""
+    text = declaration(game).small
+    assert text, f"pipeline/{game}/game.py declares no small instance (small=...)"
+    return text
+
+
+def small(tmp_path_factory: pytest.TempPathFactory, game: str) -> Path:
+    """Every table of a game's smallest instance (its declaration's ``small`` params), built once per run."""
+    import yaml
+
+    text = small_params(game)
+    return shared_build(tmp_path_factory, text, list(registry.families(yaml.safe_load(text))))
+
 
 def yahtzee(tmp_path_factory: pytest.TempPathFactory, rule_set: str) -> Path:
     """Value, policy and distribution tables of one Yahtzee rule set (full size: the published figures)."""

@@ -53,69 +53,6 @@ def _finite(x: Any) -> bool:
     return type(x) is float and math.isfinite(x)
 
 
-# --- yahtzee: random sheets (reached by random play), dice and rerolls --------------------------------
-
-YAHTZEE_RULES = "scandinavian+forced"  # the smallest built game: 16 sheets masks
-
-
-def _yahtzee_sheet(rng: random.Random, rules: str) -> Any:
-    from lookup.yahtzee import Sheet, get_rules
-
-    r = get_rules(rules)
-    sheet = Sheet.empty(r)
-    for _ in range(rng.randrange(r.n_boxes)):
-        dice = [rng.randint(1, r.n_faces) for _ in range(r.n_dice)]
-        sheet.score(rng.choice(sorted(sheet.allowed(dice))), dice)
-    return sheet
-
-
-def _yahtzee_legal(a: Artifacts, rng: random.Random) -> int:
-    from lookup.yahtzee import Decision, decide, get_rules, value
-
-    r = get_rules(YAHTZEE_RULES)
-    n = 0
-    for _ in range(12):  # 24 answers (decide solves the turn: ~0.4 s a question); the fuzz test asks many more
-        sheet = _yahtzee_sheet(rng, YAHTZEE_RULES)
-        form = rng.choice(["sheet", "dict", "list"])
-        arg = sheet if form == "sheet" else sheet.to_dict() if form == "dict" else list(sheet.boxes)
-        dice = [rng.randint(1, r.n_faces) for _ in range(r.n_dice)]
-        rerolls = rng.randint(0, 2)
-        d = decide(dice, rerolls, arg, YAHTZEE_RULES, artifacts_dir=a)
-        assert isinstance(d, Decision) and d.dice == tuple(dice) and d.rerolls == rerolls
-        if rerolls:
-            assert d.category is None and len(d.reroll) == r.n_dice and all(type(x) is bool for x in d.reroll)
-            assert sorted(d.keep) == sorted(p for p, again in zip(dice, d.reroll, strict=True) if not again)
-        else:
-            assert d.reroll is None and d.keep is None and d.category in sheet.allowed(dice)
-        v = value(arg, YAHTZEE_RULES, artifacts_dir=a)
-        assert _finite(v) and sheet.total <= v <= sheet.total + 400, v
-        assert _finite(d.expected_final) and d.expected_final >= sheet.total
-        n += 2
-    return n
-
-
-def _yahtzee_bad() -> list[tuple[str, BadCall]]:
-    from lookup.yahtzee import decide, value
-
-    dice, rules = [1, 2, 3, 4, 5], YAHTZEE_RULES
-    bad: list[tuple[str, BadCall]] = []
-    for junk in (None, "12345", 12345, [], [1, 2, 3, 4], [1, 2, 3, 4, 5, 6], [0, 1, 2, 3, 4], [1, 2, 3, 4, 7],
-                 [1.0, 2, 3, 4, 5], [NAN, 2, 3, 4, 5], [HUGE, 2, 3, 4, 5], [True, 2, 3, 4, 5], ["1", 2, 3, 4, 5]):
-        bad.append((f"decide dice={junk!r}", lambda a, j=junk: decide(j, 2, {}, rules, artifacts_dir=a)))
-    for junk in (*JUNK_INTS, -1, 3):
-        bad.append((f"decide rerolls={junk!r}", lambda a, j=junk: decide(dice, j, {}, rules, artifacts_dir=a)))
-    sheets = (None, "ones", 5, NAN, {"nosuch": 3}, {"ones": 7}, {"ones": NAN}, {"ones": HUGE}, {"ones": -1},
-              {"ones": 2.0}, {"ones": "3"}, {"sixes": 6}, [None] * 3, [3] * 15, {"yahtzee_bonus": -100})
-    for junk in sheets:
-        bad.append((f"decide sheet={junk!r}", lambda a, j=junk: decide(dice, 2, j, rules, artifacts_dir=a)))
-        bad.append((f"value sheet={junk!r}", lambda a, j=junk: value(j, rules, artifacts_dir=a)))
-    for junk in ("nosuch", "", None, 3, NAN):
-        bad.append((f"decide rules={junk!r}", lambda a, j=junk: decide(dice, 2, {}, j, artifacts_dir=a)))
-        bad.append((f"value rules={junk!r}", lambda a, j=junk: value({}, j, artifacts_dir=a)))
-    bad.append(("value hasbro (tables not built)", lambda a: value({}, "hasbro", artifacts_dir=a)))
-    return bad
-
-
 # --- dicerace: random scores ----------------------------------------------------------------------------
 
 DICERACE = {"dice": 3, "target": 20}
@@ -459,7 +396,6 @@ def _dominoes_bad() -> list[tuple[str, BadCall]]:
 
 
 CONFORMANCE: dict[str, Callable[[], Conformance]] = {
-    "yahtzee": lambda: Conformance(lambda f: shared.yahtzee(f, YAHTZEE_RULES), _yahtzee_legal, _yahtzee_bad()),
     "dicerace": lambda: Conformance(shared.dicerace, _dicerace_legal, _dicerace_bad()),
     "g151": lambda: Conformance(shared.g151, _g151_legal, _g151_bad()),
     "poker": lambda: Conformance(shared.poker_evaluator, _poker_legal, _poker_bad(),

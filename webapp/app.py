@@ -15,10 +15,10 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from webapp.common import STATIC
 from webapp.limits import RequestLimits
 from webapp.problems import HANDLERS, bad_input
 
-STATIC = Path(__file__).parent / "static"
 FAVICON = STATIC / "favicon.svg"
 # Swagger UI's script and style sheet, from the pinned package fastapi-offline (the `serve` extra), which ships
 # them for this purpose: /docs works with no network (FastAPI's default page loads them from a CDN).

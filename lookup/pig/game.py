@@ -63,7 +63,7 @@ class PigGame(Game):
         return self._outcomes if state.rolling and not self.is_terminal(state) else ()
 
     def apply(self, state: PigState, action: Action) -> PigState:
-        self.check(state, action)
+        action = self.canonical(state, action)
         scores, me, turn = state.scores, state.mover, state.turn_total
         if action == HOLD:
             return PigState(_add(scores, me, turn), 1 - me, 0, True)
@@ -106,12 +106,18 @@ class PigGame(Game):
         scores = data["scores"]
         if not isinstance(scores, list) or len(scores) != 2:
             raise ValueError("scores must be a list of the two banked scores")
-        a, b = (integer(s, "score", 0, self.target - 1) for s in scores)
+        over = self.target + self.rules.faces - 1  # the most a winning roll can bring a player to
+        a, b = (integer(s, "score", 0, over) for s in scores)
         mover = integer(data["to_move"], "to_move", 0, 1)
         turn = integer(data.get("turn_total", 0), "turn_total", 0, self.target - 1)
         rolling = data.get("rolling", turn == 0)
         if type(rolling) is not bool:
             raise ValueError("rolling must be true or false")
+        if max(a, b) >= self.target:  # a finished game: the winner reached the target on its own turn
+            if min(a, b) >= self.target or (a, b)[mover] < self.target or turn or rolling:
+                raise ValueError(f"scores {a} and {b}: only the player to move may have reached the target "
+                                 f"{self.target}, with no turn total and no die rolling")
+            return PigState((a, b), mover, 0, False)
         if (a, b)[mover] + turn >= self.target:
             raise ValueError(f"score {(a, b)[mover]} + turn total {turn} reaches the target {self.target}: won")
         if not rolling and turn < min(self.rules.safe_faces):

@@ -71,11 +71,11 @@ def solve(rules: Rules, target: int) -> Solution:
             better = np.where(rolls_on, gain >= -SWITCH, gain > SWITCH) & inside
             better[:, 0] = False
             if np.array_equal(better, rolls_on):
+                most = max(most, iteration)
                 break
             rolls_on = better
         else:
             raise RuntimeError(f"Pig to {t}: policy iteration did not settle at score sum {s}")
-        most = max(most, iteration)
         rolled = _roll_values(values, y, p, safe)
         for row in range(len(i)):
             n = t - i[row]  # turn totals 0 .. n - 1

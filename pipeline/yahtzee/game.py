@@ -71,4 +71,10 @@ GAME = GameDeclaration(
         "    scheduler: null\n    workers: 1\n  towin_report:\n    targets: [100]\n  layered:\n"
         "    rule_sets: [scandinavian+forced]\n    rows_per_task: 16\n    games: 100\n    seed: 1\n"),
         then="pipeline.yahtzee_lab.warm:compile_engine", seconds=120),
+    # The smallest rule set, scandinavian+forced, for every objective of play: its value tables (expected score),
+    # its play-to-win tables (goal, beat, and heads-up against an expected-score player) and its 2-player table.
+    small=("yahtzee:\n  rule_sets: [scandinavian+forced]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
+           "    objectives: [goal, win, law]\n    max_points: null\n    rows_per_task: 16\n    headsup_games: 2000\n"
+           "    seed: 3\n  duel:\n    rule_sets: [scandinavian+forced]\n    players: [2]\n  cluster:\n"
+           "    workers: 1\n"),
 )

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,7 @@ from pipeline.jit import run_chunks
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray, Written, write_artifact
 from pipeline.yahtzee import kernels, layered
-from pipeline.yahtzee.solver import kernel_tables
+from pipeline.yahtzee.solver import kernel_tables, reroll_candidates_of
 
 CODE = (
     "lookup/yahtzee/encoding.py",
@@ -110,13 +109,6 @@ def _next_rows(rules: Rules, n: int, stored: np.ndarray) -> tuple[np.ndarray, np
     lo = int(space.layer_ptr[n])
     vrow[lo:lo + len(stored)] = stored[:, 0]
     return vrow, np.ascontiguousarray(stored)
-
-
-@cache
-def reroll_candidates_of(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """``kernels.reroll_candidates`` of ``rules`` (cached): each roll's distinct keeps in the tie order."""
-    kt = kernel_tables(rules)
-    return kernels.reroll_candidates(kt.keep_of_mask, kt.mask_order)
 
 
 def solve_rows(rules: Rules, n: int, lo: int, hi: int, vrow: np.ndarray, nxt: np.ndarray) -> np.ndarray:

@@ -162,8 +162,7 @@ def expected_pair(tmp_path_factory):
     """The expected-score pair's numbers as the run's duel table stores them: its build ran
     ``expected_score_duel(FORCED)`` (8 s of CPU that a second call here would repeat). The tests below check them
     against the law of one player's score, the optimal solve and a seeded simulation."""
-    stats = load_duel(FORCED, 2, artifacts_dir=shared.shared_build(tmp_path_factory, shared.DUEL,
-                                                                   shared.DUEL_BUILD)).stats
+    stats = load_duel(FORCED, 2, artifacts_dir=shared.small(tmp_path_factory, "yahtzee")).stats
     es = stats["expected_score"]
     return {"chain": (es["first_wins"], es["tie"], es["second_wins"]), "iid": tuple(es["iid_check"]),
             "first_responds": tuple(stats["first_plays_to_win_against_expected_score"]),
@@ -246,7 +245,7 @@ def test_markov_chain_equals_a_seeded_simulation(expected_pair):
 
 @pytest.fixture(scope="module")
 def duel_tables(tmp_path_factory):
-    return shared.shared_build(tmp_path_factory, shared.DUEL, shared.DUEL_BUILD)
+    return shared.small(tmp_path_factory, "yahtzee")
 
 
 @pytest.fixture(scope="module")
@@ -344,7 +343,7 @@ def test_params_are_checked():
 def duel_and_towin(tmp_path_factory, duel_tables):
     """The duel table beside the scandinavian+forced value and play-to-win (goal, win) tables (shared builds)."""
     return shared.union(tmp_path_factory, "duel-towin", duel_tables, shared.yahtzee(tmp_path_factory, FORCED),
-                        shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"]))
+                        shared.small(tmp_path_factory, "yahtzee"))
 
 
 @pytest.mark.parametrize("dice, rerolls", [([6, 6, 6, 2, 1], 2), ([6, 6, 2, 6, 1], 1), ([6, 6, 6, 6, 6], 0),
