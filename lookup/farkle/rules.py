@@ -33,7 +33,8 @@ class Rules:
     """One scoring and turn rule set (docs/farkle.md, "Rules").
 
     Singles: each 1 scores ``one``, each 5 ``five``. Three of a kind of face f scores ``triples[f - 1]``; k of
-    a kind (k >= 3) scores (k - 2) times that ("each additional die adds the value of the set again"). Six dice
+    a kind (k >= 3) scores (k - 2) times that when ``kinds`` is "add" (each additional die adds the value of the
+    three again), 2 ** (k - 3) times that when it is "double" (each additional die doubles it). Six dice
     showing 1..6 score ``straight``; three pairs ``three_pairs`` (four of a kind and a pair count as three
     pairs when ``quad_pair``). Dice score only with dice of the same roll; when a set of dice can be read in
     several ways it scores the most. A turn total of at least ``min_bank`` may be banked; ``farkle_limit``
@@ -47,6 +48,7 @@ class Rules:
     straight: int = 1500
     three_pairs: int = 750
     quad_pair: bool = True
+    kinds: str = "add"
     min_bank: int = 300
     penalty: int = 500
     farkle_limit: int = 3
@@ -54,7 +56,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "one": self.one, "five": self.five, "triples": list(self.triples),
-                "kind": "(k - 2) x triple", "straight": self.straight, "three_pairs": self.three_pairs,
+                "kinds": self.kinds, "straight": self.straight, "three_pairs": self.three_pairs,
                 "quad_pair": self.quad_pair, "min_bank": self.min_bank, "penalty": self.penalty,
                 "farkle_limit": self.farkle_limit, "unit": self.unit}
 
@@ -108,6 +110,12 @@ def counts(dice: Iterable[int]) -> tuple[int, ...]:
     return tuple(c)
 
 
+def kind_points(rules: Rules, face: int, k: int) -> int:
+    """The points of k >= 3 dice of ``face`` set aside together."""
+    triple = rules.triples[face - 1]
+    return (k - 2) * triple if rules.kinds == "add" else 2 ** (k - 3) * triple
+
+
 def _face_points(rules: Rules, face: int, k: int) -> int | None:
     """The most ``k`` dice of ``face`` score on their own (None: some die would not score)."""
     single = rules.one if face == 1 else rules.five if face == 5 else 0
@@ -116,7 +124,7 @@ def _face_points(rules: Rules, face: int, k: int) -> int | None:
         rest = k - kind
         if rest and not single:
             continue
-        pts = (kind - 2) * rules.triples[face - 1] + rest * single
+        pts = kind_points(rules, face, kind) + rest * single
         best = pts if best is None else max(best, pts)
     if k == 6:  # two triples of one face (never more than six of a kind, but a rule set may say otherwise)
         best = max(best or 0, 2 * rules.triples[face - 1])
@@ -192,6 +200,12 @@ def roll_outcomes(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
             ways //= math.factorial(k)
         out.append((roll, Fraction(ways, FACES ** n)))
     return tuple(out)
+
+
+@cache
+def farkle_probability(n: int, rules: Rules | None = None) -> Fraction:
+    """The exact probability that a roll of ``n`` dice scores nothing."""
+    return sum((p for roll, p in roll_outcomes(n) if not keeps(roll, rules)), Fraction(0))
 
 
 def parse_roll(dice: Any, n: int | None = None) -> tuple[int, ...]:

@@ -33,7 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from lookup.farkle.rules import Rules, Size, best_keeps, keeps, roll_outcomes
+from lookup.farkle.rules import Rules, Size, best_keeps, roll_outcomes
 from pipeline.jit import njit
 
 FAST = {"nnan", "ninf", "nsz"}  # no reassociation, no FMA contraction: the same bytes on every machine
@@ -121,23 +121,24 @@ def sizes(rules: Rules, size: Size) -> tuple[int, int, int, int]:
 
 
 @njit(cache=True, nogil=True, fastmath=FAST)
-def turn_chunk(src, Li, Lf, Lj, Lg, l0, l1, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext, terms,
-               pairwise, out, R, Rbase):
+def turn_chunk(src, old, Li, Lf, Lj, Lg, l0, l1, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext,
+               terms, pairwise, out, R, Rbase):
     """Solve the turn of lanes l0 .. l1 - 1 (positions (Li, Lf, Lj, Lg), sorted by mover score, lowest first)
-    with exits read from ``src``; ``out[l] = R(0, D)``. With ``R`` non-empty, also ``R[Rbase[l] + t D + n - 1]
-    = R(t, n)`` for every row t and n. ``pairwise``: add the terms of each R pairwise (``exact`` passes)."""
+    with exits read from ``src``, the penalty's from ``old``; ``out[l] = R(0, D)``. With ``R`` non-empty, also
+    ``R[Rbase[l] + t D + n - 1] = R(t, n)`` for every row t and n. ``pairwise``: add the terms of each R pairwise
+    (``exact`` passes)."""
     FL = src.shape[1]
     k0 = l1 - l0
     tm = np.empty(k0, np.int64)
     Y = np.empty(k0)
     for a in range(k0):
-        l = l0 + a
-        i, f, j, g = Li[l], Lf[l], Lj[l], Lg[l]
+        lane = l0 + a
+        i, f, j, g = Li[lane], Lf[lane], Lj[lane], Lg[lane]
         tm[a] = max(NB - 1 - i, M - 1)
         if f < FL - 1:
             Y[a] = 1.0 - src[j, g, i, f + 1]
         else:
-            Y[a] = 1.0 - src[j, g, max(i - P, 0), 0]
+            Y[a] = 1.0 - old[j, g, max(i - P, 0), 0]
     top = tm[0]
     V = np.ones((top + 1 + cpts.max(), D + 1, k0))
     T = np.empty((terms, k0))
@@ -150,8 +151,8 @@ def turn_chunk(src, Li, Lf, Lj, Lg, l0, l1, NB, M, P, D, pF, g_lo, g_hi, gp, clo
             k += 1
         if t >= M:
             for a in range(k):
-                l = l0 + a
-                bank[a] = 1.0 - src[Lj[l], Lg[l], Li[l] + t, 0]
+                lane = l0 + a
+                bank[a] = 1.0 - src[Lj[lane], Lg[lane], Li[lane] + t, 0]
         else:
             for a in range(k):
                 bank[a] = -1.0
@@ -224,9 +225,11 @@ def slab_lanes(S, Fs, NB, FL):
 
 
 @njit(cache=True, nogil=True)
-def slab_plain(X, S, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext, terms):
+def slab_plain(X, X0, S, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext, terms):
     """One Gauss-Seidel step of value iteration on every position of score sum S (all farkle counts, the
-    most farkles first), in place; returns the largest change."""
+    most farkles first), in place; penalties read ``X0``, the values at the start of the sweep (as an update in
+    order would: they fall to a lower sum, or at the floor to fewer farkles, updated later in the sweep), so that
+    sums run at once give the same numbers. Returns the largest change."""
     FL = X.shape[1]
     none = np.empty(0)
     nobase = np.empty(0, np.int64)
@@ -236,8 +239,8 @@ def slab_plain(X, S, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext, ter
         n = Li.size
         out = np.empty(n)
         for l0 in range(0, n, CHUNK):
-            turn_chunk(X, Li, Lf, Lj, Lg, l0, min(n, l0 + CHUNK), NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts,
-                       cnext, terms, False, out, none, nobase)
+            turn_chunk(X, X0, Li, Lf, Lj, Lg, l0, min(n, l0 + CHUNK), NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi,
+                       cpts, cnext, terms, False, out, none, nobase)
         for a in range(n):
             old = X[Li[a], Lf[a], Lj[a], Lg[a]]
             d = abs(out[a] - old)
@@ -248,11 +251,12 @@ def slab_plain(X, S, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext, ter
 
 
 @njit(cache=True, nogil=True)
-def slab_interval(L, H, S, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext, terms, rho):
+def slab_interval(L, H, L0, H0, S, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext, terms, rho):
     """One Gauss-Seidel step of interval iteration on score sum S, in place: the new low bound is the turn
     solved against the high bounds, minus its rounding bound ``rho[i]``, the new high bound the turn against
     the low bounds, plus it (the turn is antitone in its exits), each rounded outward. Returns (positions where
-    a bound moved outward, largest high - low)."""
+    a bound moved outward, largest high - low). Penalties read ``L0`` / ``H0``, the bounds at the start of the
+    sweep (``slab_plain``)."""
     FL = L.shape[1]
     none = np.empty(0)
     nobase = np.empty(0, np.int64)
@@ -265,10 +269,10 @@ def slab_interval(L, H, S, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnex
         hi = np.empty(n)
         for l0 in range(0, n, CHUNK):
             l1 = min(n, l0 + CHUNK)
-            turn_chunk(H, Li, Lf, Lj, Lg, l0, l1, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext, terms,
-                       True, lo, none, nobase)
-            turn_chunk(L, Li, Lf, Lj, Lg, l0, l1, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext, terms,
-                       True, hi, none, nobase)
+            turn_chunk(H, H0, Li, Lf, Lj, Lg, l0, l1, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext,
+                       terms, True, lo, none, nobase)
+            turn_chunk(L, L0, Li, Lf, Lj, Lg, l0, l1, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts, cnext,
+                       terms, True, hi, none, nobase)
         for a in range(n):
             i, f, j, g = Li[a], Lf[a], Lj[a], Lg[a]
             new_lo = np.nextafter(lo[a] - rho[i], -np.inf)
@@ -302,7 +306,7 @@ def block_values(X, i, r_lo, r_hi, NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cp
         base[a] = a * width
     out = np.empty(n)
     for l0 in range(0, n, CHUNK):
-        turn_chunk(X, Li, Lf, Lj, Lg, l0, min(n, l0 + CHUNK), NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts,
+        turn_chunk(X, X, Li, Lf, Lj, Lg, l0, min(n, l0 + CHUNK), NB, M, P, D, pF, g_lo, g_hi, gp, clo, chi, cpts,
                    cnext, terms, True, out, R, base)
     return out
 

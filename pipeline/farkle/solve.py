@@ -84,13 +84,19 @@ class Solver:
             rho[i] = cache[rows]
         return rho
 
-    def sweep(self, pool: ThreadPoolExecutor | None, slab: Callable[[int], Any]) -> list[Any]:
-        """``slab(S)`` for every score sum S, highest first, ``threads`` consecutive sums at a time."""
+    def sweep(self, pool: ThreadPoolExecutor | None, kernel: Callable[..., Any], *arrays: np.ndarray) -> list[Any]:
+        """``kernel(*arrays, S, ...)`` (``kernels.slab_plain`` or ``slab_interval``) for every score sum S, highest
+        first, ``threads`` consecutive sums at a time."""
         top = 2 * self.NB - 2
         step = min(self.threads, self.M)
+        rest = (*self.args, self.rho) if kernel is kernels.slab_interval else self.args
+
+        def slab(S: int) -> Any:
+            return kernel(*arrays, S, *rest)
+
         out = []
         for s in range(top, -1, -step):
-            sums = [S for S in range(s, max(-1, s - step), -1)]
+            sums = list(range(s, max(-1, s - step), -1))
             out.extend(pool.map(slab, sums) if pool and len(sums) > 1 else map(slab, sums))
         return out
 
@@ -108,11 +114,14 @@ def solve(rules: Rules, size: Size, threads: int = 1, tolerance: float = TOLERAN
         ratios: list[float] = []
         extrapolated = 0
         step = None
+        said = start
         for sweep in range(1, MAX_SWEEPS + 1):
             before = X.copy()
-            change = max(solver.sweep(pool, lambda S: kernels.slab_plain(X, S, *solver.args)))
+            change = max(solver.sweep(pool, kernels.slab_plain, X, before))
             stats["changes"].append(change)
-            say(f"  sweep {sweep}: largest change {change:.2e} ({time.perf_counter() - start:.1f} s)")
+            if change <= tolerance or time.perf_counter() - said > 5:  # a line every few seconds
+                said = time.perf_counter()
+                say(f"  sweep {sweep}: largest change {change:.2e} ({said - start:.1f} s)")
             if change <= tolerance:
                 break
             last, step = step, X - before
@@ -137,8 +146,8 @@ def solve(rules: Rules, size: Size, threads: int = 1, tolerance: float = TOLERAN
             low, high = X - width, X + width
             for _ in range(CERTIFY_SWEEPS):
                 attempt += 1
-                results = solver.sweep(pool, lambda S: kernels.slab_interval(low, high, S, *solver.args[:-1],
-                                                                              solver.table.terms, solver.rho))
+                low0, high0 = low.copy(), high.copy()
+                results = solver.sweep(pool, kernels.slab_interval, low, high, low0, high0)
                 outward = sum(r[0] for r in results)
                 gap = max(r[1] for r in results)
                 say(f"  certification sweep {attempt} (from +-{width:.0e}): gap {gap:.2e}, {outward} bounds moved "

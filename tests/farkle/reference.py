@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from lookup.farkle.rules import Rules, Size, after_farkle, dice_after, keeps, may_bank, roll_outcomes
@@ -25,15 +25,14 @@ def positions(rules: Rules, size: Size) -> list[Position]:
     return [(a, fa, b, fb) for a in scores for fa in counts for b in scores for fb in counts]
 
 
-def turn(rules: Rules, size: Size, pos: Position, exits: Callable[[Position], Any], one: Any = 1) -> Any:
-    """T(exits) at ``pos``: the best over every way to play the turn of the mover's winning probability, where
-    ending the turn in position q (the other player to move) is worth ``1 - exits(q)`` and reaching the target
-    is worth ``one``."""
+def _turn(rules: Rules, size: Size, pos: Position, exits: Callable[[Position], Any], one: Any) -> Callable:
+    """The function roll(t, n) of the turn at ``pos``: the mover's value of rolling n dice at turn total t
+    (points), playing its best after, ending the turn in position q being worth ``one - exits(q)``."""
     a, fa, b, fb = pos
     farkled = after_farkle(a, fa, rules, size)
     after_farkle_value = one - exits((b, fb, farkled[0], farkled[1]))
 
-    @lru_cache(maxsize=None)
+    @cache
     def choose(t: int, n: int) -> Any:  # before a roll: bank (when allowed) or roll
         if not may_bank(t, rules):
             return roll(t, n)
@@ -41,7 +40,7 @@ def turn(rules: Rules, size: Size, pos: Position, exits: Callable[[Position], An
             return one  # banking wins
         return max(one - exits((b, fb, a + t, 0)), roll(t, n))
 
-    @lru_cache(maxsize=None)
+    @cache
     def roll(t: int, n: int) -> Any:
         total = 0 * one
         for outcome, p in roll_outcomes(n):
@@ -52,7 +51,21 @@ def turn(rules: Rules, size: Size, pos: Position, exits: Callable[[Position], An
             total += _p(p, one) * max(choose(t + k.points, dice_after(n, len(k.dice), size)) for k in options)
         return total
 
-    return roll(0, size.dice)
+    return roll
+
+
+def turn(rules: Rules, size: Size, pos: Position, exits: Callable[[Position], Any], one: Any = 1) -> Any:
+    """T(exits) at ``pos``: the best over every way to play the turn of the mover's winning probability, where
+    ending the turn in position q (the other player to move) is worth ``1 - exits(q)`` and reaching the target
+    is worth ``one``."""
+    return _turn(rules, size, pos, exits, one)(0, size.dice)
+
+
+def turn_table(rules: Rules, size: Size, pos: Position, exits: Callable[[Position], Any],
+               rows: int) -> dict[tuple[int, int], Any]:
+    """{(t in units, n): R(t, n)} for t < ``rows`` and n = 1 .. dice (floats)."""
+    roll = _turn(rules, size, pos, exits, 1.0)
+    return {(t, n): roll(t * rules.unit, n) for t in range(rows) for n in range(1, size.dice + 1)}
 
 
 def _p(p: Fraction, one: Any) -> Any:
