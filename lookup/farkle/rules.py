@@ -36,7 +36,7 @@ class Rules:
     a kind (k >= 3) scores (k - 2) times that when ``kinds`` is "add" (each additional die adds the value of the
     three again), 2 ** (k - 3) times that when it is "double" (each additional die doubles it). Six dice
     showing 1..6 score ``straight``; three pairs ``three_pairs`` (four of a kind and a pair count as three
-    pairs when ``quad_pair``). Dice score only with dice of the same roll; when a set of dice can be read in
+    pairs only when ``quad_pair``: not in Facebook Farkle, docs/farkle.md). Dice score only with dice of the same roll; when a set of dice can be read in
     several ways it scores the most. A turn total of at least ``min_bank`` may be banked; ``farkle_limit``
     farkles in a row cost ``penalty`` (never below the size's floor) and start the count again.
     """
@@ -47,7 +47,7 @@ class Rules:
     triples: tuple[int, ...] = (1000, 200, 300, 400, 500, 600)
     straight: int = 1500
     three_pairs: int = 750
-    quad_pair: bool = True
+    quad_pair: bool = False
     kinds: str = "add"
     min_bank: int = 300
     penalty: int = 500

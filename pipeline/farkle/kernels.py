@@ -140,7 +140,11 @@ def turn_chunk(src, old, Li, Lf, Lj, Lg, l0, l1, NB, M, P, D, pF, g_lo, g_hi, gp
         else:
             Y[a] = 1.0 - old[j, g, max(i - P, 0), 0]
     top = tm[0]
-    V = np.ones((top + 1 + cpts.max(), D + 1, k0))
+    V = np.empty((top + 1 + cpts.max(), D + 1, k0))
+    for a in range(k0):  # rows past a lane's last are won totals: 1 (its own rows are written before any read)
+        for t in range(tm[a] + 1, V.shape[0]):
+            for n in range(D + 1):
+                V[t, n, a] = 1.0
     T = np.empty((terms, k0))
     m = np.empty(k0)
     bank = np.empty(k0)

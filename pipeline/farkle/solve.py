@@ -108,7 +108,7 @@ def solve(rules: Rules, size: Size, threads: int = 1, tolerance: float = TOLERAN
     solver = Solver(rules, size, threads)
     NB, FL = solver.NB, solver.FL
     X = np.full((NB, FL, NB, FL), 0.5)
-    stats: dict[str, Any] = {"states": None, "sweeps": 0, "changes": []}
+    stats: dict[str, Any] = {"sweeps": 0, "changes": []}
     start = time.perf_counter()
     with ThreadPoolExecutor(solver.threads) if solver.threads > 1 else _NoPool() as pool:
         ratios: list[float] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -60,10 +61,11 @@ def peel(dice: tuple[int, ...], rules: Rules) -> int | None:
     return best
 
 
-def test_points_equal_brute_force_on_every_set_of_up_to_six_dice():
+@pytest.mark.parametrize("rules", [RULES, replace(RULES, name="quads", quad_pair=True)])
+def test_points_equal_brute_force_on_every_set_of_up_to_six_dice(rules):
     for n in range(1, 7):
         for dice in itertools.combinations_with_replacement(range(1, 7), n):
-            assert points(dice) == peel(dice, RULES), dice
+            assert points(dice, rules) == peel(dice, rules), dice
 
 
 def test_published_scoring_examples():
@@ -72,7 +74,9 @@ def test_published_scoring_examples():
     assert points([1, 1, 1]) == 1000 and points([4, 4, 4]) == 400 and points([3, 3, 3, 3]) == 600
     assert points([3] * 5) == 900 and points([3] * 6) == 1200 and points([1] * 6) == 4000
     assert points([1, 2, 3, 4, 5, 6]) == 1500 and points([2, 2, 4, 4, 6, 6]) == 750
-    assert points([2, 2, 2, 2, 3, 3]) == 750  # four of a kind and a pair are three pairs
+    assert points([2, 2, 2, 2, 3, 3]) is None and points([2, 2, 2, 2]) == 400  # four and a pair: not three pairs
+    assert points([2, 2, 2, 2, 3, 3], replace(RULES, quad_pair=True)) == 750  # where a variant counts them
+    assert points([2] * 5, replace(RULES, kinds="double")) == 800 and points([2] * 5) == 600
     assert points([3, 3, 3, 6, 6, 6]) == 900  # two triples score separately
     assert points([1, 1, 5]) == 250 and points([1, 1, 1, 1, 5, 5]) == 2100
 
