@@ -48,7 +48,8 @@ def _size(dice: int):
     return Size(10_000, -2_500, dice)
 
 
-@pytest.mark.parametrize("dice", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("dice", [1, 2, 3, 4, pytest.param(5, marks=pytest.mark.full),
+                                  pytest.param(6, marks=pytest.mark.full)])
 def test_the_table_is_the_recursion(farkle_tables, dice):
     table = load_points(RULES, dice, farkle_tables)
     exact = dice <= 4
