@@ -4,7 +4,9 @@ outcome, another seat's move) brought it, in the game's unit, read from the tabl
 For the reviewed seat s, with V(state) its value under the tables' play (``Advisor.value``):
 
 * a **decision** of s costs ``best - chosen``: the value of the best legal action minus that of the action taken
-  (``Advisor.action_values``; 0 when the two tie in the unit's rule, as ``decide`` treats them);
+  (``Advisor.action_values``; 0 when the two tie in the unit's rule, as ``decide`` treats them); where the tables
+  play s by an opponent model (tic-tac-toe's other seat), V(before) is the model's expectation, below the best
+  action's value, and the decision's luck is that gap (0 where the tables play s optimally);
 * any **other event** brings s its **luck**: V(after) - V(before), the value the event added or took away
   (dice and cards, and the other seats' moves when they differ from what the tables expected of them).
 
@@ -17,7 +19,7 @@ Nothing here writes a file; every number is a table read.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lookup.protocol import CHANCE, JSON, Action, Advisor, State, seat_text
@@ -34,7 +36,8 @@ class Judged:
     (the reviewed seat's), "chance" or "opponent"; event / text: what happened, as JSON and in words; value: the
     reviewed seat's value after it (None where the tables hold none). A decision has best / best_text (the
     tables' best action, the first of tied ones), best_value and chosen_value (the mover's value after each)
-    and cost (>= 0); any other event has luck (its change of the seat's value; None where unknown).
+    and cost (>= 0), and luck: the best action's value minus the seat's value before (0 where the tables play the
+    seat optimally); any other event has luck (its change of the seat's value; None where unknown).
     """
 
     index: int
@@ -159,7 +162,13 @@ def review(advisor: Advisor, record: GameRecord | Mapping[str, JSON], seat: int 
             if decision.cost is not None:
                 cost += decision.cost
                 mistakes += decision.cost > 0
-                judged.append(decision)
+                # The seat's value before its decision is its best action's where the tables play it optimally;
+                # where they play it by an opponent model (tic-tac-toe's other seat) it is the model's expectation,
+                # and the step from it to the best action is luck (what the seat gains over the play expected of it).
+                slack = None if reference is None else sign * (decision.best_value - reference)
+                if slack is not None:
+                    luck += slack
+                judged.append(replace(decision, luck=slack))
                 reference = decision.chosen_value
                 continue
         text = game.action_text(step.state, step.action)

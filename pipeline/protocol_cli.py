@@ -153,15 +153,21 @@ def protocol_commands(game: str) -> list[click.Command]:
     @click.option("--opponent", default="table", show_default=True,
                   help="Who plays the other seats: table (the tables' play) or an opponent model (random, ...).")
     @click.option("--enter", is_flag=True, help="Type what chance brings (dice rolled at a real table).")
+    @click.option("--auto", is_flag=True, help="Follow the advice at your seat without asking (an optimal game).")
+    @click.option("--position", help="Start from this position (JSON, the game's form) instead of the game's start.")
     @click.option("--record", "record_out", type=click.Path(dir_okay=False, path_type=Path),
                   help="Write the game record (JSON) there at the end.")
     @seed_option(None, "Seed of the dice and cards (default: unseeded).")
     @artifacts_option
-    def play(setup: tuple[str, ...], seat: int, opponent: str, enter: bool, record_out: Path | None,
-             seed: int | None, artifacts_dir: Path | None) -> None:
+    def play(setup: tuple[str, ...], seat: int, opponent: str, enter: bool, auto: bool, position: str | None,
+             record_out: Path | None, seed: int | None, artifacts_dir: Path | None) -> None:
         """A whole game in the terminal: at your turn the options with their values, your choice's cost at
-        once; at the end the review. Answer with an option's number or its JSON; q quits."""
-        play_in_terminal(game, parse_setup(setup), seat, opponent, enter, record_out, seed, artifacts_dir)
+        once; at the end the review. Answer with an option's number or its JSON, Enter for the advice; q quits."""
+        if seed is not None and enter:
+            raise ValueError("--seed draws what chance brings, --enter has you type it: give one of the two")
+        start = None if position is None else _json_arg(position, "--position")
+        play_in_terminal(game, parse_setup(setup), seat, opponent, enter, record_out, seed, artifacts_dir,
+                         auto=auto, start=start)
 
     @click.command("simulate")
     @setup_option
@@ -195,13 +201,16 @@ def protocol_commands(game: str) -> list[click.Command]:
 
 
 def play_in_terminal(game: str, setup: dict[str, Any], seat: int, opponent: str, enter: bool,
-                     record_out: Path | None, seed: int | None, artifacts_dir: Path | None,
-                     ask: Callable[[str], str] = lambda text: click.prompt(text, prompt_suffix=" ")) -> None:
-    """The loop of ``dicetables GAME play`` (``ask`` reads an answer: a prompt in the terminal)."""
+                     record_out: Path | None, seed: int | None, artifacts_dir: Path | None, *, auto: bool = False,
+                     start: Any = None,
+                     ask: Callable[[str], str] = lambda text: click.prompt(text, default="", show_default=False,
+                                                                           prompt_suffix=" ")) -> None:
+    """The loop of ``dicetables GAME play`` (``ask`` reads an answer: a prompt in the terminal; input that ends
+    before the game does stops it with exit status 1)."""
     from lookup.advice import advice
     from lookup.games import get_spec, open_setup
     from lookup.protocol import CHANCE
-    from lookup.records import Step, record_of
+    from lookup.records import Step, record_of, start_state
     from lookup.review import review as review_record
     from lookup.simulate import draw, player
 
@@ -214,15 +223,17 @@ def play_in_terminal(game: str, setup: dict[str, Any], seat: int, opponent: str,
         raise ValueError(f"--record {record_out}: not a file in an existing directory")  # said before the game
     full = get_spec(game).setup(setup)
     rng = random.Random(seed)
-    state, steps = g.initial_state(), []
+    state, steps = start_state(g, start), []
     while not g.is_terminal(state):
         mover = g.to_move(state)
         if mover == CHANCE:
             action = _typed(g, state, ask) if enter else draw(g.chance_outcomes(state), rng)
+            if action is None:
+                break
         elif mover == seat:
             data = advice(advisor, state)
             _print_advice(data, g.unit.digits)
-            action = _typed(g, state, ask)
+            action = advisor.decide(state) if auto else _typed(g, state, ask, advisor)
             if action is None:
                 break
             cost = next(o["cost"] for o in data["options"] if o["action"] == g.action_json(state, action))
@@ -234,8 +245,8 @@ def play_in_terminal(game: str, setup: dict[str, Any], seat: int, opponent: str,
         steps.append(Step(len(steps) + 1, state, mover, action, after))
         state = after
         if record_out is not None:  # after every event: an interrupted game keeps its record
-            _write_atomic(record_out, record_of(g, full, steps, seat=seat).to_json())
-    record = record_of(g, full, steps, seat=seat)
+            _write_atomic(record_out, record_of(g, full, steps, start, seat).to_json())
+    record = record_of(g, full, steps, start, seat)
     click.echo(g.state_text(state))
     click.echo("\n".join(review_record(advisor, record, seat).summary(g.unit.digits)))
     if record_out is not None:
@@ -255,16 +266,24 @@ def _write_atomic(path: Path, text: str) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _typed(g: Any, state: Any, ask: Callable[[str], str]) -> Any:
-    """An option typed by its number (1..) or its JSON; None for q. Asks again after a bad answer."""
+def _typed(g: Any, state: Any, ask: Callable[[str], str], advisor: Any = None) -> Any:
+    """An option typed by its number (1..) or its JSON, the advice for an empty answer (at a decision); None for
+    q. Asks again after a bad answer."""
     options = g.options(state)
     while True:
-        text = ask("your choice (number or JSON, q quits):").strip()
+        text = ask("your choice (number or JSON; Enter: the advice; q quits):" if advisor else
+                   "what happened (number or JSON):").strip()
         if text in ("q", "quit"):
             return None
+        if not text and advisor is not None:
+            return advisor.decide(state)
         if text.isdigit() and 1 <= int(text) <= len(options):
             return options[int(text) - 1]
         try:
-            return g.parse_action(state, json.loads(text) if text[:1] in '[{"-0123456789tfn' else text)
+            data = json.loads(text)
+        except ValueError:
+            data = text  # a word: a box's name, "roll", ...
+        try:
+            return g.parse_action(state, data)
         except ValueError as exc:
             click.echo(f"  {exc}")

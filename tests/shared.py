@@ -30,17 +30,7 @@ from pipeline import registry
 from pipeline.store import MANIFEST_NAME, artifact_paths, write_manifest
 
 # The small instances of every game (the sizes the per-game tests and the core-install test use).
-DICERACE = ("dicerace:\n  max_dice: 10\n  grid: [[3, 20], [5, 30]]\n  report:\n"
-            "    simulation_games: 2000\n    seed: 3\n")
-G151 = "g151:\n  variants: [stated, notebook]\n  targets: [300, 1000]\n"
 POKER_EVALUATOR = "poker:\n  preflop: {}\n"
-POKER_PREFLOP = ("poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
-                 "    seed: 5\n")
-TICTACTOE = ("tictactoe:\n  rule_sets: [standard]\n  models: [random, first, last, greedy, perfect]\n"
-             "  report:\n    players: [perfect, predictive]\n")
-DOMINOES = ("dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [predictive, realistic]\n"
-            "    models: [random, strong]\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
-            "    max_exact: 50\n    endgame: 0\n    budget: 300\n  report: {}\n")
 LAB = ("yahtzee:\n  rule_sets: [hasbro, seed]\nyahtzee_lab:\n"
        "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
 # The web app's directory: hasbro Yahtzee, one dice-race game, 151 stated to 500.
@@ -210,12 +200,13 @@ def small_params(game: str) -> str:
     return text
 
 
-def small(tmp_path_factory: pytest.TempPathFactory, game: str) -> Path:
-    """Every table of a game's smallest instance (its declaration's ``small`` params), built once per run."""
+def small(tmp_path_factory: pytest.TempPathFactory, game: str, reuse: Sequence[Path] = ()) -> Path:
+    """Every table of a game's smallest instance (its declaration's ``small`` params), built once per run (the
+    artifacts of the shared directories ``reuse`` copied in first, as ``shared_build``)."""
     import yaml
 
     text = small_params(game)
-    return shared_build(tmp_path_factory, text, list(registry.families(yaml.safe_load(text))))
+    return shared_build(tmp_path_factory, text, list(registry.families(yaml.safe_load(text))), reuse)
 
 
 def yahtzee(tmp_path_factory: pytest.TempPathFactory, rule_set: str) -> Path:
@@ -224,11 +215,11 @@ def yahtzee(tmp_path_factory: pytest.TempPathFactory, rule_set: str) -> Path:
 
 
 def dicerace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, DICERACE, ["dicerace-probabilities", "dicerace-strategies"])
+    return small(tmp_path_factory, "dicerace")
 
 
 def g151(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, G151, ["g151-stated", "g151-notebook"])
+    return small(tmp_path_factory, "g151")
 
 
 def poker_evaluator(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -237,16 +228,15 @@ def poker_evaluator(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def poker_preflop(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The evaluator and the small preflop tables (heads-up exact, two opponents by Monte Carlo)."""
-    return shared_build(tmp_path_factory, POKER_PREFLOP, ["poker-evaluator", "poker-preflop"],
-                        reuse=[poker_evaluator(tmp_path_factory)])
+    return small(tmp_path_factory, "poker", reuse=[poker_evaluator(tmp_path_factory)])
 
 
 def tictactoe(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, TICTACTOE, ["tictactoe-standard"])
+    return small(tmp_path_factory, "tictactoe")
 
 
 def dominoes(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, DOMINOES, ["dominoes-standard"])
+    return small(tmp_path_factory, "dominoes")
 
 
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Path:

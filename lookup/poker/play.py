@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from lookup.poker.cards import class_name, parse_class
+from lookup.poker.equity import Equity
 from lookup.poker.problem import count_arg
 from lookup.poker.tables import load_preflop
 from lookup.validate import number
@@ -99,11 +100,16 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
     if count_arg(opponents, "opponents") < 1:
         raise ValueError(f"opponents must be at least 1 (the all-in players to call against), got {opponents}")
     result = equity([hand], board, opponents, dead, budget=budget, artifacts_dir=artifacts_dir)
-    if result.exact:  # exact rationals: the sign of the gain is exact too
-        share = Fraction(result.shares[0]) / result.deals
-        gain = share * (Fraction(pot) + Fraction(to_call)) - Fraction(to_call)
-    else:
-        share = result.equity[0]
-        gain = share * (pot + to_call) - to_call
+    share, gain = call_gain(result, pot, to_call)
     return CallDecision("call" if gain > 0 else "fold", float(share), to_call / (pot + to_call), float(gain),
                         result.exact)
+
+
+def call_gain(result: Equity, pot: float, to_call: float) -> tuple[Fraction | float, Fraction | float]:
+    """(share, gain) of the first hand of ``result``: its share of the final pot (``pot + to_call``) and the chips
+    calling ``to_call`` nets against folding, ``share * (pot + to_call) - to_call``; exact rationals when the
+    equity is exact (then the sign of the gain is exact too), else floats."""
+    if result.exact:
+        share = Fraction(result.shares[0]) / result.deals
+        return share, share * (Fraction(pot) + Fraction(to_call)) - Fraction(to_call)
+    return result.equity[0], result.equity[0] * (pot + to_call) - to_call

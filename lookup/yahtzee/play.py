@@ -11,10 +11,12 @@ dice rerolled then lowest mask; lowest box index) and give the same answers.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -122,26 +124,17 @@ def decide(
     (``lookup.yahtzee.headsup``); ``opponents`` (the other players' sheets, in a forced-order game of two or
     three), the mover's P(win) + P(tie) / 2 against them, all playing to win (``lookup.yahtzee.duel``).
     """
-    q = ask(dice, rerolls, sheet, rules, artifacts_dir, objective_of(goal, beat, opponent, opponents))
+    q = ask(dice, rerolls, sheet, rules, artifacts_dir=artifacts_dir, goal=goal, beat=beat, opponent=opponent,
+            opponents=opponents)
     return DECIDE[q.objective.kind](q)
 
 
-def explain(
-    dice: Sequence[int],
-    rerolls: int,
-    sheet: SheetLike,
-    rules: str | Rules = DEFAULT_RULES,
-    *,
-    artifacts_dir: str | Path | None = None,
-    goal: int | None = None,
-    beat: int | None = None,
-    opponents: Sequence[SheetLike] | None = None,
-    opponent: SheetLike | None = None,
-) -> list[Option] | list[towin.ChanceOption] | list[duel.DuelOption]:
-    """Every legal option (distinct keeps, or allowed boxes) ranked by the objective's value (as ``decide``: the
-    expected final score, or the probability of ``goal`` / ``beat``, or P(win) + P(tie) / 2 against ``opponent`` or
-    ``opponents``), the options tied with the best first in tie order, so the first is ``decide``'s."""
-    q = ask(dice, rerolls, sheet, rules, artifacts_dir, objective_of(goal, beat, opponent, opponents))
+def explain(*args: Any, **kwargs: Any) -> list[Option] | list[towin.ChanceOption] | list[duel.DuelOption]:
+    """Every legal option (distinct keeps, or allowed boxes) ranked by the objective's value (as ``decide``, whose
+    arguments it takes: the expected final score, or the probability of ``goal`` / ``beat``, or P(win) + P(tie) / 2
+    against ``opponent`` or ``opponents``), the options tied with the best first in tie order, so the first is
+    ``decide``'s."""
+    q = ask(*args, **kwargs)
     return EXPLAIN[q.objective.kind](q)
 
 
@@ -194,6 +187,8 @@ DECIDE = {"expected": decide_expected, "goal": towin.decide, "beat": towin.decid
           "players": duel.decide}
 EXPLAIN = {"expected": explain_expected, "goal": towin.explain, "beat": towin.explain, "opponent": headsup.explain,
            "players": duel.explain}
+explain.__signature__ = inspect.signature(decide).replace(  # type: ignore[attr-defined]
+    return_annotation=inspect.signature(explain).return_annotation)
 
 
 def value(sheet: SheetLike, rules: str | Rules = DEFAULT_RULES, *, artifacts_dir: str | Path | None = None) -> float:

@@ -271,9 +271,12 @@ class Question:
         return self.plan.rules
 
 
-def ask(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = DEFAULT_RULES,
-        artifacts_dir: str | Path | None = None, objective: Objective = EXPECTED) -> Question:
-    """The question, checked: ValueError naming the first bad argument (the dice, the rerolls, the sheet)."""
+def ask(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = DEFAULT_RULES, *,
+        artifacts_dir: str | Path | None = None, goal: Any = None, beat: Any = None, opponent: Any = None,
+        opponents: Any = None) -> Question:
+    """The question of ``lookup.yahtzee.decide``'s arguments, checked: ValueError naming the first bad one (the
+    objective, the dice, the rerolls, the sheet)."""
+    objective = objective_of(goal, beat, opponent, opponents)
     plan = plan_of(rules)
     pips, index, perm = roll(dice, plan)
     if type(rerolls) is not int or not 0 <= rerolls <= 2:

@@ -26,4 +26,5 @@ GAME = GameDeclaration(
     web="webapp.routes.dicerace",
     warm=WarmUp(params="dicerace:\n  max_dice: 5\n  grid: [[3, 20]]\n  report:\n    simulation_games: 200\n"
                        "    seed: 1\n", seconds=40),
+    small="dicerace:\n  max_dice: 10\n  grid: [[3, 20], [5, 30]]\n  report:\n    simulation_games: 2000\n    seed: 3\n",
 )

@@ -22,4 +22,5 @@ GAME = GameDeclaration(
     web="webapp.routes.g151",
     warm=WarmUp(params="g151:\n  variants: [stated, straights, notebook]\n  targets: [300]\n  report:\n"
                        "    simulation_games: 1000\n    seed: 1\n", seconds=20),
+    small="g151:\n  variants: [stated, notebook]\n  targets: [300, 1000]\n",
 )

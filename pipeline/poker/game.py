@@ -25,4 +25,5 @@ GAME = GameDeclaration(
     warm=WarmUp(params="poker:\n  preflop: {}\n", families=("poker-evaluator",),
                 then="pipeline.poker.warm:compile_kernels", seconds=70),
     web="webapp.routes.poker",
+    small="poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n    seed: 5\n",
 )

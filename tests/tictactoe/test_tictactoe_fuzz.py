@@ -13,7 +13,7 @@ from lookup import tictactoe as ttt
 from lookup.opponents import Player, models_for
 from lookup.tictactoe.rules import GAME, START
 
-MODELS = ("random", "first", "last", "greedy", "perfect")  # tests/shared.py TICTACTOE
+MODELS = ("random", "first", "last", "greedy", "perfect")  # pipeline/tictactoe/game.py small=
 SAMPLE = Sample(every=4)
 
 

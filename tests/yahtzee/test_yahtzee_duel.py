@@ -21,7 +21,8 @@ from functools import cache
 import numpy as np
 import pytest
 
-from lookup.yahtzee.duel import decide, explain, load_duel, win_probability
+from lookup.yahtzee import decide, explain
+from lookup.yahtzee.duel import load_duel, win_probability
 from lookup.yahtzee.duel_states import duel_layout
 from lookup.yahtzee.rules import get_rules, score_roll
 from pipeline.yahtzee.duel import iid_outcomes, solve_duel
