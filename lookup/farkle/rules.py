@@ -36,9 +36,10 @@ class Rules:
     a kind (k >= 3) scores (k - 2) times that when ``kinds`` is "add" (each additional die adds the value of the
     three again), 2 ** (k - 3) times that when it is "double" (each additional die doubles it). Six dice
     showing 1..6 score ``straight``; three pairs ``three_pairs`` (four of a kind and a pair count as three
-    pairs only when ``quad_pair``: not in Facebook Farkle, docs/farkle.md). Dice score only with dice of the same roll; when a set of dice can be read in
-    several ways it scores the most. A turn total of at least ``min_bank`` may be banked; ``farkle_limit``
-    farkles in a row cost ``penalty`` (never below the size's floor) and start the count again.
+    pairs only when ``quad_pair``: not in Facebook Farkle, whose published first-player figure rules it out,
+    docs/farkle.md). Dice score only with dice of the same roll; when a set of dice can be read in several ways
+    it scores the most. A turn total of at least ``min_bank`` may be banked; ``farkle_limit`` farkles in a row
+    cost ``penalty`` (never below the size's floor) and start the count again.
     """
 
     name: str = "facebook"
