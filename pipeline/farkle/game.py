@@ -12,7 +12,7 @@ GAME = GameDeclaration(
     stages={"farkle-points": Stage(seconds=2, note="Farkle (docs/farkle.md): expected points of a turn, 1 to 6 dice."),
             "farkle-*": Stage(params=("farkle.games",), seconds=60,
                               note="Farkle (docs/farkle.md): two-player tables, play to win, certified to 1e-12; "
-                                   "the full game [10000, -2500, 6] takes ~N min.")},
+                                   "the full game [10000, -2500, 6] takes ~15 min.")},
     reports=(Report(
         module="pipeline.farkle.report",
         help="Write the report: the first player's chance and its certified bounds, the expected points of a "
