@@ -334,7 +334,7 @@ def board_types(deck: Deck) -> BoardTypes:
     order = np.argsort(inverse, kind="stable")
     starts = np.zeros(len(types) + 1, dtype=np.int64)
     starts[1:] = np.cumsum(np.bincount(inverse, minlength=len(types)))
-    return BoardTypes(boards[order], starts, types)
+    return BoardTypes(boards[order].astype(np.int64), starts, types)
 
 
 def block_types(types: int, block: int, blocks: int) -> np.ndarray:
@@ -367,7 +367,7 @@ def task_counts(deck: Deck, tables: Any, last: np.ndarray, first6: int, x: int, 
     types = board_types(deck)
     acc = np.zeros((3, kmax + 1, kmax + 1, 4), dtype=np.uint64)
     hands, work, errors = block_counts(tables.rank_next, last, first6, tables.flush_value,
-                                       types.boards.astype(np.int64), types.starts,
+                                       types.boards, types.starts,
                                        block_types(types.count, block, blocks), deck.in_deck(), deck.suits, x, y,
                                        kmax, acc)
     if errors:

@@ -15,7 +15,7 @@ import json
 import os
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, factorial
@@ -151,7 +151,7 @@ def build_counts(deck: Deck, kmax: int, pairs: list[tuple[int, int]], blocks: in
     parts_dir.mkdir(parents=True, exist_ok=True)
     tasks = [Task(deck, x, y, b, blocks, kmax, str(artifacts_dir)) for x, y in pairs for b in range(blocks)]
     todo = [t for t in tasks if read_part(parts_dir / f"{t.name}.json", t) is None]
-    say(f"  {len(tasks) - len(todo)} of {len(tasks)} tasks already counted in {parts_dir}")
+    say(f"  {len(tasks) - len(todo)} of {len(tasks)} tasks already counted ({parts_dir.name})")
     with progress(f"multi-way counts up to {kmax} opponents", len(todo)) as advance:
         if client is None:
             for t in todo:
@@ -187,14 +187,15 @@ WORD = 62  # the counts are stored as two int64 words of 62 bits: value = low + 
 
 def multiway_params(section: Mapping[str, Any]) -> dict[str, Any]:
     """``poker.multiway`` checked: max_opponents 0..9 (0: no table), hands ("all" or a list of classes such
-    as AKs), board_blocks 1..4096 (tasks per pair of ranks), workers >= 1, scheduler (an address or null)."""
+    as AKs), board_blocks 1..4096 (tasks per pair of ranks), workers 0..64 (0: the tasks run in this process,
+    without Dask: small builds and tests), scheduler (an address or null)."""
     cfg = dict(section.get("multiway") or {})
     out = {"max_opponents": cfg.pop("max_opponents", 0), "hands": cfg.pop("hands", "all"),
            "board_blocks": cfg.pop("board_blocks", 32), "workers": cfg.pop("workers", 2),
            "scheduler": cfg.pop("scheduler", None)}
     if cfg:
         raise ValueError(f"poker.multiway: unknown keys {sorted(cfg)} (known: {', '.join(out)})")
-    for key, low, high in (("max_opponents", 0, MAX_PLAYERS - 1), ("board_blocks", 1, 4096), ("workers", 1, 64)):
+    for key, low, high in (("max_opponents", 0, MAX_PLAYERS - 1), ("board_blocks", 1, 4096), ("workers", 0, 64)):
         value = out[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ValueError(f"poker.multiway.{key} must be an integer in {low}..{high}, got {value!r}")
@@ -274,9 +275,10 @@ def compute_multiway(spec: Any, section: Mapping[str, Any], artifacts_dir: Path)
     blocks = cfg["board_blocks"]
     key = parts_key(FULL_DECK, kmax, blocks, spec.params["evaluator"])
     parts_dir = Path(artifacts_dir) / PARTS_DIR / key[:16]
-    where = cfg["scheduler"] or f"a LocalCluster of {cfg['workers']} worker processes"
+    here = not cfg["scheduler"] and cfg["workers"] == 0
+    where = "this process" if here else cfg["scheduler"] or f"a LocalCluster of {cfg['workers']} worker processes"
     say(f"  poker-multiway: {len(counted_pairs(hands)) * blocks} tasks on {where}")
-    with dask_client(cfg["scheduler"], cfg["workers"]) as client:
+    with nullcontext() if here else dask_client(cfg["scheduler"], cfg["workers"]) as client:
         counts = build_counts(FULL_DECK, kmax, counted_pairs(hands), blocks, parts_dir, Path(artifacts_dir), client)
     a = multiway_arrays(counts, kmax)
     arrays = {
