@@ -125,9 +125,10 @@ def test_sampled_boards_against_the_engine(trials, ks, budget, evaluator, fused,
     assert compared >= len(ks) * trials // 2
 
 
-@pytest.mark.parametrize("hands", [["AA", "72o"], pytest.param("all", marks=pytest.mark.full)])
+@pytest.mark.parametrize("hands", [["72o"], pytest.param("all", marks=pytest.mark.full)])
 def test_one_opponent_equals_the_exact_table(hands, evaluator, fused, preflop_artifacts):
-    """Against one random hand, the counts equal the preflop table's exact heads-up sums, class by class."""
+    """Against one random hand, the counts equal the preflop table's exact heads-up sums, class by class (AA:
+    through the artifact, below)."""
     table = load_preflop(preflop_artifacts).arrays
     pairs = FULL_DECK.rank_pairs() if hands == "all" else sorted({class_ranks(parse_class(h))[:2] for h in hands})
     for x, y in pairs:
@@ -194,7 +195,7 @@ def test_build_resumes_from_its_parts(tmp_path, poker_artifacts, evaluator, fuse
     bad.write_text(json.dumps(data))
     assert read_part(bad, tasks[1]) is None
     again = build_counts(deck, kmax, deck.rank_pairs(), blocks, parts, poker_artifacts)
-    assert again == first == brute_counts(deck, evaluator, kmax)
+    assert again == first == counts_by_class(deck, evaluator, fused, kmax)
     redone = {p.name for p in parts.glob("*.json") if stamps.get(p.name) != p.stat().st_mtime_ns}
     assert redone == {f"{tasks[0].name}.json", f"{tasks[1].name}.json"}
 
@@ -211,27 +212,26 @@ def _build(tmp: Path, evaluator_dir: Path, cfg: dict) -> Path:
 
 @pytest.fixture(scope="module")
 def multiway_artifacts(tmp_path_factory, poker_artifacts):
-    """AA and 72o (72s too: same ranks) against 1..3 random hands, counted in this process."""
+    """AA against 1 and 2 random hands, counted in this process."""
     return _build(tmp_path_factory.mktemp("multiway"), poker_artifacts,
-                  {"max_opponents": 3, "hands": ["AA", "72o"], "board_blocks": 2, "workers": 0})
+                  {"max_opponents": 2, "hands": ["AA"], "board_blocks": 2, "workers": 0})
 
 
 def test_the_artifact_answers_preflop_and_equity_exactly(multiway_artifacts, preflop_artifacts):
     table = built_multiway(multiway_artifacts)
-    assert table.rows == 3 and table.arrays["built"].sum() == 3  # AA, 72s, 72o
+    assert table.rows == 2 and table.arrays["built"].sum() == 1 and table.arrays["built"][0] == 1
     aa = preflop("AA", opponents=1, artifacts_dir=multiway_artifacts)
     heads_up = load_preflop(preflop_artifacts).arrays
     assert aa.exact and (aa.wins, aa.ties) == (heads_up["random_win"][0], heads_up["random_tie"][0])
-    for k in (2, 3):
-        p = preflop("72o", opponents=k, artifacts_dir=multiway_artifacts)
-        assert p.exact and p.splits[0] == p.wins and sum(p.splits[1:]) == p.ties and len(p.splits) == k + 1
-        assert p.deals == 12 * 2_118_760 * unordered_matchings(45, k) * factorial(k)
-        assert p.fraction == sum(Fraction(c, j + 1) for j, c in enumerate(p.splits)) / p.deals
-        e = equity(["7s2h"], opponents=k, artifacts_dir=multiway_artifacts)
-        assert e.exact and e.source == "preflop table" and "poker-multiway" in e.method
-        assert e.shares[0] / e.deals == p.fraction and e.wins[0] * 12 == p.wins
-    # AA against two random hands: the exact row of the engine's counting (docs/poker.md: 73.4352 %).
-    assert round(float(preflop("AA", opponents=2, artifacts_dir=multiway_artifacts).fraction), 6) == 0.734352
+    p = preflop("AA", opponents=2, artifacts_dir=multiway_artifacts)
+    assert p.exact and p.splits[0] == p.wins and sum(p.splits[1:]) == p.ties and len(p.splits) == 3
+    assert p.deals == 6 * 2_118_760 * unordered_matchings(45, 2) * 2
+    assert p.fraction == sum(Fraction(c, j + 1) for j, c in enumerate(p.splits)) / p.deals
+    # The exact row of the preflop table's own count (docs/poker.md: 73.4352 %).
+    assert round(float(p.fraction), 6) == 0.734352
+    e = equity(["AsAh"], opponents=2, artifacts_dir=multiway_artifacts)
+    assert e.exact and e.source == "preflop table" and "poker-multiway" in e.method
+    assert e.shares[0] / e.deals == p.fraction and e.wins[0] * 6 == p.wins and e.ties[0] * 6 == p.ties
 
 
 def test_classes_not_counted_fall_back_to_the_preflop_table(multiway_artifacts, preflop_artifacts, tmp_path):
