@@ -14,8 +14,8 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, nullcontext
+from collections.abc import Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, factorial
@@ -126,21 +126,6 @@ def run_task(task: Task, parts_dir: str) -> tuple[str, float]:
     seconds = time.process_time() - start
     write_part(Path(parts_dir) / f"{task.name}.json", task, counts, seconds)
     return task.name, seconds
-
-
-@contextmanager
-def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
-    """A ``distributed.Client``: to ``scheduler`` if given, else to a new LocalCluster of ``workers``
-    single-threaded worker processes, closed on exit."""
-    from distributed import Client, LocalCluster
-
-    if scheduler:
-        with Client(scheduler) as client:
-            yield client
-        return
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=40) as cluster, Client(cluster) as client:
-        yield client
 
 
 def build_counts(deck: Deck, kmax: int, pairs: list[tuple[int, int]], blocks: int, parts_dir: Path,
@@ -275,10 +260,18 @@ def compute_multiway(spec: Any, section: Mapping[str, Any], artifacts_dir: Path)
     blocks = cfg["board_blocks"]
     key = parts_key(FULL_DECK, kmax, blocks, spec.params["evaluator"])
     parts_dir = Path(artifacts_dir) / PARTS_DIR / key[:16]
-    here = not cfg["scheduler"] and cfg["workers"] == 0
-    where = "this process" if here else cfg["scheduler"] or f"a LocalCluster of {cfg['workers']} worker processes"
+    scheduler, workers = cfg["scheduler"], cfg["workers"]
+    where = scheduler or (f"a LocalCluster of {workers} worker processes" if workers else "this process")
     say(f"  poker-multiway: {len(counted_pairs(hands)) * blocks} tasks on {where}")
-    with nullcontext() if here else dask_client(cfg["scheduler"], cfg["workers"]) as client:
+    with ExitStack() as stack:
+        client = None
+        if scheduler or workers:
+            from distributed import Client, LocalCluster
+
+            # Single-threaded worker processes: each task is one kernel call on one core.
+            target = scheduler or stack.enter_context(LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40))
+            client = stack.enter_context(Client(target))
         counts = build_counts(FULL_DECK, kmax, counted_pairs(hands), blocks, parts_dir, Path(artifacts_dir), client)
     a = multiway_arrays(counts, kmax)
     arrays = {

@@ -29,7 +29,6 @@ from pipeline.poker.multiway import (
     Task,
     build_counts,
     class_ranks,
-    dask_client,
     multiway_params,
     read_part,
 )
@@ -248,6 +247,8 @@ def test_classes_not_counted_fall_back_to_the_preflop_table(multiway_artifacts, 
 
 @pytest.mark.full  # two LocalClusters: ~1 min
 def test_dask_build_same_bytes_on_one_and_two_workers(tmp_path, poker_artifacts):
+    from distributed import Client, LocalCluster
+
     cfg = {"max_opponents": 2, "hands": ["AA"], "board_blocks": 4}
     one = _build(tmp_path / "one", poker_artifacts, cfg | {"workers": 1})
     two = _build(tmp_path / "two", poker_artifacts, cfg | {"workers": 2})
@@ -256,7 +257,8 @@ def test_dask_build_same_bytes_on_one_and_two_workers(tmp_path, poker_artifacts)
                                      if p.is_file())
     for rel in files:
         assert (one / rel).read_bytes() == (two / rel).read_bytes(), rel
-    with dask_client(None, 2) as client:  # and the counts of a reduced deck, on the cluster, as here
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=40) as cluster, \
+            Client(cluster) as client:  # and the counts of a reduced deck, on the cluster, as here
         deck = Deck((8, 9, 10, 11, 12), 3)
         assert build_counts(deck, 4, deck.rank_pairs(), 2, tmp_path / "p2", poker_artifacts, client) == \
             build_counts(deck, 4, deck.rank_pairs(), 2, tmp_path / "p1", poker_artifacts)
