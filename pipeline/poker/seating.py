@@ -204,6 +204,10 @@ def seat_counts(n, col, kmax, lo, approx, ws):
     work = 0
     mc = np.zeros(MAX_CLASSES, dtype=np.int64)
     jv = np.zeros(MAX_CLASSES, dtype=np.int64)
+    jlo = np.zeros(MAX_CLASSES, dtype=np.int64)
+    jhi = np.zeros(MAX_CLASSES, dtype=np.int64)
+    jc = np.zeros(MAX_CLASSES, dtype=np.int64)
+    basecnt = np.zeros(MAX_CLASSES, dtype=np.int64)
     newcnt = np.zeros(MAX_CLASSES, dtype=np.int64)
     for step in range(m):
         a = order[step]
@@ -239,31 +243,37 @@ def seat_counts(n, col, kmax, lo, approx, ws):
                     dead = True  # pending cards with no partner left
             if dead:
                 continue
-            # Odometer over j[0..nm): j_i <= min(pending of class mc[i], na), sum <= na.
+            # Odometer over j[0..nm): jlo_i <= j_i <= jhi_i, sum <= na, where a class with no later partner
+            # must pair all its cards now (jlo = jhi = its count).
+            used = 0
             for i in range(nm):
-                jv[i] = 0
+                c = mc[i]
+                jhi[i] = cnt[cur, st, c] if cmap[c] < 0 else min(cnt[cur, st, c], na)
+                jlo[i] = cnt[cur, st, c] if cmap[c] < 0 else 0
+                jv[i] = jlo[i]
+                used += jlo[i]
             while True:
-                used = 0
-                for i in range(nm):
-                    used += jv[i]
-                ok = used <= na
-                if ok:
-                    for i in range(nm):
-                        if cmap[mc[i]] < 0 and jv[i] != cnt[cur, st, mc[i]]:
-                            ok = False
-                            break
-                if ok:
+                if used <= na:
                     # Which `used` cards of a pair with pending cards, C(na, used), and how: (used)! / prod j!
                     # ways to split them among the profiles, p! / (p - j)! pairings in each.
                     base = binom[na, used] * fact[used]
                     de0 = 0
                     for i in range(nm):
                         c = mc[i]
-                        p = cnt[cur, st, c]
-                        j = jv[i]
-                        base = base * binom[p, j]
+                        base = base * binom[cnt[cur, st, c], jv[i]]
                         if ccol[c] == 2:
-                            de0 += j
+                            de0 += jv[i]
+                    # The pending cards left, by next profile (before this type's own).
+                    for c in range(nnext):
+                        basecnt[c] = 0
+                    for c in range(nclass):
+                        jc[c] = 0
+                    for i in range(nm):
+                        jc[mc[i]] = jv[i]
+                    for c in range(nclass):
+                        left = cnt[cur, st, c] - jc[c]
+                        if left > 0:
+                            basecnt[cmap[c]] += left
                     lmax = (na - used) // 2 if self_col != STRONGER else 0
                     for loops in range(lmax + 1):
                         qmax = na - used - 2 * loops if anew >= 0 else 0
@@ -284,14 +294,7 @@ def seat_counts(n, col, kmax, lo, approx, ws):
                                   * np.float64(binom[na - used - 2 * loops, q]))
                             de = de0 + (loops if self_col == EQUAL else 0)
                             for c in range(nnext):
-                                newcnt[c] = 0
-                            for c in range(nclass):
-                                left = cnt[cur, st, c]
-                                for i in range(nm):
-                                    if mc[i] == c:
-                                        left -= jv[i]
-                                if left > 0:
-                                    newcnt[cmap[c]] += left
+                                newcnt[c] = basecnt[c]
                             if q > 0:
                                 newcnt[anew] += q
                             # The state's key: the sorted profile ids of its pending cards (at most 9), 6 bits
@@ -343,10 +346,12 @@ def seat_counts(n, col, kmax, lo, approx, ws):
                 # next j vector
                 i = 0
                 while i < nm:
-                    if jv[i] < min(cnt[cur, st, mc[i]], na):
+                    if jv[i] < jhi[i]:
                         jv[i] += 1
+                        used += 1
                         break
-                    jv[i] = 0
+                    used -= jv[i] - jlo[i]
+                    jv[i] = jlo[i]
                     i += 1
                 if i == nm:
                     break
