@@ -189,7 +189,13 @@ def multiway_params(section: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"poker.multiway.hands must be 'all' or a non-empty list of classes such as AKs, "
                          f"got {hands!r}")
     if hands != "all":
-        out["hands"] = sorted({class_name(parse_class(h)) for h in hands}, key=parse_class)
+        names = set()
+        for h in hands:
+            try:  # YAML reads a pair of deuces, 22, as a number
+                names.add(class_name(parse_class(str(h) if isinstance(h, int) and not isinstance(h, bool) else h)))
+            except ValueError as exc:
+                raise ValueError(f"poker.multiway.hands: {exc}") from None
+        out["hands"] = sorted(names, key=parse_class)
     scheduler = out["scheduler"]
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler):
         raise ValueError("poker.multiway.scheduler must be an address such as tcp://host:8786, or null")

@@ -166,6 +166,7 @@ def test_params_are_checked():
     assert multiway_params({})["max_opponents"] == 0
     assert [f.name for f in families({})] == ["poker-evaluator", "poker-preflop"]
     assert multiway_params({"multiway": {"max_opponents": 3, "hands": ["aks", "AA", "AKs"]}})["hands"] == ["AA", "AKs"]
+    assert multiway_params({"multiway": {"hands": yaml.safe_load("[22, 72o]")}})["hands"] == ["72o", "22"]
     for bad, key in (({"max_opponents": 10}, "max_opponents"), ({"max_opponents": True}, "max_opponents"),
                      ({"board_blocks": 0}, "board_blocks"), ({"hands": []}, "hands"), ({"hands": ["AKx"]}, "AKx"),
                      ({"workers": -1}, "workers"), ({"scheduler": 5}, "scheduler"), ({"seed": 1}, "unknown")):
