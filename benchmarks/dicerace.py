@@ -3,7 +3,8 @@
 The baseline ("HiGHS loop") is the straightforward method: every state (i, j), rows i from N - 1 down,
 gets its matrix game from the same matrix kernels as ours and is solved by ``linprog(method="highs")``;
 no saddle points, no certified supports, no symmetry. Both give the same values (checked below).
-Last line machine readable.
+Last line machine readable. BENCH_QUICK=1: small games, one run each (what `make test` runs,
+tests/test_benchmarks.py: a broken benchmark fails the tests).
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from pipeline.dicerace.kernels import BUST_SCORE, RING, advance_rows, bust_power
 from pipeline.dicerace.matrix_game import solve_lp  # noqa: E402
 from pipeline.dicerace.sequential import solve_sequential  # noqa: E402
 from pipeline.dicerace.simultaneous import MAX_FACE, _terminal_table, row_games, solve_simultaneous  # noqa: E402
+
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+BIG, SMALL = ((3, 20), (3, 12)) if QUICK else ((30, 1000), (10, 100))  # (dice, target) of the two games timed
+RUNS = (1, 1) if QUICK else (5, 3)  # runs of the sequential / simultaneous timings (medians)
 
 
 def highs_loop(dice: int, target: int) -> np.ndarray:
@@ -57,22 +62,24 @@ def _median(runs: int, job) -> float:
 def main() -> None:
     solve_sequential(3, 10)  # compile (or load the numba cache) outside the timings
     solve_simultaneous(5, 12)
-    seq = _median(5, lambda: solve_sequential(30, 1000))
-    sim = _median(3, lambda: solve_simultaneous(30, 1000))
-    ours = _median(5, lambda: solve_simultaneous(10, 100))
+    seq = _median(RUNS[0], lambda: solve_sequential(*BIG))
+    sim = _median(RUNS[1], lambda: solve_simultaneous(*BIG))
+    ours = _median(RUNS[0], lambda: solve_simultaneous(*SMALL))
     start = time.perf_counter()
-    baseline = highs_loop(10, 100)
+    baseline = highs_loop(*SMALL)
     loop = time.perf_counter() - start
-    diff = float(np.abs(baseline - solve_simultaneous(10, 100).value).max())
-    stats = solve_simultaneous(30, 1000).stats
-    print(f"sequential (30, 1000): {seq:.3f} s (median of 5)")
-    print(f"simultaneous (30, 1000): {sim:.3f} s (median of 3); {stats['saddle_states']} saddle-point states, "
+    diff = float(np.abs(baseline - solve_simultaneous(*SMALL).value).max())
+    assert diff < 1e-9, f"HiGHS at every state and ours differ by {diff}"
+    stats = solve_simultaneous(*BIG).stats
+    big, small = "_".join(map(str, BIG)), "_".join(map(str, SMALL))
+    print(f"sequential {BIG}: {seq:.3f} s (median of {RUNS[0]})")
+    print(f"simultaneous {BIG}: {sim:.3f} s (median of {RUNS[1]}); {stats['saddle_states']} saddle-point states, "
           f"{stats['certified_states']} certified supports, {stats['lp_states']} HiGHS solves, "
           f"{stats['uniqueness_lps']} HiGHS uniqueness checks")
-    print(f"simultaneous (10, 100): ours {ours:.3f} s (median of 5), HiGHS at every state {loop:.3f} s, "
+    print(f"simultaneous {SMALL}: ours {ours:.3f} s (median of {RUNS[0]}), HiGHS at every state {loop:.3f} s, "
           f"speedup {loop / ours:.1f}x, max |value difference| {diff:.2e}")
-    print(f"dicerace seq_30_1000_s={seq:.4f} sim_30_1000_s={sim:.4f} ours_10_100_s={ours:.4f} "
-          f"highs_loop_10_100_s={loop:.4f} speedup={loop / ours:.1f}")
+    print(f"dicerace seq_{big}_s={seq:.4f} sim_{big}_s={sim:.4f} ours_{small}_s={ours:.4f} "
+          f"highs_loop_{small}_s={loop:.4f} speedup={loop / ours:.1f}")
 
 
 if __name__ == "__main__":

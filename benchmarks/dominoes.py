@@ -2,8 +2,9 @@
 every model, both seats), the projected time of the full experiment (10,000 games per pairing and seat), and
 the plain-Python decision of ``lookup.dominoes`` beside the compiled one on the same positions.
 
-Usage: ``benchmarks/dominoes.py [GAMES]`` (games per pairing and seat, default 300). The compilation is
-timed apart (first call). The LAST line is ``dominoes games_per_s=... full_experiment_s=... ...``.
+Usage: ``benchmarks/dominoes.py [GAMES]`` (games per pairing and seat, default 300; BENCH_QUICK=1: 2 games and
+3 positions, what `make test` runs, tests/test_benchmarks.py). The compilation is timed apart (first call). The
+LAST line is ``dominoes games_per_s=... full_experiment_s=... ...``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def main() -> None:
     from pipeline.dominoes.kernels import engine as J
     from pipeline.dominoes.kernels import run_games
 
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    quick = os.environ.get("BENCH_QUICK") == "1"
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 2 if quick else 300
     section = dict(load_params(ROOT / "params.yaml")["dominoes"])
     section["experiment"] = {**section["experiment"], "games": games, "full": False}
     s = Settings.from_params(section)
@@ -59,7 +61,7 @@ def main() -> None:
     full_cpu_s = cpu_s * 10_000 / games
     # One decision, plain Python (lookup) and compiled, on the same replayed positions.
     plain, compiled = [], []
-    for seed in range(20):
+    for seed in range(3 if quick else 20):
         log = np.full((200, 2), -9, np.int64)
         kind, mk, w = player_setup("realistic", "random", s.models)
         E.play_game(seed, kind, 1, E.RANDOM, mk, w, 1, 2, 20.0, 0, -1, 0, log)
@@ -93,7 +95,7 @@ def _first_choice(E, seed: int):  # noqa: ANN001, ANN202
     ev = np.zeros((64, 6), np.int64)
     board, n_ev = 0, 0
     while not GAME.is_terminal(state):
-        moves = GAME.legal_moves(state)
+        moves = GAME.legal_actions(state)
         if state.to_move == 1 and len(moves) > 1 and n_ev:
             return (1, state.hands[1], E.popcount(state.hands[0]), E.ALL_TILES & ~state.hands[1] & ~board,
                     len(state.boneyard), state.left, state.right, state.passes, state.drawn, ev, n_ev)

@@ -13,7 +13,8 @@ same deals as ``dicetables dominoes match``; the script also plays the realistic
 them, so every figure is paired with it (the difference's standard error is printed).
 
 Usage: ``benchmarks/dominoes_ceiling.py [--model greedy] [--games 2000] [--seed 3] [--depths 3,5]
-[--variants hand,order]``. The LAST line is machine-readable:
+[--variants hand,order]`` (BENCH_QUICK=1: 4 games, depth 1, the first seat: what `make test` runs). The LAST
+line is machine-readable:
 ``dominoes_ceiling model=... games=... realistic_seat0=... hand_d3_seat0=... ... load=...`` (win % per
 variant, depth and seat).
 """
@@ -43,7 +44,7 @@ result, legal_into, step, model_probs, leaf_value = J.result, J.legal_into, J.st
 search, search_depth, seed_rng, deal, pick, popcount = J.search, J.search_depth, J.seed_rng, J.deal, J.pick, J.popcount
 
 
-@njit(nogil=True)
+@njit(nogil=True, cache=True)
 def tiles_mask(order, lo, hi):
     """The mask of the tiles ``order[lo:hi]``."""
     m = 0
@@ -52,7 +53,7 @@ def tiles_mask(order, lo, hi):
     return m
 
 
-@njit(nogil=True)
+@njit(nogil=True, cache=True)
 def search_order(me, h0, h1, order, pos, left, right, to_move, passes, drawn, depth, model):
     """:func:`engine.search` with the boneyard's order known (``order[pos:]``, drawn from the front): a
     draw takes the next tile instead of a chance node; the opponent moves by ``model``."""
@@ -90,7 +91,7 @@ def search_order(me, h0, h1, order, pos, left, right, to_move, passes, drawn, de
     return total
 
 
-@njit(nogil=True)
+@njit(nogil=True, cache=True)
 def clairvoyant_game(seed, seat, model, depth, endgame, knows_order):
     """One game (deal of ``seed``, as ``engine.play_game``) of the clairvoyant player in ``seat`` against
     ``model``; returns +1 / 0 / -1 for the player."""
@@ -143,7 +144,7 @@ def clairvoyant_game(seed, seat, model, depth, endgame, knows_order):
         drawn = -1
 
 
-@njit(nogil=True)
+@njit(nogil=True, cache=True)
 def clairvoyant_games(seeds, seat, model, depth, endgame, knows_order, out):
     for g in range(len(seeds)):
         out[g] = clairvoyant_game(seeds[g], seat, model, depth, endgame, knows_order)
@@ -183,13 +184,14 @@ def main() -> None:
     from pipeline.dominoes.kernels import run_games
     from pipeline.family import load_params
 
+    quick = os.environ.get("BENCH_QUICK") == "1"  # what `make test` runs (tests/test_benchmarks.py)
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default="greedy")
-    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--games", type=int, default=4 if quick else 2000)
     ap.add_argument("--seed", type=int, default=3)
-    ap.add_argument("--depths", default="3,5")
+    ap.add_argument("--depths", default="1" if quick else "3,5")
     ap.add_argument("--variants", default="hand,order")
-    ap.add_argument("--seats", default="0,1")
+    ap.add_argument("--seats", default="0" if quick else "0,1")
     a = ap.parse_args()
     s = Settings.from_params(load_params(ROOT / "params.yaml")["dominoes"])
     model = E.MODEL_CODES[a.model]

@@ -6,8 +6,10 @@ resident memory read from ``wait4``). Then, in one process, the cost of a decisi
 the cache yet (the cache is emptied before each), and of a warm one. Finally the bytes written beside the
 artifacts by all of this (none are expected: no runtime copies).
 
-Needs the default tables (``make run``). Last line: ``first_answer hasbro_s=<median> hasbro_mb=<median peak>
-scandinavian_s=<> scandinavian_mb=<> cold_us=<median> warm_us=<median> written_bytes=<n> load=<1-min>``.
+Needs the default tables (``make run``); BENCH_QUICK=1 (what `make test` runs, tests/test_benchmarks.py): one
+run, 20 cold decisions, and the rule sets whose tables are there. Last line: ``first_answer hasbro_s=<median>
+hasbro_mb=<median peak> scandinavian_s=<> scandinavian_mb=<> cold_us=<median> warm_us=<median>
+written_bytes=<n> load=<1-min>``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 from lookup.store import default_artifacts_dir  # noqa: E402
 
-RUNS = 7
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+RUNS = 1 if QUICK else 7
+CASES = 20 if QUICK else 400
 FIRST = """
 from lookup.yahtzee import decide
 d = decide([1, 3, 3, 5, 6], 2, {{"ones": 3}}, {rules!r})
@@ -38,7 +42,7 @@ from lookup.yahtzee import decide
 from lookup.yahtzee.sheet import Sheet
 rng = np.random.default_rng(0)
 cases = []
-for _ in range(400):
+for _ in range({cases}):
     sheet = Sheet.empty("hasbro")
     for _ in range(rng.integers(0, 13)):
         dice = list(rng.integers(1, 7, 5))
@@ -75,13 +79,17 @@ def main() -> None:
     before = files_bytes(root)
     out = {}
     for rules in ("hasbro", "scandinavian"):
+        if QUICK and not (root / f"yahtzee-{rules}-policy.zarr").exists():
+            out[rules] = (float("nan"), float("nan"))
+            continue
         runs = [fresh(FIRST.format(rules=rules)) for _ in range(RUNS)]
         out[rules] = (statistics.median(w for w, _ in runs), statistics.median(m for _, m in runs))
         print(f"{rules}: fresh process (interpreter, import, open, first decide): median {out[rules][0]:.3f} s "
               f"(min {min(w for w, _ in runs):.3f}, max {max(w for w, _ in runs):.3f}), peak RSS median "
               f"{out[rules][1]:.1f} MB over {RUNS} runs")
-    cold_us, warm_us = map(float, subprocess.run([sys.executable, "-c", COLD], cwd=ROOT, check=True,
-                                                 capture_output=True, text=True).stdout.split())
+    cold = subprocess.run([sys.executable, "-c", COLD.format(cases=CASES)], cwd=ROOT, check=True,
+                          capture_output=True, text=True)
+    cold_us, warm_us = map(float, cold.stdout.split())
     print(f"hasbro decide with an empty chunk cache: median {cold_us:.1f} us; the same decision again "
           f"(warm): {warm_us:.2f} us")
     after = files_bytes(root)

@@ -5,6 +5,8 @@ tables: exactly what the g151-* stages compute. Timed in one process: the first 
 the numba kernels from their cache (compiling them if the cache is empty), then REPEATS warm passes; then
 one full build (compute + publish Zarr and HDF5, verified) into a temporary directory, and decide()
 latency over the built tables. The LAST line is ``g151 all_tables_s=<first pass, cache loaded>``.
+BENCH_QUICK=1: the variants of params.yaml to 300 points only, one warm pass, 50 decisions (what `make test` runs,
+tests/test_benchmarks.py).
 """
 
 from __future__ import annotations
@@ -20,12 +22,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
 
+import yaml  # noqa: E402
+
 from pipeline import registry  # noqa: E402
 from pipeline.family import load_params  # noqa: E402
 from pipeline.progress import set_quiet  # noqa: E402
 from pipeline.store import PROJECT_ROOT  # noqa: E402
 
-REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+REPEATS = 1 if QUICK else int(os.environ.get("BENCH_REPEATS", "5"))
 
 
 def all_tables(section: dict) -> float:
@@ -42,7 +47,7 @@ def all_tables(section: dict) -> float:
 def main() -> None:
     set_quiet(True)
     params = load_params()
-    section = params["g151"]
+    section = {**params["g151"], "targets": [300]} if QUICK else params["g151"]
     print(f"variants {section['variants']}, targets {section['targets']}")
     first = all_tables(section)
     warm = [all_tables(section) for _ in range(REPEATS)]
@@ -50,21 +55,26 @@ def main() -> None:
           f"{statistics.median(warm):.4f} s ({' '.join(f'{t:.4f}' for t in warm)})")
     with tempfile.TemporaryDirectory() as tmp:
         names = [f"g151-{v}" for v in section["variants"]]
+        params_path = Path(tmp) / "params.yaml"
+        params_path.write_text(yaml.safe_dump({"g151": section}))
         start = time.perf_counter()
-        registry.build(names, artifacts_dir=tmp, manifest=False)
+        # With its manifest, which lookup holds every artifact to (issue 37: without it, decide() refused them).
+        registry.build(names, params_path=params_path, artifacts_dir=tmp)
         build_s = time.perf_counter() - start
         print(f"build (compute + publish zarr and h5, verified) of {len(names)} artifacts: {build_s:.3f} s")
         from lookup.g151 import decide
 
-        decide(600, 250, 900, artifacts_dir=tmp)  # loads and verifies the tables once
+        target, top = (300, 3) if QUICK else (1000, 10)  # in points; states up to 50 * (top - 1)
+        decide(600 % target, 250 % target, 900 % target, target, artifacts_dir=tmp)  # loads the tables once
         rng = __import__("numpy").random.default_rng(0)
-        situations = [(int(a) * 50, int(t) * 50, int(b) * 50) for a, t, b in rng.integers(0, 10, (2000, 3))]
+        situations = [(int(a) * 50, int(t) * 50, int(b) * 50) for a, t, b in
+                      rng.integers(0, top, (50 if QUICK else 2000, 3))]
         times = []
         for a, t, b in situations:
             s = time.perf_counter()
-            decide(a, t, b, artifacts_dir=tmp)
+            decide(a, t, b, target, artifacts_dir=tmp)
             times.append(time.perf_counter() - s)
-        print(f"decide() with other_banked, target 1000: median {statistics.median(times) * 1e6:.1f} us "
+        print(f"decide() with other_banked, target {target}: median {statistics.median(times) * 1e6:.1f} us "
               f"over {len(situations)} situations")
     print(f"g151 all_tables_s={first:.3f}")
 

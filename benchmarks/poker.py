@@ -8,6 +8,12 @@ loads or compiles it and is not counted). The machine is shared: figures are pes
 * exact equity (numba engine, ``lookup.poker.equity(..., engine=NumbaEngine())``): heads-up preflop, the
   three-way AA vs QQ vs 93o, a hand against one random hand, and the seed's worst cases (5 unknown cards;
   1 known hand against 9 unknown on the river). The numpy engine (lookup's default) on heads-up preflop.
+* ``lookup.poker.decide`` with a budget of 0.05 s where no exact count fits (the Monte Carlo answers): the
+  whole call's wall time, which the budget bounds (issue 37: it was 6.5-8.8 s).
+
+BENCH_QUICK=1 (what `make test` runs, tests/test_benchmarks.py): one timed run each, no full enumeration of the
+133,784,560 hands (the numpy evaluator on 20,000 random ones), the first two equity cases, not the numpy
+engine's heads-up count.
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ import numpy as np  # noqa: E402
 from pipeline import registry  # noqa: E402
 from pipeline.progress import set_quiet  # noqa: E402
 
-REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+REPEATS = 1 if QUICK else int(os.environ.get("BENCH_REPEATS", "5"))
 
 
 CPU_S: list[float] = []  # the median process CPU time of the last median_time call (all threads)
@@ -54,7 +61,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         params = Path(tmp) / "params.yaml"
         params.write_text("poker:\n  preflop: {}\n")
-        registry.build(["poker-evaluator"], params_path=params, artifacts_dir=Path(tmp), manifest=False)
+        registry.build(["poker-evaluator"], params_path=params, artifacts_dir=Path(tmp))  # with its manifest
         run(Path(tmp))
 
 
@@ -68,22 +75,27 @@ def run(root: Path) -> None:
     from pipeline.poker.kernels import fused_table, seven_card_census
 
     tables = load_evaluator(root)
-    last, first6 = fused_table(tables.rank_next, tables.rank_value)
-    t, _ = median_time(lambda: seven_card_census(tables.rank_next, last, first6, tables.flush_value, False))
-    ours = 133_784_560 / t
-    print(f"poker evaluator_enumeration hands=133784560 threads={numba.get_num_threads()} median_s={t:.4f} "
-          f"cpu_s={CPU_S[-1]:.4f} evals_per_s={ours:.4g} evals_per_cpu_s={133_784_560 / CPU_S[-1]:.4g}")
+    decide_budget(root)
+    if QUICK:
+        ours = float("nan")
+    else:
+        last, first6 = fused_table(tables.rank_next, tables.rank_value)
+        t, _ = median_time(lambda: seven_card_census(tables.rank_next, last, first6, tables.flush_value, False))
+        ours = 133_784_560 / t
+        print(f"poker evaluator_enumeration hands=133784560 threads={numba.get_num_threads()} median_s={t:.4f} "
+              f"cpu_s={CPU_S[-1]:.4f} evals_per_s={ours:.4g} evals_per_cpu_s={133_784_560 / CPU_S[-1]:.4g}")
     rng = np.random.default_rng(1)
-    hands = np.argsort(rng.random((1_000_000, 52)), axis=1)[:, :7]
-    t, _ = median_time(lambda: values(hands, tables), 3)
-    print(f"poker evaluator_numpy_random hands=1000000 median_s={t:.4f} evals_per_s={1e6 / t:.4g}")
+    n = 20_000 if QUICK else 1_000_000
+    hands = np.argsort(rng.random((n, 52)), axis=1)[:, :7]
+    t, _ = median_time(lambda: values(hands, tables), min(3, REPEATS))
+    print(f"poker evaluator_numpy_random hands={n} median_s={t:.4f} evals_per_s={n / t:.4g}")
     few = hands[:200_000].tolist()
     try:
         import phevaluator
 
-        t, _ = median_time(lambda: [phevaluator.evaluate_cards(*h) for h in few], 3)
-        print(f"poker phevaluator_random hands=200000 median_s={t:.4f} evals_per_s={2e5 / t:.4g} "
-              f"ours_enumeration_ratio={ours / (2e5 / t):.0f}")
+        t, _ = median_time(lambda: [phevaluator.evaluate_cards(*h) for h in few], min(3, REPEATS))
+        print(f"poker phevaluator_random hands={len(few)} median_s={t:.4f} evals_per_s={len(few) / t:.4g} "
+              f"ours_enumeration_ratio={ours / (len(few) / t):.0f}")
     except ImportError:
         print("poker phevaluator_random skipped=not-installed")
     try:
@@ -91,9 +103,9 @@ def run(root: Path) -> None:
 
         deck = [eval7.Card(s) for s in (r + u for r in "23456789TJQKA" for u in "cdhs")]
         cards = [[deck[c] for c in h] for h in few]
-        t, _ = median_time(lambda: [eval7.evaluate(h) for h in cards], 3)
-        print(f"poker eval7_random hands=200000 median_s={t:.4f} evals_per_s={2e5 / t:.4g} "
-              f"ours_enumeration_ratio={ours / (2e5 / t):.0f}")
+        t, _ = median_time(lambda: [eval7.evaluate(h) for h in cards], min(3, REPEATS))
+        print(f"poker eval7_random hands={len(few)} median_s={t:.4f} evals_per_s={len(few) / t:.4g} "
+              f"ours_enumeration_ratio={ours / (len(few) / t):.0f}")
     except ImportError:
         print("poker eval7_random skipped=not-installed")
 
@@ -110,15 +122,35 @@ def run(root: Path) -> None:
         ("seed_river_1_known_vs_9_unknown", (["AsAh"], "2c 7d 9h Ks 4c", 9)),
         ("seed_river_2_known_vs_8_unknown", (["AsAh", "KdKc"], "2c 7d 9h Ks 4c", 8)),
     ]
-    for name, (hands_, board, n) in cases:
+    for name, (hands_, board, n) in cases[:2] if QUICK else cases:
         # use_table=False: these time the enumeration (a preflop question would otherwise read the table).
         t, got = median_time(lambda h=hands_, b=board, n=n: equity(h, b, n, engine=engine, budget=30, use_table=False))
         print(f"poker {name} exact={got.exact} deals={got.deals} median_s={t:.4f} cpu_s={CPU_S[-1]:.4f} "
               f"equity={','.join(f'{e:.6f}' for e in got.equity)}")
-    numpy_engine = NumpyEngine(tables)
-    t, got = median_time(lambda: equity(["AsAh", "KdKc"], engine=numpy_engine), 3)
-    print(f"poker heads_up_preflop_numpy_engine exact={got.exact} median_s={t:.4f}")
+    if not QUICK:
+        numpy_engine = NumpyEngine(tables)
+        t, got = median_time(lambda: equity(["AsAh", "KdKc"], engine=numpy_engine), 3)
+        print(f"poker heads_up_preflop_numpy_engine exact={got.exact} median_s={t:.4f}")
     print(f"poker load_average_end={' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def decide_budget(root: Path) -> None:
+    """Wall time of ``lookup.poker.decide(..., budget=0.05)`` where no exact count fits in the budget: the call's
+    whole time (the budget bounds it), warm, median over the cases and REPEATS runs each."""
+    from lookup.poker import decide
+
+    cases = [("AsKd", "2c7d9h", 2), ("AsKd", "", 8), ("QhJh", "2c7d9hKs", 5)]
+    for hand, board, n in cases:
+        decide(hand, pot=100, to_call=50, board=board, opponents=n, budget=0.05, artifacts_dir=root)  # warm
+    times = []
+    for _ in range(REPEATS):
+        for hand, board, n in cases:
+            start = time.perf_counter()
+            got = decide(hand, pot=100, to_call=50, board=board, opponents=n, budget=0.05, artifacts_dir=root)
+            times.append(time.perf_counter() - start)
+            assert not got.exact
+    print(f"poker decide_budget budget_s=0.05 median_s={statistics.median(times):.4f} max_s={max(times):.4f} "
+          f"calls={len(times)}")
 
 
 if __name__ == "__main__":

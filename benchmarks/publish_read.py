@@ -6,7 +6,9 @@ and the way it does now (one ``array_digests`` read, with 1 and with 2 threads),
 same checksums. ``BENCH_ARRAYS`` (comma-separated names) limits it to those arrays; companion ``*.sha256``
 arrays are left out (small, read once either way). One run each (the store is large), after a first read that
 brings the files into the page cache, so that every way reads the same cached files.
-Last line: ``publish_read three_s=.. one_s_1thread=.. one_s_2threads=.. gib=..``.
+Last line: ``publish_read three_s=.. one_s_1thread=.. one_s_2threads=.. gib=..``. BENCH_QUICK=1 without
+BENCH_ARTIFACT (what `make test` runs, tests/test_benchmarks.py): the smallest Zarr artifact of the artifacts
+directory.
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from pathlib import Path
 
 import numpy as np
 
-from lookup.store import sha256_of_array, zarr_module
+from lookup.store import default_artifacts_dir, sha256_of_array, zarr_module
 from pipeline.layout import DIGEST_SUFFIX, chunk_digests
 from pipeline.store import array_digests
 
 
 def main() -> None:
-    path = Path(os.environ["BENCH_ARTIFACT"])
+    if "BENCH_ARTIFACT" not in os.environ and os.environ.get("BENCH_QUICK") == "1":
+        path = min(default_artifacts_dir().glob("*.zarr"), key=lambda p: sum(f.stat().st_size for f in p.rglob("*")))
+    else:
+        path = Path(os.environ["BENCH_ARTIFACT"])
     zarr = zarr_module()
     group = zarr.open_group(zarr.storage.LocalStore(str(path), read_only=True), mode="r")
     wanted = set(filter(None, os.environ.get("BENCH_ARRAYS", "").split(",")))

@@ -11,6 +11,8 @@ requests sent without an HTTP answer (connection errors, timeouts); "wrong" answ
 differ from lookup's (reroll, box and expected final score, exactly).
 
     python benchmarks/serve_load.py [--workers 1 2] [--requests 6000] [--clients 100] [--seconds 30]
+
+BENCH_QUICK=1 (what `make test` runs, tests/test_benchmarks.py): one worker, 100 requests, 4 clients for 1 s.
 """
 
 from __future__ import annotations
@@ -116,14 +118,15 @@ def report(name: str, lat: list[float], seconds: float, bad: int, errors: int, c
 
 
 def main() -> None:
+    quick = os.environ.get("BENCH_QUICK") == "1"
     ap = argparse.ArgumentParser()
-    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--requests", type=int, default=6000)
-    ap.add_argument("--concurrency", type=int, default=8)
-    ap.add_argument("--clients", type=int, default=100)
-    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--workers", type=int, nargs="+", default=[1] if quick else [1, 2])
+    ap.add_argument("--requests", type=int, default=100 if quick else 6000)
+    ap.add_argument("--concurrency", type=int, default=4 if quick else 8)
+    ap.add_argument("--clients", type=int, default=4 if quick else 100)
+    ap.add_argument("--seconds", type=float, default=1.0 if quick else 30.0)
     args = ap.parse_args()
-    situations_ = situations(500)
+    situations_ = situations(50 if quick else 500)
     answers = [expected(b) for b in situations_]
     bodies = [orjson.dumps(b) for b in situations_]
     for workers in args.workers:
@@ -146,7 +149,7 @@ def measure(workers: int, args: argparse.Namespace, bodies: list[bytes], answers
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        uvloop.run(run(url, bodies, answers, 4, 20, 400))  # warm up each worker's tables
+        uvloop.run(run(url, bodies, answers, 4, 20, min(400, 4 * args.requests)))  # warm up each worker's tables
         proc = psutil.Process(server.pid)
         for name, clients, limit_s, count in (
                 (f"serve_decide workers={workers} concurrency={args.concurrency}", args.concurrency, 60, args.requests),

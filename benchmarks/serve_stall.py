@@ -6,6 +6,9 @@ times sequential decide requests alone, then again while two client processes lo
 10 s). Prints the decide latency of both phases and how many half-sent bodies got their 408.
 
     python benchmarks/serve_stall.py [--decides 300]
+
+BENCH_QUICK=1 (what `make test` runs, tests/test_benchmarks.py): 10 decides per phase, one heavy client, and no
+half-sent bodies (their 408 comes after the 10 s body deadline).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
 
 import aiohttp  # noqa: E402
 
+QUICK = os.environ.get("BENCH_QUICK") == "1"
 TURN = {"dice": [1, 3, 3, 5, 6], "rerolls": 2, "sheet": {"ones": 3, "chance": 22}}
 HALF_BODY = (b"POST /api/yahtzee/hasbro/value HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
              b"Content-Length: 100\r\n\r\n{")
@@ -67,13 +71,14 @@ def summary(name: str, ms: list[float]) -> str:
 
 async def measure(url: str, port: int, n: int) -> None:
     async with aiohttp.ClientSession() as session:
-        await decides(session, url, 50)  # tables loaded, sheet state cached
+        await decides(session, url, 5 if QUICK else 50)  # tables loaded, sheet state cached
         alone = await decides(session, url, n)
-        clients = [multiprocessing.Process(target=heavy_client, args=(url,), daemon=True) for _ in range(2)]
+        clients = [multiprocessing.Process(target=heavy_client, args=(url,), daemon=True)
+                   for _ in range(1 if QUICK else 2)]
         for p in clients:
             p.start()
         held = []
-        for _ in range(20):
+        for _ in range(0 if QUICK else 20):
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(HALF_BODY)
             held.append((reader, writer))
@@ -83,13 +88,14 @@ async def measure(url: str, port: int, n: int) -> None:
             p.terminate()
         answers = [await reader.read(200) for reader, _ in held]
     print(summary("decide alone", alone))
-    print(summary("decide beside 2 processes of coach/explain/10 MB bodies and 20 half-sent bodies", beside))
+    print(summary(f"decide beside {len(clients)} processes of coach/explain/10 MB bodies and {len(held)} half-sent "
+                  "bodies", beside))
     print(f"half-sent bodies answered 408: {sum(a.startswith(b'HTTP/1.1 408') for a in answers)} of {len(answers)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decides", type=int, default=300)
+    parser.add_argument("--decides", type=int, default=10 if QUICK else 300)
     args = parser.parse_args()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

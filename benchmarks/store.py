@@ -1,10 +1,12 @@
 """Artifact store throughput: publish (write + verify + rename), verify, and a verified open.
 
 Medians over several runs of a 64 MiB float64 array. Last line: `store write_s=.. verify_s=.. open_s=..`.
+BENCH_QUICK=1: one run of a 1 MiB array (what `make test` runs, tests/test_benchmarks.py).
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import time
@@ -13,22 +15,24 @@ from pathlib import Path
 import numpy as np
 
 from lookup.store import open_artifact, verify_problems
-from pipeline.store import ArtifactSpec, StoredArray, write_artifact
+from pipeline.store import ArtifactSpec, StoredArray, write_artifact, write_manifest
 
-RUNS = 5
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+RUNS = 1 if QUICK else 5
 
 
 def main() -> None:
-    data = np.random.default_rng(1).random((1024, 8192))
+    data = np.random.default_rng(1).random((16 if QUICK else 1024, 8192))
     spec = ArtifactSpec(name="bench", schema="bench.store", schema_version=1, game="bench", rules={},
-                        params={}, code=("pipeline/store.py",))
+                        params={}, code=("pipeline.store",))
     writes, verifies, opens = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         for _ in range(RUNS):
             t = time.perf_counter()
-            write_artifact(spec, {"x": StoredArray(data, "random", chunks=(64, 8192))}, root)
+            write_artifact(spec, {"x": StoredArray(data, "random", chunks=(min(64, len(data)), 8192))}, root)
             writes.append(time.perf_counter() - t)
+            write_manifest(root, verified=[root / "bench.zarr"])  # lookup holds artifacts to it
             t = time.perf_counter()
             assert verify_problems(root / "bench.zarr") == []
             verifies.append(time.perf_counter() - t)

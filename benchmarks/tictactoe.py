@@ -1,7 +1,8 @@
 """Tic-tac-toe: time to compute all the tables (every reachable position, minimax and best response to each
 model of params.yaml, exact rationals), and decide() latency over the built tables; the exact match-ups
 of the report (every player against every model, both seats). Medians of REPEATS runs in one process.
-The LAST line is ``tictactoe all_tables_s=... decide_us=... matchups_s=...``.
+The LAST line is ``tictactoe all_tables_s=... decide_us=... matchups_s=...``. BENCH_QUICK=1: one run, two
+models, 200 decisions (what `make test` runs, tests/test_benchmarks.py).
 """
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
 
+import yaml  # noqa: E402
+
 from pipeline import registry  # noqa: E402
 from pipeline.family import load_params  # noqa: E402
 from pipeline.progress import set_quiet  # noqa: E402
 
-REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+REPEATS = 1 if QUICK else int(os.environ.get("BENCH_REPEATS", "3"))
 
 
 def all_tables(section: dict, root: Path) -> tuple[float, float]:
@@ -41,6 +45,8 @@ def all_tables(section: dict, root: Path) -> tuple[float, float]:
 def main() -> None:
     set_quiet(True)
     section = load_params()["tictactoe"]
+    if QUICK:
+        section = {**section, "models": ["random", "first"], "report": {**section["report"], "players": ["perfect"]}}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         runs = [all_tables(section, root) for _ in range(REPEATS)]
@@ -48,13 +54,13 @@ def main() -> None:
         print(f"all tables: median {statistics.median(times):.3f} s wall ({' '.join(f'{t:.3f}' for t in times)}), "
               f"{statistics.median(cpus):.3f} s CPU")
         params = root / "params.yaml"
-        params.write_text((ROOT / "params.yaml").read_text())
+        params.write_text(yaml.safe_dump({"tictactoe": section}))
         registry.build(["tictactoe-standard"], params_path=params, artifacts_dir=root / "artifacts")
         from lookup.tictactoe import decide
 
         boards = ["X.O......", "XX..O.O..", ".........", "X...O...."]
         decide(boards[0], "random", artifacts_dir=root / "artifacts")  # load once
-        n = 2000
+        n = 200 if QUICK else 2000
         start = time.perf_counter()
         for i in range(n):
             decide(boards[i % 4], "random", artifacts_dir=root / "artifacts")

@@ -6,7 +6,8 @@ Needs the hasbro tables (builds them if absent). The peer (the ``bench`` extra) 
 (same as hasbro) once and caches its table under ``.dicetables_cache/``; without it the peer is skipped.
 Last line: `yahtzee_decide single_us=<median, mapping> list_us=<> sheet_us=<> peer_us=<median> ratio=<ours
 mapping / peer> checked_read_us=<> batch_per_s=<n> first_decision_s=<s> cpu_us=<mean CPU time per call, mapping>
-peer_cpu_us=<the same for the peer> load=<1-min load average>`.
+peer_cpu_us=<the same for the peer> load=<1-min load average>`. BENCH_QUICK=1 (what `make test` runs,
+tests/test_benchmarks.py): 100 situations, one round, a batch of 10,000, one fresh process, no peer.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 PEER_TABLE = ROOT / ".dicetables_cache" / "yatzy-solver-american.tbl"
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+ROUNDS = 1 if QUICK else 5
 
 from lookup.store import default_artifacts_dir  # noqa: E402
 from lookup.yahtzee.play import decide, decide_batch  # noqa: E402
@@ -63,6 +66,8 @@ def peer_notation(dice: list[int], rerolls: int, sheet: Sheet) -> str:
 
 
 def peer_solver():
+    if QUICK:
+        return None
     try:
         import yatzy_solver as ys  # noqa: PLC0415
     except ImportError:
@@ -98,7 +103,7 @@ def main() -> None:
         from pipeline.registry import build
 
         build(["yahtzee-hasbro"])
-    cases = situations(2000)
+    cases = situations(100 if QUICK else 2000)
     for case in cases[:50]:
         decide(*case)  # warm: the chunks these decisions read, caches
     sheets = [Sheet.parse(c[2], "hasbro") for c in cases]
@@ -113,7 +118,7 @@ def main() -> None:
     notations = [(peer_notation(d, r, sh),) for (d, r, _), sh in zip(cases, sheets, strict=True)]
     state_index = load_tables(get_rules("hasbro")).policy["state_index"]
     reads = [(int(np.ravel_multi_index(Sheet.parse(c[2], "hasbro").state, state_index.shape)),) for c in cases]
-    for _ in range(5):
+    for _ in range(ROUNDS):
         for name, form in forms.items():
             rounds[name].append(median_us(decide, form))
         if peer is not None:
@@ -126,29 +131,29 @@ def main() -> None:
 
     rng = np.random.default_rng(1)
     states = np.array([sh.state for sh in sheets])
-    n = 1_000_000
+    n = 10_000 if QUICK else 1_000_000
     pick = rng.integers(0, len(cases), n)
     dice = rng.integers(1, 7, (n, 5))
     rerolls = rng.integers(0, 3, n)
     batch = []
-    for _ in range(5):
+    for _ in range(ROUNDS):
         t = time.perf_counter()
         decide_batch(dice, rerolls, states[pick, 0], states[pick, 1], states[pick, 2], get_rules("hasbro"))
         batch.append(time.perf_counter() - t)
     batch_per_s = n / statistics.median(batch)
 
     firsts = []
-    for _ in range(5):
+    for _ in range(ROUNDS):
         out = subprocess.run([sys.executable, "-c", FIRST], cwd=ROOT, capture_output=True, text=True, check=True)
         firsts.append(float(out.stdout.strip()))
     first = statistics.median(firsts)
     ratio = med["mapping"] / med["peer"]
-    print(f"decide(): median us over {len(cases)} random situations (median of 5 interleaved rounds): "
+    print(f"decide(): median us over {len(cases)} random situations (median of {ROUNDS} interleaved rounds): "
           f"mapping {med['mapping']:.2f}, 13-list {med['list']:.2f}, Sheet {med['Sheet']:.2f}; "
           f"peer yatzy-solver best_action {med['peer']:.2f} (ours/peer {ratio:.3f}); one checked read "
           f"(its chunk, checked when first read, from the in-process cache) {med['checked_read']:.2f} us, "
           "two per decision")
-    print(f"decide_batch: {batch_per_s / 1e6:.2f} M situations/s (median of 5 x 1M); "
+    print(f"decide_batch: {batch_per_s / 1e6:.2f} M situations/s (median of {ROUNDS} x {n:,}); "
           f"fresh process import + first decision: median {first:.3f} s")
     print(f"yahtzee_decide single_us={med['mapping']:.2f} list_us={med['list']:.2f} sheet_us={med['Sheet']:.2f} "
           f"peer_us={med['peer']:.2f} ratio={ratio:.3f} checked_read_us={med['checked_read']:.3f} "

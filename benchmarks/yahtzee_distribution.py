@@ -6,7 +6,8 @@ medians of BENCH_REPEATS (default 3) runs (a public Rust solver's published time
 docs/benchmarks.md). Prints one line per rule set:
 ``yahtzee_distribution rules=<name> pass_s=<median> cpu_s=<median> peak_mib=<two layers of laws>
 mean=<law mean> start=<value table> load=<1-min load average>``. BENCH_RULES: comma-separated rule sets
-(default hasbro,verhoeff,scandinavian).
+(default hasbro,verhoeff,scandinavian). BENCH_QUICK=1 (what `make test` runs, tests/test_benchmarks.py):
+scandinavian+forced, one run.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ import numpy as np  # noqa: E402
 from pipeline.yahtzee.distribution import score_distribution  # noqa: E402
 from pipeline.yahtzee.solver import solve  # noqa: E402
 
-REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+REPEATS = 1 if QUICK else int(os.environ.get("BENCH_REPEATS", "3"))
 
 
 def main() -> None:
-    names = os.environ.get("BENCH_RULES", "hasbro,verhoeff,scandinavian").split(",")
+    names = os.environ.get("BENCH_RULES", "scandinavian+forced" if QUICK else "hasbro,verhoeff,scandinavian").split(",")
     for name in names:
         sol = solve(name, policy=True)
         score_distribution(name, sol.state_index, sol.reroll, sol.category)  # untimed: numba cache

@@ -32,7 +32,7 @@ from lookup import yahtzee  # noqa: E402
 from lookup.yahtzee import headsup  # noqa: E402
 from lookup.yahtzee.rules import get_rules  # noqa: E402
 
-POSITIONS = int(os.environ.get("BENCH_POSITIONS", "60"))
+POSITIONS = 3 if os.environ.get("BENCH_QUICK") == "1" else int(os.environ.get("BENCH_POSITIONS", "60"))
 
 
 def ms(fn, *args, **kwargs) -> float:

@@ -34,17 +34,19 @@ from lookup import yahtzee  # noqa: E402
 from lookup.yahtzee.play import turn_analysis  # noqa: E402
 from lookup.yahtzee.rules import get_rules, score_roll  # noqa: E402
 
-POSITIONS = int(os.environ.get("BENCH_POSITIONS", "300"))
+POSITIONS = 3 if os.environ.get("BENCH_QUICK") == "1" else int(os.environ.get("BENCH_POSITIONS", "300"))
 
 
 def positions(rules, n: int, seed: int = 26) -> list[tuple[list[int], int, list[int | None]]]:
-    """(dice, rerolls, sheet) of ``n`` random positions: each sheet that of a game played at random."""
+    """(dice, rerolls, sheet) of ``n`` random positions: each sheet that of a game played at random (in the sheet's
+    order when the rules force it)."""
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(n):
         boxes: list[int | None] = [None] * rules.n_boxes
         for _ in range(int(rng.integers(0, rules.n_boxes))):
-            c = int(rng.choice([c for c in range(rules.n_boxes) if boxes[c] is None]))
+            free = [c for c in range(rules.n_boxes) if boxes[c] is None]
+            c = free[0] if rules.forced_order else int(rng.choice(free))  # forced order: the boxes in turn
             boxes[c] = score_roll(rules, [int(x) for x in rng.integers(1, 7, rules.n_dice)], c)
         out.append(([int(x) for x in rng.integers(1, 7, rules.n_dice)], int(rng.integers(0, 3)), boxes))
     return out

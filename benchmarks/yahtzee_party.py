@@ -30,7 +30,9 @@ import pipeline  # noqa: E402,F401  (numba's cache directory before the kernels 
 from pipeline.yahtzee.duel import solve_duel  # noqa: E402
 from pipeline.yahtzee.party import solve_party  # noqa: E402
 
-REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+REPEATS = 1 if QUICK else int(os.environ.get("BENCH_REPEATS", "3"))
+BOXES = (0, 13) if QUICK else None  # the boxes in play: two in quick mode, else the whole sheet
 FORCED = "scandinavian+forced"
 
 
@@ -48,7 +50,7 @@ def timed(solve, *args) -> tuple[float, float, int]:
 def solve_times() -> None:
     solve_party(FORCED, (0, 13), 2)  # compile outside the timings
     solve_duel(FORCED, (0, 13))
-    for label, solve, args in (("party", solve_party, (FORCED, None, 2)), ("duel", solve_duel, (FORCED,))):
+    for label, solve, args in (("party", solve_party, (FORCED, BOXES, 2)), ("duel", solve_duel, (FORCED, BOXES))):
         runs = [timed(solve, *args) for _ in range(REPEATS)]
         print(f"yahtzee_party players=2 layout={label} wall_s={statistics.median(r[0] for r in runs):.2f} "
               f"cpu_s={statistics.median(r[1] for r in runs):.2f} states={runs[0][2]} load={os.getloadavg()[0]:.1f}")
@@ -69,7 +71,7 @@ def decide_times() -> None:
     possible = possible_points(rules)
     rng = np.random.default_rng(3)
     first, warm = [], []
-    for _ in range(200):
+    for _ in range(5 if QUICK else 200):
         box, seat = int(rng.integers(0, 15)), int(rng.integers(0, 3))
         sheets = [[int(rng.choice(sorted(possible[c]))) if c < box + (j < seat) else None for c in range(15)]
                   for j in range(3)]

@@ -5,7 +5,8 @@ untimed first solve loads the numba cache); the peer (``pip install yatzy-solver
 same variant in one run. Prints one line per rule set:
 ``yahtzee_rulesets rules=<name> ours_s=<median> hasbro_s=<median> vs_hasbro=<ratio> peer_s=<median>
 start=<value> peer_start=<value>``. BENCH_REPEATS (default 3) runs per table; BENCH_RULES limits the rule sets
-(comma-separated).
+(comma-separated). BENCH_QUICK=1 (what `make test` runs, tests/test_benchmarks.py): scandinavian+forced once, no
+hasbro nor peer.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(__file__).resolve().parent.par
 from lookup.yahtzee.rules import RULE_SETS  # noqa: E402
 from pipeline.yahtzee.solver import solve  # noqa: E402
 
-REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+REPEATS = 1 if QUICK else int(os.environ.get("BENCH_REPEATS", "3"))
 PEER_NAME = {"verhoeff": "american", "hasbro": "american+forced-joker", "no-joker": "american+no-joker",
              "plain": "american+no-bonus", **{n: f"yatzy-{n}" for n in RULE_SETS if n.startswith("scandinavian")}}
 
@@ -37,14 +39,18 @@ def median_time(fn, n: int) -> tuple[float, object]:
 
 
 def main() -> None:
-    names = os.environ.get("BENCH_RULES", ",".join(n for n in RULE_SETS if n.startswith("scandinavian")))
+    names = os.environ.get("BENCH_RULES", "scandinavian+forced" if QUICK else
+                           ",".join(n for n in RULE_SETS if n.startswith("scandinavian")))
     try:
         import yatzy_solver as ys  # noqa: PLC0415
     except ImportError:
         ys = None
         print("peer: yatzy_solver is not installed (pip install yatzy-solver==1.0.0); peer columns are nan")
-    solve("hasbro")  # untimed: loads (or compiles) the numba kernels
-    hasbro_s, _ = median_time(lambda: solve("hasbro"), REPEATS)
+    if QUICK:
+        ys, hasbro_s = None, float("nan")
+    else:
+        solve("hasbro")  # untimed: loads (or compiles) the numba kernels
+        hasbro_s, _ = median_time(lambda: solve("hasbro"), REPEATS)
     for name in names.split(","):
         solve(name)
         ours_s, sol = median_time(lambda n=name: solve(n), REPEATS)

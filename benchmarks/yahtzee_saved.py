@@ -7,7 +7,8 @@ the next layer's values random (the time does not depend on them), the better of
 time = (C + 1) x final pass + (C + 2) x stage. Prints
 
 ``yahtzee_saved rules=<r> layer=<n> cap=<C> us_per_row=<t> load=<1-minute load>`` per cap, then
-``yahtzee_saved_fit final_pass_us=<f> stage_us=<k>``.
+``yahtzee_saved_fit final_pass_us=<f> stage_us=<k>``. BENCH_QUICK=1 (what `make test` runs,
+tests/test_benchmarks.py): scandinavian+forced, layer 4, 200 rows, caps 0 and 1.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from pipeline.yahtzee.solver import _batches, kernel_tables  # noqa: E402
 
 
 def main() -> None:
-    base = get_rules(os.environ.get("BENCH_RULES", "maxi-se"))
-    layer, rows = int(os.environ.get("BENCH_LAYER", "10")), int(os.environ.get("BENCH_ROWS", "20000"))
+    quick = os.environ.get("BENCH_QUICK") == "1"
+    base = get_rules(os.environ.get("BENCH_RULES", "scandinavian+forced" if quick else "maxi-se"))
+    layer = int(os.environ.get("BENCH_LAYER", "4" if quick else "10"))
+    rows = int(os.environ.get("BENCH_ROWS", "200" if quick else "20000"))
     space, kt = state_space(base), kernel_tables(base)
     lo = int(space.layer_ptr[layer])
     hi = min(int(space.layer_ptr[layer + 1]), lo + rows)
@@ -42,7 +45,7 @@ def main() -> None:
     numba.set_num_threads(1)
     rng = np.random.default_rng(0)
     times = {}
-    for cap in range(int(os.environ.get("BENCH_MAX_CAP", "3")) + 1):
+    for cap in range(int(os.environ.get("BENCH_MAX_CAP", "1" if quick else "3")) + 1):
         rules = dataclasses.replace(base, saved_rolls_cap=cap)
         params = np.array(kernel_params(rules, saved_rolls=True), dtype=np.int64)
         vals = np.zeros((cap + 1, space.n_rows))  # pages never written are never allocated

@@ -8,7 +8,9 @@ Solo games (one sheet, how public solvers count games/s) are also timed in CPU s
 (all threads): on a shared machine the wall-clock rate depends on the other processes, the rate per CPU
 second much less. Last line: `yahtzee_selfplay optimal_games_per_s=<n> optimal_solo_games_per_s=<n>
 solo_per_thread=<n> solo_games_per_cpu_s=<n> python_engine_games_per_s=<n> load=<1-min load average>`
-(with `optimal_games_per_cpu_s` after the first figure).
+(with `optimal_games_per_cpu_s` after the first figure). BENCH_QUICK=1 (what `make test` runs,
+tests/test_benchmarks.py): 2,000 games per player (those whose tables are there: hasbro's, and the seed's and
+Perturbation's if built), one solo run, 10 games of the plain-Python engine.
 """
 
 from __future__ import annotations
@@ -29,26 +31,37 @@ from pipeline.yahtzee_lab.match import play, play_batch  # noqa: E402
 from pipeline.yahtzee_lab.players import game_rules, get_player  # noqa: E402
 from pipeline.yahtzee_lab.pyengine import play_python  # noqa: E402
 
+QUICK = os.environ.get("BENCH_QUICK") == "1"
 GAMES = {"optimal": 1_000_000, "esperance": 400_000, "decision_une": 400_000, "random": 400_000,
          "perturbation": 100_000}
-PYTHON_GAMES = 400
+if QUICK:
+    GAMES = {name: 2_000 for name in GAMES}
+PYTHON_GAMES = 10 if QUICK else 400
+WARM = 200 if QUICK else 2000
 SEED = 1
 
 
 def ensure_artifacts() -> None:
+    """The tables the players read: built when absent (with the manifest, which lookup holds them to); in quick
+    mode, the players whose tables are absent are left out instead."""
     root = default_artifacts_dir()
+    if QUICK:
+        for name, needs in (("esperance", "seed-policy"), ("perturbation", "perturbation-weights")):
+            if not (root / f"yahtzee-{needs}.zarr").exists():
+                GAMES.pop(name)
+        return
     wanted = ["yahtzee-hasbro-policy.zarr", "yahtzee-seed-policy.zarr", "yahtzee-perturbation-weights.zarr"]
     if not all((root / w).exists() for w in wanted):
         from pipeline.registry import build
 
-        build(["yahtzee-hasbro", "yahtzee-seed", "yahtzee-perturbation-weights"], manifest=False)
+        build(["yahtzee-hasbro", "yahtzee-seed", "yahtzee-perturbation-weights"], artifacts_dir=root)
 
 
 def main() -> None:
     ensure_artifacts()
     rates, cpu_rates = {}, {}
     for name, games in GAMES.items():
-        play(name, name, 2000, seed=SEED)  # warm: compiled code, memory-mapped tables
+        play(name, name, WARM, seed=SEED)  # warm: compiled code, memory-mapped tables
         start, cpu = time.perf_counter(), time.process_time()
         result = play(name, name, games, seed=SEED)
         elapsed = time.perf_counter() - start
@@ -57,9 +70,9 @@ def main() -> None:
         print(f"{name:<13} {games:>9,} self-play games in {elapsed:6.2f} s: {rates[name]:>9,.0f} games/s "
               f"({cpu_rates[name]:,.0f} per CPU second; mean {result.scores[:, 0].mean():.2f})")
     # One-player games, as public solvers count them ("games/s" of optimal play of one sheet).
-    play("optimal", None, 2000, seed=SEED)
+    play("optimal", None, WARM, seed=SEED)
     solo, solo_cpu = [], []
-    for _ in range(5):
+    for _ in range(1 if QUICK else 5):
         start, cpu = time.perf_counter(), time.process_time()
         result = play("optimal", None, GAMES["optimal"], seed=SEED)
         solo.append(GAMES["optimal"] / (time.perf_counter() - start))

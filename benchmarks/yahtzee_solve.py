@@ -6,6 +6,7 @@ numba cache compiled and loaded by an untimed first solve). Prints the medians; 
 
 The peer is imported from this interpreter if installed (``pip install yatzy-solver==1.0.0``), else run
 in a subprocess with the interpreter named by $YATZY_SOLVER_PYTHON; without either it is skipped.
+BENCH_QUICK=1 (what `make test` runs, tests/test_benchmarks.py): scandinavian+forced once, no peer.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(__file__).resolve().parent.par
 
 from pipeline.yahtzee.solver import solve  # noqa: E402
 
-REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+REPEATS = 1 if QUICK else int(os.environ.get("BENCH_REPEATS", "5"))
+RULES = "scandinavian+forced" if QUICK else "verhoeff"
 PEER_LOOP = (
     "import time, yatzy_solver as y\n"
     "for _ in range({n}):\n"
@@ -31,17 +34,19 @@ PEER_LOOP = (
 
 
 def time_ours(n: int) -> list[float]:
-    first = solve("verhoeff")  # untimed: loads (or compiles) the numba kernels
-    print(f"ours: start value {first.start_value:.7f} (published 254.5896095)")
+    first = solve(RULES)  # untimed: loads (or compiles) the numba kernels
+    print(f"ours: {RULES} start value {first.start_value:.7f} (verhoeff's published: 254.5896095)")
     times = []
     for _ in range(n):
         t = time.perf_counter()
-        solve("verhoeff")
+        solve(RULES)
         times.append(time.perf_counter() - t)
     return times
 
 
 def time_peer(n: int) -> list[float] | None:
+    if QUICK:
+        return None
     try:
         import yatzy_solver as y  # noqa: PLC0415
     except ImportError:

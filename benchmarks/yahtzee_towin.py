@@ -6,6 +6,7 @@ Each build runs in a fresh temporary artifacts directory on a LocalCluster of BE
 worker processes; CPU time counts every process of the build (its workers included). Prints one line per
 build: ``yahtzee_towin rules=<name> objectives=<...> wall_s=<median> cpu_s=<median> load=<1-min load>``.
 BENCH_FULL=1 adds the full hasbro goal table (one run: minutes); BENCH_REPEATS (default 3) runs of the small one.
+BENCH_QUICK=1 (what `make test` runs, tests/test_benchmarks.py): the goal table once, on one worker.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
 from pipeline import registry  # noqa: E402
 from pipeline.yahtzee.towin_build import family_name  # noqa: E402
 
-REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+REPEATS = 1 if QUICK else int(os.environ.get("BENCH_REPEATS", "3"))
+WORKERS = 1 if QUICK else int(os.environ.get("BENCH_WORKERS", "2"))
 
 
 def _cpu() -> float:
@@ -53,7 +55,7 @@ def report(rules: str, objectives: list[str], repeats: int) -> None:
 
 
 def main() -> None:
-    report("scandinavian+forced", ["goal", "win"], REPEATS)
+    report("scandinavian+forced", ["goal"] if QUICK else ["goal", "win"], REPEATS)
     if os.environ.get("BENCH_FULL") == "1":
         report("hasbro", ["goal"], 1)
 

@@ -9,8 +9,9 @@ Why not zarr-python here: importing it costs about half a second and each read a
 its asynchronous machinery (measured: docs/benchmarks.md, "First answer, straight from the artifact
 files"), against a budget of 0.3 s for a fresh process's first
 answer and microseconds per warm answer. The format is small and documented, so this module reads it
-with ``os.pread``; ``dicetables verify`` and the tests read the same files through zarr-python, a second
-implementation, and compare.
+with ``os.pread``. ``dicetables verify`` and every publish check an artifact through this module too (one
+meaning of valid: ``lookup.store.verify_problems``); the tests read the same files through zarr-python, a second
+implementation, and compare, and the writer reads back through zarr-python what it wrote.
 
 What is checked, and when (the threat model)
 --------------------------------------------
@@ -25,12 +26,15 @@ per-chunk sha256 digests. Before an array is used:
 * its digest companion is read whole and must match the sha256 in the metadata;
 
 and each inner chunk, the first time this process uses it (and again whenever it was evicted from the
-bounded cache of decoded chunks): the shard file must be a regular file (opened without following a
-symlink and without blocking, so a FIFO or a device is refused), its index must pass its crc32c and
-point inside the file, the chunk's stored bytes must pass their crc32c, decompress to exactly the chunk's
-size, and the sha256 of the decoded bytes must equal the chunk's digest. So every byte an answer is
-computed from was checked in this process against the manifest; a flipped byte, a truncated shard, a
-chunk rewritten together with its crc32c, or a swapped shard is an ``ArtifactError`` naming the file.
+bounded cache of decoded chunks): the shard file must be a regular file reached through real directories
+(every component from the artifact's directory down opened without following a symlink, and without
+blocking, so a FIFO or a device is refused: ``lookup.files.open_beneath``), its index must pass its crc32c
+and point inside the file at no more bytes than zstd can make of the chunk (``ZSTD_COMPRESSBOUND`` plus the
+crc32c: a forged index cannot make one read allocate more), the chunk's stored bytes must pass their crc32c,
+decompress to exactly the chunk's size, and the sha256 of the decoded bytes must equal the chunk's digest.
+So every byte an answer is computed from was checked in this process against the manifest; a flipped byte, a
+truncated shard, a chunk rewritten together with its crc32c, or a swapped shard is an ``ArtifactError`` naming
+the file.
 
 Whole arrays (batch work: ``decide_batch``, self-play, simulation) are decoded chunk by chunk with the same
 checks and then compared with the array's sha256.
@@ -45,7 +49,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -54,27 +57,19 @@ from typing import Any
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
+from lookup.environment import chunk_cache_bytes
 from lookup.errors import ArtifactError
-from lookup.files import file_kind, read_json_bounded
+from lookup.files import open_beneath, read_json_bounded
 
-# Decoded chunks kept per process (bytes); ``DICETABLES_CHUNK_CACHE_MB`` overrides it.
-CACHE_BYTES = int(float(os.environ.get("DICETABLES_CHUNK_CACHE_MB", "256")) * (1 << 20))
 ARRAY_JSON_LIMIT = 64 << 10  # bytes of an array's zarr.json (about 1 KiB)
 _MISSING = (1 << 64) - 1  # an index entry of an absent chunk: offset and nbytes both all ones
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
-def open_regular(path: Path) -> int:
-    """A read-only descriptor of ``path``, which must be a regular file (not a symlink, FIFO or device)."""
-    try:
-        fd = os.open(path, _OPEN_FLAGS)
-    except OSError as exc:
-        raise ArtifactError(f"{path}: cannot open ({exc.strerror})") from exc
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise ArtifactError(f"{path}: is {file_kind(mode)}, not a regular file; refused")
-    return fd
+def stored_limit(chunk_bytes: int) -> int:
+    """The most bytes a chunk of ``chunk_bytes`` decoded bytes can take in a shard: zstd's bound on one frame
+    (``ZSTD_COMPRESSBOUND`` of zstd.h) and the 4 bytes of its crc32c."""
+    small = (128 << 10) - chunk_bytes >> 11 if chunk_bytes < 128 << 10 else 0
+    return chunk_bytes + (chunk_bytes >> 8) + small + 4
 
 
 def _crc32c(data: bytes) -> int:
@@ -104,21 +99,33 @@ def _decompressor() -> Any:
 
 
 class _Cache:
-    """Decoded, checked chunks, least recently used first out, at most ``CACHE_BYTES`` in all."""
+    """Decoded, checked chunks, least recently used first out, at most ``budget`` bytes in all (default:
+    ``$DICETABLES_CHUNK_CACHE_MB``, read on first use: ``lookup.environment.chunk_cache_bytes``)."""
 
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
+    def __init__(self, budget: int | None = None) -> None:
+        self._budget = budget
         self.used = 0
         self.items: OrderedDict[tuple[int, int], tuple[memoryview, int]] = OrderedDict()
         self.lock = threading.Lock()
 
+    @property
+    def budget(self) -> int:
+        if self._budget is None:
+            self._budget = chunk_cache_bytes()
+        return self._budget
+
+    @budget.setter
+    def budget(self, value: int) -> None:
+        self._budget = value
+
     def put(self, key: tuple[int, int], view: memoryview, nbytes: int) -> None:
+        budget = self.budget
         with self.lock:
             if key in self.items:
                 return
             self.items[key] = (view, nbytes)
             self.used += nbytes
-            while self.used > self.budget and len(self.items) > 1:
+            while self.used > budget and len(self.items) > 1:
                 _, (_, n) = self.items.popitem(last=False)
                 self.used -= n
 
@@ -128,7 +135,7 @@ class _Cache:
             self.used = 0
 
 
-CACHE = _Cache(CACHE_BYTES)
+CACHE = _Cache()
 _ids = iter(range(1 << 62))
 
 
@@ -186,6 +193,7 @@ class ChunkedArray(NDArrayOperatorsMixin):
         self._inner = int(np.prod(self._per_shard, dtype=np.int64))
         self._chunk_elems = int(np.prod(self.chunks, dtype=np.int64))
         self._chunk_bytes = self._chunk_elems * self.dtype.itemsize
+        self._stored_limit = stored_limit(self._chunk_bytes)
         # Chunks of whole rows (the layout pipeline.layout writes): element i is in chunk i // chunk_elems.
         self._rows_only = self.ndim > 0 and self.chunks[1:] == self.shape[1:]
         self._strides = tuple(int(np.prod(self.shape[a + 1:], dtype=np.int64)) for a in range(self.ndim))
@@ -203,7 +211,7 @@ class ChunkedArray(NDArrayOperatorsMixin):
     def _check_zarr_json(self, entry: dict[str, Any]) -> None:
         path = self.directory / "zarr.json"
         try:
-            doc = read_json_bounded(path, ARRAY_JSON_LIMIT)
+            doc = read_json_bounded(path, ARRAY_JSON_LIMIT, beneath=self.directory.parent)
         except FileNotFoundError as exc:
             raise ArtifactError(f"{path}: missing") from exc
         if not isinstance(doc, dict):
@@ -332,8 +340,11 @@ class ChunkedArray(NDArrayOperatorsMixin):
         if offset == _MISSING and nbytes == _MISSING:
             raise ArtifactError(f"{path}: chunk {inner} is missing (every chunk is written)")
         limit = os.fstat(fd).st_size - (16 * self._inner + 4)
-        if nbytes < 5 or offset < 0 or offset + nbytes > limit:
+        if nbytes < 5 or offset + nbytes > limit:
             raise ArtifactError(f"{path}: the index points chunk {inner} outside the file")
+        if nbytes > self._stored_limit:
+            raise ArtifactError(f"{path}: the index gives chunk {inner} {nbytes} bytes, more than the "
+                                f"{self._stored_limit} a chunk of {self._chunk_bytes} bytes can take; refused")
         raw = os.pread(fd, nbytes, offset)
         if len(raw) != nbytes:
             raise ArtifactError(f"{path}: truncated (chunk {inner})")
@@ -378,7 +389,10 @@ class ChunkedArray(NDArrayOperatorsMixin):
         with self._lock:
             if shard in self._indexes:
                 return self._fds[shard], self._indexes[shard], path
-            fd = open_regular(path)
+            try:
+                fd = open_beneath(self.directory.parent, (self.directory.name, "c", *map(str, shard)))
+            except FileNotFoundError as exc:
+                raise ArtifactError(f"{path}: missing (every chunk is written)") from exc
             try:
                 size = os.fstat(fd).st_size
                 length = 16 * self._inner + 4
@@ -395,6 +409,18 @@ class ChunkedArray(NDArrayOperatorsMixin):
             index = np.frombuffer(raw[:-4], dtype="<u8").reshape(self._inner, 2)
             self._fds[shard], self._indexes[shard] = fd, index
             return fd, index, path
+
+    def check_shard_files(self) -> None:
+        """ArtifactError naming the first shard file that is missing or not a regular file reached through real
+        directories (without reading it: what a reader would find on first use)."""
+        grid = [range(-(-n // s)) for n, s in zip(self.shape, self.shards, strict=True)]
+        for shard in np.ndindex(*(len(g) for g in grid)) if grid else [()]:
+            parts = (self.directory.name, "c", *map(str, shard))
+            try:
+                os.close(open_beneath(self.directory.parent, parts))
+            except FileNotFoundError:
+                missing = self.directory.joinpath(*parts[1:])
+                raise ArtifactError(f"{missing}: missing (every chunk is written)") from None
 
     # -- whole array ----------------------------------------------------------------------------------------
     def array(self) -> np.ndarray:

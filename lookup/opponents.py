@@ -1,13 +1,12 @@
-"""One small game API, opponent models as distributions over legal moves, and the players that plan
-against them: written once here for every game with moves (tic-tac-toe, dominoes; stated in
-docs/tictactoe.md and docs/adding_a_game.md). Everything is exact: probabilities are ``Fraction``s.
+"""Opponent models as distributions over legal moves, and the players that plan against them: written once
+here for every two-seat game of the protocol without chance nodes (``lookup.protocol``: tic-tac-toe, dominoes;
+stated in docs/tictactoe.md). Everything is exact: probabilities are ``Fraction``s.
 
-The game API (``Game``): a state is hashable; ``to_move(state)`` is the player (0 or 1) about to move;
-``legal_moves(state)`` lists the moves in the game's documented order (the order the "first" and "last"
-models read); ``apply(state, move)`` is the next state; ``is_terminal(state)``; ``returns(state)`` is
-(+1, 0 or -1) for each player at a terminal state; ``observation(state, player)`` is what that player sees,
-hashable and with perfect recall (two states with equal observations are the same to the player, their
-whole history included). Who moves and whether the game is over are seen by both players.
+The game is a ``lookup.protocol.Game``; the players read ``to_move``, ``legal_actions`` (in the game's
+documented order: the order the "first" and "last" models read), ``apply``, ``is_terminal``, ``returns`` ((+1, 0
+or -1) for each player at a terminal state) and ``observation`` (hashable, with perfect recall: two states with
+equal observations are the same to the player, their whole history included). Who moves and whether the game is
+over are seen by both players.
 
 Optional hooks: ``strength(state, move)`` (the "strong" model: highest wins), ``heuristic(state, player)``
 (the seed's evaluation, for the "greedy" model), ``minimax(state)`` (the "perfect" model: value for the
@@ -43,26 +42,14 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 from lookup.naming import by_name
+from lookup.protocol import Game
 
 State = Hashable
 Move = Hashable
 Distribution = dict[Any, Fraction]
-
-
-class Game(Protocol):
-    """The game API every model and player reads (see the module docstring)."""
-
-    name: str
-
-    def to_move(self, state: State) -> int: ...
-    def legal_moves(self, state: State) -> tuple[Move, ...]: ...
-    def apply(self, state: State, move: Move) -> State: ...
-    def is_terminal(self, state: State) -> bool: ...
-    def returns(self, state: State) -> tuple[int, int]: ...
-    def observation(self, state: State, player: int) -> Hashable: ...
 
 
 # --- opponent models ---------------------------------------------------------------------------------
@@ -82,29 +69,29 @@ def _best(moves: Sequence[Move], score: Callable[[Move], Any]) -> Distribution:
 
 def random_model(game: Game, state: State) -> Distribution:
     """Every legal move with equal probability."""
-    return _uniform(game.legal_moves(state))
+    return _uniform(game.legal_actions(state))
 
 
 def first_model(game: Game, state: State) -> Distribution:
     """The first legal move in the documented order, always."""
-    return {game.legal_moves(state)[0]: Fraction(1)}
+    return {game.legal_actions(state)[0]: Fraction(1)}
 
 
 def last_model(game: Game, state: State) -> Distribution:
     """The last legal move in the documented order, always."""
-    return {game.legal_moves(state)[-1]: Fraction(1)}
+    return {game.legal_actions(state)[-1]: Fraction(1)}
 
 
 def strong_model(game: Game, state: State) -> Distribution:
     """Uniform over the moves of highest ``game.strength`` (dominoes: the highest pip sum)."""
-    return _best(game.legal_moves(state), lambda m: game.strength(state, m))  # type: ignore[attr-defined]
+    return _best(game.legal_actions(state), lambda m: game.strength(state, m))  # type: ignore[attr-defined]
 
 
 def greedy_model(game: Game, state: State) -> Distribution:
     """The seed's evaluation-greedy model: uniform over the moves whose resulting position has the highest
     ``game.heuristic`` for the mover (one ply, no search)."""
     me = game.to_move(state)
-    return _best(game.legal_moves(state),
+    return _best(game.legal_actions(state),
                  lambda m: game.heuristic(game.apply(state, m), me))  # type: ignore[attr-defined]
 
 
@@ -118,7 +105,7 @@ def perfect_model(game: Game, state: State) -> Distribution:
             return game.returns(nxt)[me]
         return game.minimax(nxt) * (1 if game.to_move(nxt) == me else -1)  # type: ignore[attr-defined]
 
-    return _best(game.legal_moves(state), score)
+    return _best(game.legal_actions(state), score)
 
 
 @dataclass(frozen=True)
@@ -171,8 +158,8 @@ def check_move(game: Game, state: State, move: Move) -> None:
     """ValueError naming the move unless it is legal at ``state``."""
     if game.is_terminal(state):
         raise ValueError(f"{game.name}: the game is over, no move is legal")
-    if move not in game.legal_moves(state):
-        raise ValueError(f"{game.name}: move {move!r} is not legal here (legal: {list(game.legal_moves(state))})")
+    if move not in game.legal_actions(state):
+        raise ValueError(f"{game.name}: move {move!r} is not legal here (legal: {list(game.legal_actions(state))})")
 
 
 def likelihood(model: Model, game: Game, history: Iterable[tuple[State, Move]]) -> Fraction:
@@ -334,9 +321,9 @@ class Player:
     def move_values(self, state: State, belief: Any) -> list[tuple[Move, Fraction]]:
         """(move, exact value) for each legal move of the player at ``state`` (its turn)."""
         if self.kind == "perfect":
-            return [(m, self._perfect(self.game.apply(state, m))) for m in self.game.legal_moves(state)]
+            return [(m, self._perfect(self.game.apply(state, m))) for m in self.game.legal_actions(state)]
         node = self._node(state, belief)
-        return [(m, self._after(node, m)) for m in self.game.legal_moves(state)]
+        return [(m, self._after(node, m)) for m in self.game.legal_actions(state)]
 
     def choose(self, state: State, belief: Any) -> Move:
         values = self.move_values(state, belief)
@@ -356,7 +343,7 @@ class Player:
             if game.is_terminal(state):
                 found = Fraction(game.returns(state)[self.me])
             else:
-                values = [self._perfect(game.apply(state, m)) for m in game.legal_moves(state)]
+                values = [self._perfect(game.apply(state, m)) for m in game.legal_actions(state)]
                 found = max(values) if game.to_move(state) == self.me else min(values)
             self._memo[state] = found
         return found
@@ -433,7 +420,7 @@ class Player:
                 total = sum(_weight(w) for _, w in node)
                 out = sum(_weight(w) * game.returns(s)[self.me] for s, w in node) / total
         elif game.to_move(state) == self.me:
-            out = max(self._after(node, m) for m in game.legal_moves(state))
+            out = max(self._after(node, m) for m in game.legal_actions(state))
         else:
             out = self._opponent_value(node)
         self._memo[key] = out

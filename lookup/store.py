@@ -6,14 +6,22 @@ the params, the fingerprint, the package version and, for every array, the sha25
 little-endian bytes (see ``docs/artifacts.md``). Nothing here trusts a file it has not checked: a flipped
 byte fails the chunk's crc32c (Zarr) or fletcher32 (HDF5) or the array's sha256, and a missing chunk fails
 the sha256 because it reads back as the fill value.
+
+One meaning of valid: ``verify_problems`` (what ``dicetables verify`` and every publish run) makes exactly the
+checks a reader makes when it opens an artifact and reads all of it (``trusted_meta``, held to
+``MANIFEST.json``, then ``lookup.chunked`` for every chunk), Zarr and HDF5 alike. Nothing here writes: an
+artifact that an interrupted publish left aside (``.old-*``) is restored by ``dicetables clean`` or the next
+build, never by a read.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
+import stat
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,8 +31,12 @@ import numpy as np
 
 # ArtifactError lives in lookup.errors (lookup.files and lookup.chunked raise it too); ``lookup.store.ArtifactError``
 # is the same class.
+from lookup.environment import TRUST_ENV as TRUST_ENV
+from lookup.environment import TRUST_MODES as TRUST_MODES
+from lookup.environment import default_artifacts_dir as default_artifacts_dir
+from lookup.environment import trust_mode
 from lookup.errors import ArtifactError as ArtifactError
-from lookup.files import MANIFEST_LIMIT, ZARR_JSON_LIMIT, read_json_bounded
+from lookup.files import MANIFEST_LIMIT, ZARR_JSON_LIMIT, file_kind, read_json_bounded
 
 META_KEY = "dicetables"
 # A second root attribute: sha256 of the canonical JSON of the ``dicetables`` attribute, so that a changed
@@ -35,6 +47,9 @@ META_SHA_KEY = "dicetables_sha256"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,199}")
 HEX64 = re.compile(r"[0-9a-f]{64}")
 MANIFEST_NAME = "MANIFEST.json"
+# Elements an array may have (2**48: petabytes), and so any dimension: keeps every size computed from the
+# metadata within int64 whatever it says.
+MAX_ELEMENTS = 1 << 48
 # Rows hashed at a time: bounds the memory of hashing a large array read from a chunked store.
 _HASH_BLOCK_BYTES = 64 << 20
 
@@ -116,8 +131,10 @@ def checked_meta(path: Path, attrs: Mapping[str, Any]) -> dict[str, Any]:
                 or not HEX64.fullmatch(entry["sha256"]):
             problems.append(f"array {name!r}: no valid sha256")
         elif not isinstance(entry.get("shape"), list) or not all(
-                type(n) is int and n >= 0 for n in entry["shape"]):
+                type(n) is int and 0 <= n <= MAX_ELEMENTS for n in entry["shape"]):
             problems.append(f"array {name!r}: shape is not a list of non-negative integers")
+        elif math.prod(entry["shape"]) > MAX_ELEMENTS:
+            problems.append(f"array {name!r}: shape {entry['shape']} has more than {MAX_ELEMENTS} elements")
         elif not _is_dtype(entry.get("dtype")):
             problems.append(f"array {name!r}: dtype {entry.get('dtype')!r} is not a numpy dtype")
         else:
@@ -132,7 +149,8 @@ def _layout_problems(name: str, entry: dict[str, Any], arrays: dict[str, Any]) -
     ndim = len(entry["shape"])
     for key in ("chunks", "shards"):
         value = entry.get(key)
-        if not isinstance(value, list) or len(value) != ndim or not all(type(n) is int and n >= 1 for n in value):
+        if not isinstance(value, list) or len(value) != ndim or not all(
+                type(n) is int and 1 <= n <= MAX_ELEMENTS for n in value):
             return [f"array {name!r}: no valid '{key}' (an artifact written before chunk layouts were recorded: "
                     "rebuild it with `dicetables build --force`)"]
     if any(s % c for c, s in zip(entry["chunks"], entry["shards"], strict=True)):
@@ -150,49 +168,6 @@ def _is_dtype(name: Any) -> bool:
         return np.dtype(name).kind in "biuf" and np.dtype(name).name == name
     except TypeError:
         return False
-
-
-def pid_alive(pid: int) -> bool:
-    """True when process ``pid`` exists on this machine (a temporary's writer may still be working)."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def swap_leftovers(target: Path, kind: str) -> list[tuple[Path, int]]:
-    """``(path, writer pid)`` of the ``.tmp-`` or ``.old-`` siblings that publishing ``target`` left:
-    exactly ``.KIND-<pid>-<8 hex>-<target name>``, never a symlink."""
-    pattern = re.compile(rf"\.{kind}-(\d+)-[0-9a-f]{{8}}-{re.escape(target.name)}")
-    found = []
-    parent = target.parent
-    for entry in parent.iterdir() if parent.is_dir() else []:
-        m = pattern.fullmatch(entry.name)
-        if m and not entry.is_symlink():
-            found.append((entry, int(m[1])))
-    return found
-
-
-def recover_publish(target: Path) -> bool:
-    """Roll back a republish of ``target`` interrupted between its two renames: when ``target`` is absent
-    and a dead writer left the previous artifact as ``.old-<pid>-<hex>-NAME``, rename it back. True when
-    ``target`` exists afterwards."""
-    if target.exists():
-        return True
-    for old, pid in sorted(swap_leftovers(target, "old"), key=lambda e: e[0].stat().st_mtime_ns, reverse=True):
-        if pid_alive(pid) and pid != os.getpid():
-            continue  # its writer is between the renames right now
-        try:
-            os.rename(old, target)
-            return True
-        except OSError:  # another process recovered it first
-            return target.exists()
-    return False
 
 
 def sha256_of_array(array: Any) -> str:
@@ -289,10 +264,43 @@ def read_meta(path: str | Path) -> dict[str, Any]:
     return art.meta
 
 
+_OLD = re.compile(r"\.old-\d+-[0-9a-f]{8}-(?P<name>.+)")
+
+
+def checked_entry(path: Path) -> Path:
+    """``path`` after checking that it may be opened as an artifact: it exists, is no symlink and leads nowhere
+    outside its directory (``inside_dir``), and is a directory (``NAME.zarr``) or a regular file (``NAME.h5``);
+    ArtifactError naming it otherwise. A missing artifact that an interrupted publish left aside (``.old-*``) is
+    named so: ``dicetables clean`` or the next build restores it (a read never renames anything)."""
+    fmt = artifact_format(path)
+    inside_dir(path)
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        raise ArtifactError(f"{path}: no such artifact (build it with `dicetables build`){_aside(path)}") from None
+    except OSError as exc:  # ENOTDIR: the artifacts "directory" is a file
+        raise ArtifactError(f"{path}: cannot be examined ({exc.strerror})") from None
+    if fmt == "zarr" and not stat.S_ISDIR(mode):
+        raise ArtifactError(f"{path}: is {file_kind(mode)}, not a directory (a Zarr artifact is one); refused")
+    if fmt == "hdf5" and not stat.S_ISREG(mode):
+        raise ArtifactError(f"{path}: is {file_kind(mode)}, not a regular file; refused")
+    return path
+
+
+def _aside(path: Path) -> str:
+    """Words about a copy of ``path`` that an interrupted publish moved aside, if one is there."""
+    try:
+        names = [e.name for e in os.scandir(path.parent)]
+    except OSError:
+        return ""
+    found = sorted(n for n in names if (m := _OLD.fullmatch(n)) and m["name"] == path.name)
+    return (f"; an interrupted publish left its previous copy as {found[-1]}: `dicetables clean` (or the next "
+            "build) restores it") if found else ""
+
+
 def _open_raw(path: Path) -> Artifact:
     fmt = artifact_format(path)
-    if not path.exists() and not recover_publish(path):
-        raise ArtifactError(f"{path}: no such artifact (build it with `dicetables build`)")
+    checked_entry(path)
     h5file = None
     try:
         if fmt == "zarr":
@@ -317,28 +325,65 @@ def _open_raw(path: Path) -> Artifact:
     return Artifact(path=path, format=fmt, meta=meta, handles=handles, _h5file=h5file)
 
 
-def verify_problems(path: str | Path, hashed: Collection[str] = ()) -> list[str]:
+def verify_problems(path: str | Path, hashed: Collection[str] = (), trust: str | None = None) -> list[str]:
     """Every problem found by recomputing the checksums of an artifact; empty when it is intact.
+
+    The checks a reader makes (``open_artifact``, then every chunk read), all of them, collected rather than
+    stopping at the first: the entry on disk (``checked_entry``), the metadata and its checksum held to
+    ``MANIFEST.json`` unless ``trust`` (default ``$DICETABLES_TRUST``) is ``"artifact"``, every array of the
+    metadata present and nothing else (Zarr: its ``zarr.json`` exactly what the metadata implies, its chunk
+    digests, every shard file, every chunk and the whole array's sha256, read by ``lookup.chunked``; HDF5:
+    shape, dtype and the sha256 of the data h5py reads, fletcher32 checked).
 
     ``hashed``: arrays whose sha256 the caller itself took from the stored chunks (decoded, crc32c checked) and
     checked against the data it wrote, in this process a moment ago (``pipeline.store.write_zarr_in_place``).
-    Everything else is checked as usual (metadata and its checksum, names, shapes, dtypes, every shard file
-    present), but their bytes are not read a second time: that read would repeat the first byte for byte.
+    Everything else is checked as usual, but their bytes are not read a second time: that read would repeat
+    the first byte for byte.
     """
     path = Path(path)
     try:
+        if artifact_format(path) == "zarr":
+            meta = trusted_meta(path, trust)
+            return _stray_arrays(path, meta) + _zarr_problems(path, meta, frozenset(hashed))
         art = _open_raw(path)
+        try:
+            held_to_manifest(path, art.meta, trust)
+            return _array_problems(art, frozenset(hashed))
+        finally:
+            art.close()
     except ArtifactError as exc:
         return [str(exc).removeprefix(f"{path}: ")]
-    try:
-        return _array_problems(art, frozenset(hashed))
     except Exception as exc:  # a damaged array header: the artifact is bad, the run goes on
         return [f"unreadable ({type(exc).__name__}: {exc})"]
-    finally:
-        art.close()
+
+
+def _stray_arrays(path: Path, meta: Mapping[str, Any]) -> list[str]:
+    """Entries of Zarr artifact ``path`` that its metadata does not list (a reader ignores them; a verified
+    artifact holds nothing else)."""
+    known = {"zarr.json", *meta["arrays"]}
+    return [f"{name!r}: not listed in the metadata" for name in sorted(e.name for e in os.scandir(path))
+            if name not in known]
+
+
+def _zarr_problems(path: Path, meta: dict[str, Any], hashed: frozenset[str]) -> list[str]:
+    """What reading every array of Zarr artifact ``path`` through ``lookup.chunked`` finds wrong."""
+    problems = []
+    for name in data_arrays(meta):
+        try:
+            handle = chunked_array(path, meta, name)
+            if name in hashed:
+                handle.check_shard_files()
+            else:
+                handle.array()
+        except ArtifactError as exc:
+            problems.append(f"array {name!r}: {str(exc).removeprefix(f'{path}: ')}")
+        except Exception as exc:  # noqa: BLE001 (reported, the run goes on)
+            problems.append(f"array {name!r}: unreadable ({type(exc).__name__}: {exc})")
+    return problems
 
 
 def _array_problems(art: Artifact, hashed: frozenset[str] = frozenset()) -> list[str]:
+    """What reading every array of HDF5 artifact ``art`` finds wrong."""
     problems = []
     expected = art.meta["arrays"]
     for name in sorted(set(expected) - set(art.handles)):
@@ -354,13 +399,11 @@ def _array_problems(art: Artifact, hashed: frozenset[str] = frozenset()) -> list
                 f"!= recorded {tuple(want['shape'])} {want['dtype']}"
             )
             continue
-        if art.format == "zarr":
-            problems += [f"array {name!r}: {p}" for p in _missing_shards(art.path / name, handle)]
         if name in hashed:
             continue
         try:
             got = sha256_of_array(handle)
-        except Exception as exc:  # crc32c / fletcher32 failures and truncated shards land here
+        except Exception as exc:  # fletcher32 failures and truncated files land here
             problems.append(f"array {name!r}: unreadable, a chunk is corrupted ({type(exc).__name__}: {exc})")
             continue
         if got != want["sha256"]:
@@ -368,39 +411,11 @@ def _array_problems(art: Artifact, hashed: frozenset[str] = frozenset()) -> list
     return problems
 
 
-def _missing_shards(array_dir: Path, handle: Any) -> list[str]:
-    """Shard files that should exist: the writer writes every chunk, so an absent file is a lost chunk."""
-    shards = handle.shards or handle.chunks
-    grid = [range(-(-n // s)) for n, s in zip(handle.shape, shards, strict=True)]
-    missing = []
-    for index in np.ndindex(*(len(g) for g in grid)) if grid else [()]:
-        rel = Path("c", *map(str, index)) if index else Path("c")
-        if not (array_dir / rel).is_file():
-            missing.append(f"chunk file {rel} is missing")
-    return missing
-
-
-TRUST_ENV = "DICETABLES_TRUST"
-TRUST_MODES = ("manifest", "artifact")
-
-
-def trust_mode(trust: str | None = None) -> str:
-    """What an opened artifact is held to: ``"manifest"`` (the default: its metadata must be the one
-    ``MANIFEST.json`` lists) or ``"artifact"`` (its own metadata checksum only: an explicit choice, by
-    argument or by ``$DICETABLES_TRUST``, for a directory shipped without a manifest or being built)."""
-    mode = trust if trust is not None else os.environ.get(TRUST_ENV, "manifest")
-    if mode not in TRUST_MODES:
-        raise ValueError(f"trust must be one of {list(TRUST_MODES)}, not {mode!r} (from ${TRUST_ENV}?)")
-    return mode
-
-
 def trusted_meta(path: Path, trust: str | None = None) -> dict[str, Any]:
     """The checked metadata of Zarr artifact ``path``, held to ``MANIFEST.json`` beside it unless ``trust``
     is ``"artifact"``. Reads ``zarr.json`` only (a regular file of at most ``lookup.files.ZARR_JSON_LIMIT`` bytes)."""
     mode = trust_mode(trust)
-    inside_dir(path)
-    if not path.exists() and not recover_publish(path):
-        raise ArtifactError(f"{path}: no such artifact (build it with `dicetables build`)")
+    checked_entry(path)
     try:
         doc = read_json_bounded(path / "zarr.json", ZARR_JSON_LIMIT)
     except FileNotFoundError as exc:
@@ -409,12 +424,49 @@ def trusted_meta(path: Path, trust: str | None = None) -> dict[str, Any]:
         raise ArtifactError(f"{path}: zarr.json is not the root of a Zarr v3 group")
     attrs = doc.get("attributes")
     meta = checked_meta(path, attrs if isinstance(attrs, dict) else {})
-    if mode == "manifest":
-        entry = manifest_entry(path)
-        if entry.get("meta_sha256") != meta_sha256(meta):
-            raise ArtifactError(f"{path}: its metadata differs from its entry in {MANIFEST_NAME} (altered, or "
-                                "the manifest is of another build)")
+    held_to_manifest(path, meta, mode)
     return meta
+
+
+# The fields of an entry of MANIFEST.json (``manifest_fields`` gives their values), and nothing else.
+MANIFEST_FIELDS = ("path", "format", "schema", "schema_version", "game", "rules", "params", "fingerprint",
+                   "meta_sha256", "package_version", "arrays")
+
+
+def manifest_fields(name: str, meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The entry of artifact ``name`` (``NAME.zarr`` / ``NAME.h5``) in ``MANIFEST.json``, as its checked metadata
+    ``meta`` makes it: the one definition of every field, which ``pipeline.store.write_manifest`` writes and
+    every reader and ``dicetables verify`` compare whole (so that no field can be edited unseen)."""
+    return {
+        "path": name,
+        "format": "zarr" if name.endswith(".zarr") else "hdf5",
+        "schema": meta["schema"],
+        "schema_version": meta["schema_version"],
+        "game": meta["game"],
+        "rules": meta["rules"],
+        "params": meta["params"],
+        "fingerprint": meta["fingerprint"],
+        "meta_sha256": meta_sha256(meta),
+        "package_version": meta.get("package_version"),
+        "arrays": {k: {"sha256": v["sha256"], "shape": v["shape"], "dtype": v["dtype"]}
+                   for k, v in meta["arrays"].items()},
+    }
+
+
+def held_to_manifest(path: Path, meta: Mapping[str, Any], trust: str | None = None) -> None:
+    """Unless ``trust`` (default ``$DICETABLES_TRUST``) is ``"artifact"``: ArtifactError unless the entry of
+    ``path`` in the ``MANIFEST.json`` beside it is exactly ``manifest_fields`` of its metadata ``meta``."""
+    if trust_mode(trust) != "manifest":
+        return
+    entry = manifest_entry(path)
+    want = manifest_fields(path.name, meta)
+    if entry.get("meta_sha256") != want["meta_sha256"]:
+        raise ArtifactError(f"{path}: its metadata differs from its entry in {MANIFEST_NAME} (altered, or "
+                            "the manifest is of another build)")
+    differ = sorted(k for k in set(entry) | set(want) if entry.get(k) != want.get(k))
+    if differ:
+        raise ArtifactError(f"{path}: its entry in {MANIFEST_NAME} differs from its metadata in {differ} (the "
+                            "manifest was edited, or is of another build)")
 
 
 _manifests: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
@@ -438,7 +490,8 @@ def manifest_entry(path: Path) -> dict[str, Any]:
         _manifests[manifest] = hit
     entry = hit[1].get(path.name)
     if entry is None:
-        raise ArtifactError(f"{path}: not listed in {manifest}")
+        raise ArtifactError(f"{path}: not listed in {manifest} (built with --no-manifest? `dicetables manifest "
+                            f"--artifacts {path.parent}` lists every artifact there after verifying it)")
     return entry
 
 
@@ -456,14 +509,15 @@ def open_artifact(
 
     ``schema`` and ``versions`` are what the caller can read; ``rules`` must equal the stored rules and
     every key of ``params`` must equal the stored param. Any difference raises ``ArtifactError`` (a
-    ``ValueError``) naming the file and the mismatch. A Zarr artifact is held to ``MANIFEST.json``
-    (``trust_mode``) and read through ``lookup.chunked`` (each chunk checked on first use); ``verify``
-    also reads every array whole now and checks its sha256.
+    ``ValueError``) naming the file and the mismatch. The artifact is held to ``MANIFEST.json``
+    (``trust_mode``), Zarr and HDF5 alike; a Zarr artifact is read through ``lookup.chunked`` (each chunk
+    checked on first use). ``verify`` also reads every array whole now and checks its sha256.
     """
     path = Path(path)
     if artifact_format(path) == "hdf5":
         art = _open_raw(path)
         try:
+            held_to_manifest(path, art.meta, trust)
             check_identity(path, art.meta, schema=schema, versions=versions, rules=rules, params=params)
             if verify:
                 problems = _array_problems(art)
@@ -503,19 +557,26 @@ def play_arrays(
 def chunked_arrays(path: Path, meta: dict[str, Any]) -> dict[str, Any]:
     """``lookup.chunked.ChunkedArray`` of every data array of Zarr artifact ``path`` (checked metadata
     ``meta``), each with its chunk digests read and checked."""
+    return {name: chunked_array(path, meta, name) for name in data_arrays(meta)}
+
+
+def data_arrays(meta: Mapping[str, Any]) -> list[str]:
+    """The arrays of checked metadata ``meta`` that hold data (not another array's chunk digests), sorted."""
+    arrays = meta["arrays"]
+    return sorted(set(arrays) - {e.get("chunk_sha256") for e in arrays.values()})
+
+
+def chunked_array(path: Path, meta: Mapping[str, Any], name: str) -> Any:
+    """The ``lookup.chunked.ChunkedArray`` of array ``name`` of Zarr artifact ``path`` (checked metadata
+    ``meta``), with its chunk digests read whole and checked."""
     from lookup.chunked import ChunkedArray
 
-    arrays = meta["arrays"]
-    companions = {e.get("chunk_sha256") for e in arrays.values()} - {None}
-    handles = {}
-    for name in sorted(set(arrays) - companions):
-        entry = arrays[name]
-        digests = None
-        if entry.get("chunk_sha256") is not None:
-            companion = entry["chunk_sha256"]
-            digests = ChunkedArray(path / companion, arrays[companion], None).array().view("<u8")
-        handles[name] = ChunkedArray(path / name, entry, digests)
-    return handles
+    entry = meta["arrays"][name]
+    digests = None
+    if entry.get("chunk_sha256") is not None:
+        companion = entry["chunk_sha256"]
+        digests = ChunkedArray(path / companion, meta["arrays"][companion], None).array().view("<u8")
+    return ChunkedArray(path / name, entry, digests)
 
 
 def check_identity(
@@ -604,9 +665,7 @@ def artifact_stamp(path: Path) -> int:
             shipped = None
         # The trust mode too: tables opened while $DICETABLES_TRUST=artifact are not reused under "manifest".
         return hash((own.st_ino, own.st_mtime_ns, shipped, trust_mode())) or 1
-    except FileNotFoundError:
-        if not path.exists() and recover_publish(path):  # an interrupted republish, rolled back
-            return artifact_stamp(path)
+    except OSError:  # absent, or not what it should be (its opening says what is wrong)
         return 0
 
 
@@ -614,12 +673,6 @@ def artifact_path(root: str | Path, name: str) -> Path:
     """``ROOT/NAME.zarr`` with ``root`` resolved (the artifacts directory may be a link) and ``name``
     checked; the artifact itself is not resolved, so that a symlinked artifact is seen and refused."""
     return Path(root).resolve() / f"{check_name(name, 'artifact name')}.zarr"
-
-
-def default_artifacts_dir() -> Path:
-    """Where artifacts live: ``$DICETABLES_ARTIFACTS`` or the project's ``artifacts/``."""
-    env = os.environ.get("DICETABLES_ARTIFACTS")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "artifacts"
 
 
 def read_json(path: str | Path, missing: str = "file not found", *, limit: int = MANIFEST_LIMIT,
@@ -637,15 +690,24 @@ def read_json(path: str | Path, missing: str = "file not found", *, limit: int =
 def load_manifest(artifacts_dir: str | Path) -> dict[str, Any]:
     """The parsed and checked ``MANIFEST.json`` of an artifacts directory; ArtifactError naming the file
     and the first problem when it is missing, not a regular file (a symlink, a FIFO), over 64 MiB, or
-    malformed (every entry's path must name an artifact directly inside ``artifacts_dir``)."""
+    malformed: ``{"artifacts": [entry, ...]}`` and nothing else, each entry with exactly the fields of
+    ``manifest_fields`` (its path naming an artifact directly inside ``artifacts_dir``), no path twice. Each
+    entry's values are held to its artifact's metadata when that artifact is opened (``held_to_manifest``)."""
     path = Path(artifacts_dir) / MANIFEST_NAME
     data = read_json(path, "no manifest (run `dicetables build` or `dvc repro`)", follow_symlinks=False)
     if not isinstance(data, dict) or not isinstance(data.get("artifacts"), list):
         raise ArtifactError(f"{path}: malformed manifest: no 'artifacts' list")
+    if set(data) != {"artifacts"}:
+        raise ArtifactError(f"{path}: malformed manifest: fields {sorted(set(data) - {'artifacts'})} are not part "
+                            "of the format (an older manifest? `dicetables manifest` writes it again)")
+    seen = set()
     for i, entry in enumerate(data["artifacts"]):
         problem = _manifest_entry_problem(entry)
+        if problem is None and entry["path"] in seen:
+            problem = f"{entry['path']} is listed twice"
         if problem:
             raise ArtifactError(f"{path}: malformed manifest: entry {i}: {problem}")
+        seen.add(entry["path"])
     return data
 
 
@@ -656,8 +718,11 @@ def _manifest_entry_problem(entry: Any) -> str | None:
     if not isinstance(name, str) or not NAME.fullmatch(name) or ".." in name or Path(name).suffix not in (
             ".zarr", ".h5"):
         return f"path {name!r} is not an artifact name (NAME.zarr or NAME.h5, no directories)"
+    if set(entry) != set(MANIFEST_FIELDS):
+        return (f"{name}: fields {sorted(set(entry) ^ set(MANIFEST_FIELDS))} missing or not part of the format (an "
+                "older manifest? `dicetables manifest` writes it again)")
     for key, kind in (("fingerprint", str), ("meta_sha256", str), ("schema", str), ("schema_version", int),
-                      ("arrays", dict), ("files", int), ("bytes", int)):
+                      ("arrays", dict)):
         if not isinstance(entry.get(key), kind) or isinstance(entry.get(key), bool):
             return f"{name}: '{key}' missing or not a {kind.__name__}"
     if not HEX64.fullmatch(entry["fingerprint"]) or not HEX64.fullmatch(entry["meta_sha256"]):

@@ -88,6 +88,8 @@ def integer_array(values: Any, name: str, shape: tuple[int | None, ...] | None =
         arr = np.asarray(values)
     except (TypeError, ValueError) as exc:  # ragged nested sequences
         raise ValueError(f"{name} must be an integer array, got an unreadable {type(values).__name__}") from exc
+    if arr.size == 0 and not isinstance(values, np.ndarray):  # [] (numpy reads it as float64): no rows
+        arr = np.zeros((0, *(s or 0 for s in (shape or (0,))[1:])), dtype=np.int64)
     if arr.dtype.kind not in "iu":
         raise ValueError(f"{name} must be an integer array (int or uint dtype), got dtype {arr.dtype}")
     if shape is not None and (arr.ndim != len(shape) or any(

@@ -31,7 +31,10 @@ class _Group(click.Group):
 @click.version_option(package_name="dicetables")
 def main(quiet: bool) -> None:
     """Exact strategy tables for dice games: build them, check them, query them."""
+    from lookup.environment import check_environment
+
     set_quiet(quiet)
+    check_environment()  # a bad $DICETABLES_* is a message and exit status 1, before anything runs
 
 
 
@@ -50,8 +53,9 @@ def build(family_names: tuple[str, ...], force: bool, params_path: Path | None, 
 
     params_path = params_path or DEFAULT_PARAMS
     if list_only:
-        for name, fam in registry.families(load_params(params_path)).items():
-            click.echo(f"{name}\tparams: {fam.section}\tcode: {', '.join(fam.code)}")
+        params = load_params(params_path)
+        for name, fam in registry.families(params).items():
+            click.echo(f"{name}\tparams: {fam.section}\tcode: {', '.join(fam.code_files(params[fam.section]))}")
         return
     registry.build(list(family_names), params_path=params_path, artifacts_dir=artifacts_root(artifacts_dir),
                  force=force, manifest=not no_manifest)
@@ -60,7 +64,8 @@ def build(family_names: tuple[str, ...], force: bool, params_path: Path | None, 
 @main.command()
 @artifacts_option
 def manifest(artifacts_dir: Path | None) -> None:
-    """Regenerate artifacts/MANIFEST.json from the artifacts present."""
+    """Regenerate artifacts/MANIFEST.json from the artifacts present, each verified first unless the manifest
+    already lists it as it is (how a family built with --no-manifest is registered)."""
     from pipeline.store import write_manifest
 
     say(f"wrote {write_manifest(artifacts_root(artifacts_dir))}")
@@ -70,19 +75,26 @@ def manifest(artifacts_dir: Path | None) -> None:
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
               help="Seconds allowed per artifact; one that takes longer is reported as failed.")
+@click.option("--repair", is_flag=True, help="First do what `dicetables clean` does (restore an artifact an "
+              "interrupted publish moved aside, remove dead writers' leftovers), then check.")
 @artifacts_option
-def verify(paths: tuple[Path, ...], timeout: float, artifacts_dir: Path | None) -> None:
-    """Recompute every checksum of PATHS (default: the whole artifacts directory); exit 1 on any problem.
+def verify(paths: tuple[Path, ...], timeout: float, repair: bool, artifacts_dir: Path | None) -> None:
+    """Make every check a reader makes on PATHS (default: the whole artifacts directory), every checksum
+    recomputed; exit 1 on any problem.
 
-    Without PATHS, what is on disk is checked, not only what MANIFEST.json lists: every NAME.zarr /
+    Each artifact is held to the MANIFEST.json beside it, as lookup holds it (unless $DICETABLES_TRUST is
+    "artifact"). Without PATHS, what is on disk is checked, not only what MANIFEST.json lists: every NAME.zarr /
     NAME.h5 present or listed (missing, not in the manifest, symlinked, damaged), and every .tmp-* /
     .old-* leftover of a publish (with its size; a live writer's or a dead one's). One line each on stdout:
-    ``OK   PATH`` or ``FAIL PATH: problem; problem``. Nothing is changed (`dicetables clean` removes
-    dead writers' leftovers).
+    ``OK   PATH`` or ``FAIL PATH: problem; problem``. Nothing is changed unless --repair.
     """
+    from pipeline.store import clean as clean_dir
     from pipeline.verify import check_directory, verify_paths
 
     root = artifacts_root(artifacts_dir)
+    for folder in sorted({p.parent for p in paths} if paths else {root}) if repair else ():
+        for path, size in clean_dir(folder):
+            click.echo(f"repaired: removed or restored {path} ({_size(size)})", err=True)
     if paths:
         results = verify_paths(paths, timeout)
     else:
@@ -202,15 +214,16 @@ def repro(stages: tuple[str, ...], jobs: int | None, force: bool, dry: bool, roo
 @artifacts_option
 def summary(artifacts_dir: Path | None) -> None:
     """What is built (from the manifest), and one example query."""
-    from lookup.store import load_manifest
+    from lookup.store import artifact_files, load_manifest
 
     root = artifacts_root(artifacts_dir)
     entries = load_manifest(root)["artifacts"]
-    files = sum(e["files"] for e in entries)
-    size = sum(e["bytes"] for e in entries)
-    click.echo(f"{len(entries)} artifacts in {root}: {files} files, {_size(size)}")
+    files = {e["path"]: artifact_files(root / e["path"]) for e in entries}
+    sizes = {name: sum(f.stat().st_size for f in found) for name, found in files.items()}
+    click.echo(f"{len(entries)} artifacts in {root}: {sum(map(len, files.values()))} files, "
+               f"{_size(sum(sizes.values()))}")
     for e in entries:
-        click.echo(f"  {e['path']:<40} {e['schema']} v{e['schema_version']}  {_size(e['bytes'])}")
+        click.echo(f"  {e['path']:<40} {e['schema']} v{e['schema_version']}  {_size(sizes[e['path']])}")
     if not (root / "dicerace-probabilities.zarr").exists():
         return
     from lookup.dicerace import probabilities
@@ -275,10 +288,27 @@ def dvc_yaml(params_path: Path | None, write: bool) -> None:
               help="Worker processes (each maps the tables; see docs/web.md \"Load\" for 1 vs 2).")
 @artifacts_option
 def serve(host: str, port: int, workers: int, artifacts_dir: Path | None) -> None:
-    """Serve the JSON API (OpenAPI at /docs) and the advisor page at http://HOST:PORT/ (the web app, webapp/)."""
+    """Serve the JSON API (OpenAPI at /docs) and the advisor page at http://HOST:PORT/ (the web app, webapp/).
+
+    Its settings are checked before it starts (a bad one is a message and exit status 1, not a server that
+    answers every request with an error): the environment (``dicetables``'s own check), the artifacts directory
+    (a directory, with its MANIFEST.json unless $DICETABLES_TRUST is "artifact"), the address."""
+    import socket
+
     import uvicorn
 
+    from lookup.store import load_manifest, trust_mode
+
     root = artifacts_root(artifacts_dir).resolve()
+    if not root.is_dir():
+        raise ValueError(f"{root}: the artifacts directory is not a directory (build the tables first: make run; or "
+                         "name it with --artifacts or $DICETABLES_ARTIFACTS)")
+    if trust_mode() == "manifest":
+        load_manifest(root)  # an ArtifactError naming the file and its first problem
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise ValueError(f"--host {host!r}: not an address this machine can listen on ({exc})") from None
     # Workers are separate processes: they find the artifacts through the environment.
     os.environ["DICETABLES_ARTIFACTS"] = str(root)
     click.echo(f"dicetables serving {root} on http://{host}:{port}/ (API docs at /docs)")
@@ -292,13 +322,17 @@ def serve(host: str, port: int, workers: int, artifacts_dir: Path | None) -> Non
 
 
 def _register_games() -> None:
-    """Each declared game's click group becomes ``dicetables GAME``, with its report commands; a package that
-    extends a game (the strategy lab) adds its commands and reports to that game's group."""
+    """Each declared game's click group becomes ``dicetables GAME`` (a group of its own when it declares none),
+    with its report commands and, for a game registered in ``lookup`` (``lookup.games``), the protocol's commands
+    (``pipeline.protocol_cli``: a command of the game's own under the same name is kept); a package that extends
+    a game (the strategy lab) adds its commands and reports to that game's group."""
+    from lookup.games import names
     from pipeline.cli_options import report_command
     from pipeline.declaration import declarations, resolve
+    from pipeline.protocol_cli import protocol_commands
 
     for game in declarations():
-        group = resolve(game.cli)
+        group = resolve(game.cli) if game.cli else click.Group(game.game_name, help=_group_help(game.game_name))
         if not isinstance(group, click.Group) or group.name != game.game_name:
             raise TypeError(f"{game.cli}: expected a click group named {game.game_name!r}")
         target = main.commands.get(game.game_name)
@@ -313,6 +347,15 @@ def _register_games() -> None:
                                      section=game.report_section(report), options=report.options)
             for name in (report.command, *report.aliases):
                 target.add_command(command, name)
+    for name in names():
+        group = main.commands[name]
+        for command in protocol_commands(name):
+            if command.name not in group.commands:
+                group.add_command(command)
+
+
+def _group_help(game: str) -> str:
+    return f"The {game} tables: setups, advise, review, play and simulate (`dicetables {game} setups`)."
 
 
 _register_games()

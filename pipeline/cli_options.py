@@ -8,6 +8,8 @@ Every game's ``cli.py`` takes its ``--artifacts``, ``--params``, ``--out``, ``--
 from __future__ import annotations
 
 import importlib
+import os
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,34 @@ params_option = click.option(
 out_option = click.option(
     "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
     help="Output directory (default: ARTIFACTS/reports/GAME).")
+class OutputFile(click.ParamType):
+    """A file a command writes (a PNG, a record): checked before any work starts, so that a long run does not end
+    on a path it cannot write. Its directory must exist and be writable; if it exists it must be a regular file
+    (not a directory, FIFO, device or socket). The writer still writes through a temporary sibling renamed over
+    it (``pipeline.reports.save_figure``): a path that passes here but cannot take a new file (``/proc``) is a
+    message then, never a traceback."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        path = Path(value)
+        folder = path.parent
+        if not folder.is_dir():
+            self.fail(f"{path}: directory {folder} does not exist", param, ctx)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            self.fail(f"{path}: directory {folder} is not writable", param, ctx)
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            return path
+        except OSError as exc:
+            self.fail(f"{path}: cannot be examined ({exc.strerror})", param, ctx)
+        if not stat.S_ISREG(mode):
+            self.fail(f"{path}: exists and is not a regular file", param, ctx)
+        return path
+
+
+output_file = OutputFile()
 MAX_GAMES = 10**9  # games a simulation may be asked for: far beyond any run's use, within int64 counts
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print the result as JSON (shapes: docs/cli.md) instead of text.")

@@ -25,6 +25,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from pipeline.code_deps import closure
+
+# Every report command runs through this module (``report_command``): it is part of every report's code.
+REPORT_RUNNER = "pipeline.cli_options"
+
 
 @dataclass(frozen=True)
 class Stage:
@@ -47,13 +52,13 @@ class Report:
 
     It is one command in the game's group (``dicetables GAME COMMAND``, with ``aliases``) and one DVC
     stage named ``OUT-report`` writing ``artifacts/reports/OUT`` (OUT: ``out``, default the game). Its
-    deps are ``code`` (what the report runs), ``pipeline/reports.py`` and ``artifacts/<a>`` for each of
-    ``artifacts`` (what it reads); ``params`` are the params.yaml keys that rerun it.
+    deps are ``code_files()`` (the import closure of ``module`` and of the command that runs it, and the data
+    files ``data``) and ``artifacts/<a>`` for each of ``artifacts`` (what it reads); ``params`` are the
+    params.yaml keys that rerun it.
     """
 
     module: str
     help: str
-    code: tuple[str, ...]
     artifacts: tuple[str, ...] = ()
     params: tuple[str, ...] = ()
     seconds: float = 5
@@ -63,6 +68,12 @@ class Report:
     section: str | None = None
     options: tuple[Callable[[Any], Any], ...] = ()
     note: str = ""
+    data: tuple[str, ...] = ()
+
+    def code_files(self) -> list[str]:
+        """The files whose change reruns the report: the import closure (``pipeline.code_deps.closure``) of its
+        module and of ``REPORT_RUNNER``, and ``data``."""
+        return sorted({*closure((self.module, REPORT_RUNNER)), *self.data})
 
 
 @dataclass(frozen=True)
@@ -87,24 +98,28 @@ class GameDeclaration:
 
     ``families`` (``"module:function"``): ``families(section) -> list[Family]`` over params section
     ``section`` (default: ``name``); ``stages``: family-name pattern -> its DVC ``Stage`` (the first match;
-    every family must match one). ``cli`` (``"module:attribute"``): a ``click.Group`` named ``game``,
-    which becomes ``dicetables GAME``; ``reports`` add their commands to it. ``webapp``: the module of the web
-    app holding the game's routes (``webapp.routes.<game>``), or None. ``game`` (default: ``name``) is the game
-    the package belongs to: a strategy lab (``yahtzee_lab``) declares ``game="yahtzee"``, and its commands
-    and reports stand in that game's group, after the game's own. ``warm``: how ``dicetables compile``
-    compiles the game's kernels (None: it has none; a package that extends a game puts its params in the
-    game's warm-up, which writes its reports too).
+    every family must match one). ``cli`` (``"module:attribute"``): a ``click.Group`` named ``game`` holding the
+    game's own commands (None: none), which becomes ``dicetables GAME``; ``reports`` add their commands to it,
+    and so do the protocol's commands (``pipeline.protocol_cli``) for a game registered in ``lookup``.
+    ``webapp``: the module of the web app holding the game's routes (``webapp.routes.<game>``), or None.
+    ``game`` (default: ``name``) is the game the package belongs to: a strategy lab (``yahtzee_lab``) declares
+    ``game="yahtzee"``, and its commands and reports stand in that game's group, after the game's own.
+    ``warm``: how ``dicetables compile`` compiles the game's kernels (None: it has none; a package that extends
+    a game puts its params in the game's warm-up, which writes its reports too). ``small``: a params.yaml text
+    of the game's smallest instance (every family it defines is built): what the tests, the core-install test
+    and the web tests build for it (``tests/shared.py``), and what the protocol's behavioural test plays.
     """
 
     name: str
     families: str
     stages: Mapping[str, Stage]
-    cli: str
+    cli: str | None = None
     reports: tuple[Report, ...] = ()
     web: str | None = None
     game: str | None = None
     section: str | None = None
     warm: WarmUp | None = None
+    small: str = ""
 
     @property
     def game_name(self) -> str:

@@ -1,9 +1,11 @@
 """``dvc.yaml``, generated from the games' declarations and params.yaml (``dicetables dvc-yaml``).
 
 One stage per table family (named as the family): ``dicetables build FAMILY``, deps = the code its
-artifacts' fingerprints hash, ``pipeline/layout.py`` and the upstream artifacts it reads; params, seconds
-and a comment from the game's declaration (``pipeline.declaration.Stage``); outs = its artifacts. One stage
-per report (``pipeline.declaration.Report``). The ``manifest`` stage depends on every other stage's outs.
+artifacts' fingerprints hash (the import closure of its specs' entry modules and of the writer,
+``pipeline.code_deps``) and the upstream artifacts it reads; params, seconds and a comment from the game's
+declaration (``pipeline.declaration.Stage``); outs = its artifacts. One stage per report
+(``pipeline.declaration.Report``: deps its code's closure and the artifacts it reads). The ``manifest``
+stage depends on every other stage's outs and on the code that writes it.
 The committed dvc.yaml is this module's output for the project's params.yaml (tests/test_dvc.py).
 """
 
@@ -17,20 +19,21 @@ from typing import Any
 
 import yaml
 
+from pipeline.code_deps import closure
 from pipeline.declaration import declarations
 from pipeline.family import DEFAULT_PARAMS, load_params
-from pipeline.store import LAYOUT_CODE, PROJECT_ROOT
+from pipeline.store import PROJECT_ROOT, WRITER
 
 DVC_YAML = PROJECT_ROOT / "dvc.yaml"
 BUILD = "dicetables --quiet build --params params.yaml --artifacts artifacts --no-manifest"
-REPORT_CODE = "pipeline/reports.py"
 MANIFEST_SECONDS = 4
 HEADER = """\
 # Generated from the games' declarations (pipeline/<game>/game.py) and params.yaml by
 # `dicetables dvc-yaml --write`: do not edit by hand (tests/test_dvc.py fails when the two differ).
-# One stage per table family: its deps are exactly the code its artifacts' fingerprints hash, pipeline/layout.py
-# and the artifacts it reads; its params are the params.yaml keys whose change reruns it. One stage per report,
-# then the manifest. meta.seconds: rough quiet-machine wall time (`dicetables repro` starts long chains first).
+# One stage per table family: its deps are exactly the code its artifacts' fingerprints hash (the import closure
+# of its code, pipeline/code_deps.py) and the artifacts it reads; its params are the params.yaml keys whose
+# change reruns it. One stage per report (its code's closure), then the manifest. meta.seconds: rough
+# quiet-machine wall time (`dicetables repro` starts long chains first).
 # Run through `make run`, or `dvc repro` with .venv/bin on PATH.
 """
 
@@ -62,14 +65,15 @@ def stages(params: Mapping[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[s
                 outs = [f"artifacts/{spec.name}{ext}" for spec in family.artifacts(params[section])
                         for ext in (".zarr", *((".h5",) if spec.hdf5 else ()))]
                 add(family.name, _stage(f"{BUILD} {family.name}", declared.seconds,
-                                        [LAYOUT_CODE, *family.code, *(f"artifacts/{u}" for u in family.upstream)],
+                                        [*family.code_files(params[section]),
+                                         *(f"artifacts/{u}" for u in family.upstream)],
                                         declared.params, outs), declared.note, family.section)
         for report in game.reports:
             out = game.report_out(report)
             cmd = (f"dicetables --quiet {game.game_name} {report.command} --params params.yaml --artifacts artifacts"
                    + (f" --out artifacts/reports/{out}" if out != game.game_name else ""))
             add(f"{out}-report", _stage(cmd, report.seconds,
-                                        [*report.code, REPORT_CODE, *(f"artifacts/{a}" for a in report.artifacts)],
+                                        [*report.code_files(), *(f"artifacts/{a}" for a in report.artifacts)],
                                         report.params, [f"artifacts/reports/{out}"]),
                 report.note, game.report_section(report))
     written = [o for stage in table.values() for o in stage["outs"]]
@@ -77,7 +81,8 @@ def stages(params: Mapping[str, Any]) -> tuple[dict[str, dict[str, Any]], dict[s
         missing = [d for d in stage["deps"] if d.startswith("artifacts/") and d not in written]
         if missing:
             raise ValueError(f"stage {name} reads {missing}, which no stage writes")
-    table["manifest"] = _stage("dicetables --quiet manifest --artifacts artifacts", MANIFEST_SECONDS, written, (),
+    table["manifest"] = _stage("dicetables --quiet manifest --artifacts artifacts", MANIFEST_SECONDS,
+                               [*closure((WRITER,)), *written], (),
                                [{"artifacts/MANIFEST.json": {"cache": False}}])
     return table, notes
 

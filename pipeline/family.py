@@ -1,9 +1,9 @@
 """What a table family is, and how one family is built: ``Family``, ``Computed``, ``build_family``.
 
 Each family is one DVC stage (``dvc.yaml``) and one ``dicetables build FAMILY``; both go through
-``build_family``. A family names its params section and the source files that compute it; the same list
-makes the artifact's fingerprint and the stage's DVC deps (``dicetables dvc-yaml`` writes the stage from
-the family: ``pipeline/dvc_yaml.py``).
+``build_family``. A family names its params section and the specs of its artifacts; each spec names the
+entry modules of its code, whose import closure (``pipeline.code_deps``) makes the artifact's fingerprint and
+the stage's DVC deps (``dicetables dvc-yaml`` writes the stage from the family: ``pipeline/dvc_yaml.py``).
 
 Imports no game: every game's ``stage.py`` imports this module, and ``pipeline.registry`` (which finds
 the games' families through their declarations, ``pipeline.declaration``) imports both.
@@ -29,7 +29,7 @@ Computed = tuple[dict[str, StoredArray], dict[str, Any]]
 
 @dataclass(frozen=True)
 class Family:
-    """A table family: what it is called, which params it reads, which code computes it, and how.
+    """A table family: what it is called, which params it reads, and how it is computed.
 
     ``artifacts(params)`` gives the specs it publishes; ``compute(spec, params, artifacts_dir)`` returns the
     arrays and stats of one spec. ``upstream`` names the artifacts (file names in the artifacts directory)
@@ -41,11 +41,15 @@ class Family:
 
     name: str
     section: str
-    code: tuple[str, ...]
     artifacts: Callable[[Mapping[str, Any]], list[ArtifactSpec]]
     compute: Callable[[ArtifactSpec, Mapping[str, Any], Path], Computed]
     upstream: tuple[str, ...] = ()
     publish: Callable[[ArtifactSpec, Mapping[str, Any], Path, str], list[Path]] | None = None
+
+    def code_files(self, section: Mapping[str, Any]) -> list[str]:
+        """Every file the fingerprints of its artifacts hash (``ArtifactSpec.code_files``), for params
+        ``section``: the DVC deps of its stage, besides the artifacts it reads."""
+        return sorted({f for spec in self.artifacts(section) for f in spec.code_files()})
 
 
 def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
@@ -75,12 +79,12 @@ def nonempty_list(section: Mapping[str, Any], key: str, where: str, expected: st
     return value
 
 
-def one_family_per_name(names: list[str], prefix: str, section: str, code: tuple[str, ...],
+def one_family_per_name(names: list[str], prefix: str, section: str,
                         specs: Callable[[str], list[ArtifactSpec]],
                         compute: Callable[[ArtifactSpec, Mapping[str, Any], Path], Computed]) -> list[Family]:
     """One family per entry of ``names`` (rule sets a params list asks for, already checked): ``PREFIX-NAME``
     ('+' written '-': stage names), publishing ``specs(name)`` by ``compute``."""
-    return [Family(name=f"{prefix}-{name.replace('+', '-')}", section=section, code=code,
+    return [Family(name=f"{prefix}-{name.replace('+', '-')}", section=section,
                    artifacts=lambda _section, n=name: specs(n), compute=compute) for name in names]
 
 

@@ -48,6 +48,6 @@ def build(
     with trusting_own_artifacts():
         for name in names:
             done += build_family(known[name], params, root, force=force)
-    if manifest:
-        write_manifest(root)
+    if manifest:  # what this build published or reused was verified a moment ago: not read again
+        write_manifest(root, verified=[path for path, _ in done])
     return done

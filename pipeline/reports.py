@@ -56,11 +56,21 @@ def pyplot() -> Any:
 
 
 def save_figure(fig: Any, path: str | Path, dpi: float = DPI) -> Path:
-    """Lay out, write (PNG, no metadata: equal figures give equal bytes) and close ``fig``."""
+    """Lay out, write (PNG, no metadata: equal figures give equal bytes) and close ``fig``. Written through a
+    temporary sibling renamed over ``path``: never half a file; a path that cannot be written is a ValueError
+    naming it (the commands' message), never a traceback."""
     import matplotlib.pyplot as plt
 
     path = Path(path)
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi, metadata={"Software": None})
-    plt.close(fig)
+    tmp = path.with_name(f".tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}-{path.name}")
+    try:
+        fig.tight_layout()
+        fig.savefig(tmp, format="png", dpi=dpi, metadata={"Software": None})
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+    finally:
+        plt.close(fig)
+        if os.path.lexists(tmp):
+            _remove(tmp)
     return path

@@ -33,18 +33,17 @@ from lookup.store import (
     NAME,
     TRUST_ENV,
     ArtifactError,
-    artifact_files,
     check_name,
     le_bytes,
+    load_manifest,
+    manifest_fields,
     meta_sha256,
-    pid_alive,
     read_meta,
-    recover_publish,
     sha256_of_array,
-    swap_leftovers,
     verify_problems,
     zarr_module,
 )
+from pipeline.code_deps import PROJECT_ROOT, closure, module_file
 from pipeline.layout import (
     HDF5_CHUNK_BYTES,
     LAYOUT_VERSION,
@@ -55,10 +54,9 @@ from pipeline.layout import (
     layout,
 )
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-# The layout module is hashed into every fingerprint: a layout change rebuilds every table.
-LAYOUT_CODE = "pipeline/layout.py"
-_LAYOUT_SOURCE = Path(__file__).resolve().parent / "layout.py"
+# This module writes every artifact: its import closure (pipeline/layout.py, how arrays are stored, included) is
+# part of every fingerprint, whatever the family's own code.
+WRITER = "pipeline.store"
 # Where versions before chunked reading (lookup.chunked) wrote decoded copies; `dicetables clean` removes it.
 LEGACY_RUNTIME_DIR = ".runtime"
 
@@ -67,8 +65,9 @@ LEGACY_RUNTIME_DIR = ".runtime"
 class ArtifactSpec:
     """Everything that identifies an artifact: equal specs (and equal code) give equal fingerprints.
 
-    ``code`` lists the source files (relative to the project root) whose text computes the arrays; a
-    change in any of them changes the fingerprint, and nothing else does.
+    ``code`` names the entry modules of the code that computes the arrays (dotted names, usually the stage
+    module itself: ``code=(__name__,)``); ``data`` the data files it reads (relative to the project root). A
+    change in any file of ``code_files()`` changes the fingerprint, and nothing else does.
     """
 
     name: str
@@ -79,6 +78,17 @@ class ArtifactSpec:
     params: Mapping[str, Any]
     code: tuple[str, ...]
     hdf5: bool = False
+    data: tuple[str, ...] = ()
+
+    def code_files(self) -> tuple[str, ...]:
+        """The files (relative to the project root, sorted) whose bytes the fingerprint hashes: the import
+        closure of ``code`` and of the writer (``pipeline.code_deps.closure``: imports inside functions
+        included), and ``data``."""
+        wrong = [m for m in self.code if module_file(m, PROJECT_ROOT) is None]
+        if wrong or not self.code:
+            raise ValueError(f"artifact {self.name}: code must name its entry modules (dotted, e.g. "
+                             f"'pipeline.g151.stage'), not {wrong or 'nothing'}")
+        return tuple(sorted({*closure((*self.code, WRITER), PROJECT_ROOT), *self.data}))
 
     def fingerprint(self) -> str:
         """sha256 over the canonical JSON of schema, rules and params plus the bytes of the code files."""
@@ -92,11 +102,10 @@ class ArtifactSpec:
             "layout_version": LAYOUT_VERSION,
         }
         digest.update(json.dumps(head, sort_keys=True, separators=(",", ":")).encode())
-        digest.update(LAYOUT_CODE.encode() + b"\0" + _LAYOUT_SOURCE.read_bytes() + b"\0")
-        for rel in sorted(set(self.code) - {LAYOUT_CODE}):
+        for rel in self.code_files():
             source = PROJECT_ROOT / rel
             if not source.is_file():
-                raise FileNotFoundError(f"artifact {self.name}: code file {rel} does not exist")
+                raise FileNotFoundError(f"artifact {self.name}: file {rel} does not exist")
             digest.update(rel.encode() + b"\0" + source.read_bytes() + b"\0")
         return digest.hexdigest()
 
@@ -359,7 +368,7 @@ def artifact_meta(spec: ArtifactSpec, entries: Mapping[str, Any], stats: Mapping
         "rules": dict(spec.rules),
         "params": dict(spec.params),
         "fingerprint": fingerprint or spec.fingerprint(),
-        "code": sorted({*spec.code, LAYOUT_CODE}),
+        "code": list(spec.code_files()),
         # No timestamp: equal inputs give byte-identical artifacts, so dvc.lock stays as committed.
         "package_version": lookup.__version__,
         "arrays": entries,
@@ -439,7 +448,7 @@ def publish(target: Path, write: Any) -> None:
     tmp = target.with_name(f".tmp-{tag}-{target.name}")  # keeps the suffix: .zarr or .h5
     try:
         checked: Collection[str] | None = write(tmp)
-        problems = verify_problems(tmp, checked or ())
+        problems = verify_problems(tmp, checked or (), trust="artifact")
         if problems:
             raise ArtifactError(f"{target}: verification after writing failed: {'; '.join(problems)}")
         _replace(tmp, target, tag)
@@ -471,6 +480,50 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
+def pid_alive(pid: int) -> bool:
+    """True when process ``pid`` exists on this machine (a temporary's writer may still be working)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def swap_leftovers(target: Path, kind: str) -> list[tuple[Path, int]]:
+    """``(path, writer pid)`` of the ``.tmp-`` or ``.old-`` siblings that publishing ``target`` left:
+    exactly ``.KIND-<pid>-<8 hex>-<target name>``, never a symlink."""
+    pattern = re.compile(rf"\.{kind}-(\d+)-[0-9a-f]{{8}}-{re.escape(target.name)}")
+    found = []
+    parent = target.parent
+    for entry in parent.iterdir() if parent.is_dir() else []:
+        m = pattern.fullmatch(entry.name)
+        if m and not entry.is_symlink():
+            found.append((entry, int(m[1])))
+    return found
+
+
+def recover_publish(target: Path) -> bool:
+    """Roll back a republish of ``target`` interrupted between its two renames: when ``target`` is absent
+    and a dead writer left the previous artifact as ``.old-<pid>-<hex>-NAME``, rename it back. True when
+    ``target`` exists afterwards. Only the writing side does this (a publish, ``dicetables clean``, ``verify
+    --repair``): a reader never renames anything, it says what it found (``lookup.store.checked_entry``)."""
+    if os.path.lexists(target):
+        return True
+    for old, pid in sorted(swap_leftovers(target, "old"), key=lambda e: e[0].stat().st_mtime_ns, reverse=True):
+        if pid_alive(pid) and pid != os.getpid():
+            continue  # its writer is between the renames right now
+        try:
+            os.rename(old, target)
+            return True
+        except OSError:  # another process recovered it first
+            return os.path.lexists(target)
+    return False
+
+
 def remove_dead_leftovers(target: Path) -> list[Path]:
     """Delete the ``.tmp-<pid>-*`` / ``.old-<pid>-*`` siblings of ``target`` whose writer is dead (after
     ``recover_publish`` has had its chance to restore an ``.old``); return what was removed."""
@@ -497,7 +550,7 @@ def reusable(spec: ArtifactSpec, artifacts_dir: str | Path, fingerprint: str | N
                 return False
         except ArtifactError:
             return False
-        if verify_problems(path):
+        if verify_problems(path, trust="artifact"):
             return False
     return True
 
@@ -511,36 +564,35 @@ def artifact_paths(artifacts_dir: str | Path) -> list[Path]:
     return sorted(found)
 
 
-def write_manifest(artifacts_dir: str | Path, paths: Iterable[Path] | None = None) -> Path:
-    """Regenerate ``MANIFEST.json``: one entry per artifact with its identity, checksums and files."""
+def write_manifest(artifacts_dir: str | Path, paths: Iterable[Path] | None = None, *,
+                   verified: Collection[Path] = ()) -> Path:
+    """Regenerate ``MANIFEST.json``: one entry per artifact (``paths``, default every one in the directory), as
+    ``lookup.store.manifest_fields`` makes it from the artifact's metadata.
+
+    The manifest is what every reader trusts, so nothing enters it unverified: an artifact is listed only when
+    the current manifest already lists it with the same metadata, or it is one of ``verified`` (published or
+    reused, hence verified, by the caller a moment ago: ``pipeline.registry.build``), or it passes
+    ``verify_problems`` now; otherwise ArtifactError naming it and its problems, and the manifest is left as
+    it was. This is how a family built with ``--no-manifest`` into a directory is registered (``dicetables
+    manifest``)."""
     root = Path(artifacts_dir)
     root.mkdir(parents=True, exist_ok=True)
+    try:
+        listed = {e["path"]: e["meta_sha256"] for e in load_manifest(root)["artifacts"]}
+    except ArtifactError:
+        listed = {}
+    vouched = {Path(p).name for p in verified}
     entries = []
     for path in sorted(paths if paths is not None else artifact_paths(root)):
-        problems = disk_problems(path)
-        if problems:  # never read through a symlink or from a FIFO
+        problems = disk_problems(path)  # never read through a symlink or from a FIFO
+        if not problems:
+            meta = read_meta(path)
+            if path.name not in vouched and listed.get(path.name) != meta_sha256(meta):
+                problems = verify_problems(path, trust="artifact")
+        if problems:
             raise ArtifactError(f"{path}: not listed in {MANIFEST_NAME}: " + "; ".join(problems))
-        meta = read_meta(path)
-        files = artifact_files(path)
-        entries.append(
-            {
-                "path": path.relative_to(root).as_posix(),
-                "format": "zarr" if path.suffix == ".zarr" else "hdf5",
-                "schema": meta["schema"],
-                "schema_version": meta["schema_version"],
-                "game": meta["game"],
-                "rules": meta["rules"],
-                "params": meta["params"],
-                "fingerprint": meta["fingerprint"],
-                "meta_sha256": meta_sha256(meta),
-                "package_version": meta["package_version"],
-                "arrays": {k: {"sha256": v["sha256"], "shape": v["shape"], "dtype": v["dtype"]}
-                           for k, v in meta["arrays"].items()},
-                "files": len(files),
-                "bytes": sum(f.stat().st_size for f in files),
-            }
-        )
-    manifest = {"package_version": lookup.__version__, "artifacts": entries}
+        entries.append(manifest_fields(path.relative_to(root).as_posix(), meta))
+    manifest = {"artifacts": entries}
     target = root / MANIFEST_NAME
     tmp = root / f".tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}-{MANIFEST_NAME}"
     # A new file (O_EXCL, O_NOFOLLOW: never through a link), renamed over MANIFEST.json (or a link there).

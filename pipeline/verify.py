@@ -4,10 +4,11 @@ a time limit, and a whole artifacts directory is checked as it is on disk (``che
 Why a process: some damaged HDF5 files (e.g. a flipped length byte of the metadata attribute) make the
 HDF5 library loop forever inside one C call, which no Python-level timeout can interrupt; a worker can
 be killed. One worker serves every artifact (imports are paid once) and is replaced after a timeout.
-Protocol: the parent writes one path per line; the worker answers one JSON list of problems per line.
-Before any library opens an artifact, ``pipeline.store.disk_problems`` checks what is there without
-following a symlink or reading anything but bounded regular files: a symlink, a FIFO or a device in place
-of a file is a problem, never a hang.
+Protocol: the parent writes one JSON line per artifact, ``[path, trust]``; the worker answers one JSON list of
+problems per line. Before any library opens an artifact, ``pipeline.store.disk_problems`` checks what is there
+without following a symlink or reading anything but bounded regular files: a symlink, a FIFO or a device in
+place of a file is a problem, never a hang. Then ``lookup.store.verify_problems`` makes every check a reader
+makes, held to ``MANIFEST.json`` as a reader is (``trust``): one meaning of valid.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
-from lookup.store import MANIFEST_NAME, ArtifactError, load_manifest, meta_sha256, read_meta
+from lookup.store import MANIFEST_NAME, ArtifactError, load_manifest, trust_mode
 from pipeline.store import artifact_paths, disk_problems, find_leftovers
 
 DEFAULT_TIMEOUT_S = 300.0
@@ -32,14 +33,17 @@ class _Worker:
     def __init__(self) -> None:
         root = str(Path(__file__).resolve().parent.parent)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-        self.proc = subprocess.Popen([sys.executable, "-m", "pipeline.verify"], stdin=subprocess.PIPE,
+        # In the project's directory: ``-m`` puts the working directory first on the path, and another checkout
+        # there must not answer for this one.
+        self.proc = subprocess.Popen([sys.executable, "-m", "pipeline.verify"], stdin=subprocess.PIPE, cwd=root,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
 
-    def ask(self, path: Path, timeout: float) -> list[str] | None:
-        """The problems of ``path``, or None when the worker did not answer within ``timeout`` s (or died)."""
+    def ask(self, path: Path, trust: str, timeout: float) -> list[str] | None:
+        """The problems of ``path`` (held to the manifest unless ``trust`` is ``"artifact"``), or None when the
+        worker did not answer within ``timeout`` s (or died)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         try:
-            self.proc.stdin.write(str(path) + "\n")
+            self.proc.stdin.write(json.dumps([str(path), trust]) + "\n")
             self.proc.stdin.flush()
         except BrokenPipeError:
             return None
@@ -82,12 +86,15 @@ def _readline(stream: IO[str], timeout: float) -> str:
             return "".join(chunks)
 
 
-def verify_paths(paths: Iterable[Path], timeout: float = DEFAULT_TIMEOUT_S,
-                 expected: dict[Path, dict] | None = None,
+def verify_paths(paths: Iterable[Path], timeout: float = DEFAULT_TIMEOUT_S, trust: str | None = None,
+                 unlisted: Iterable[Path] = (),
                  known: dict[Path, list[str]] | None = None) -> Iterator[tuple[Path, list[str]]]:
-    """(path, problems) for every path, in order; problems is empty when the artifact is intact and (when
-    ``expected`` has a manifest entry for it) its metadata equals the manifest's. A path in ``known`` is
-    not examined: its problems are those given."""
+    """(path, problems) for every path, in order; problems is empty when the artifact passes every check a
+    reader makes, held to the ``MANIFEST.json`` beside it unless ``trust`` (default ``$DICETABLES_TRUST``) is
+    ``"artifact"`` (and for the paths of ``unlisted``, which the caller reports as not in the manifest). A path
+    in ``known`` is not examined: its problems are those given."""
+    mode = trust_mode(trust)
+    unlisted = set(unlisted)
     worker: _Worker | None = None
     try:
         for path in paths:
@@ -95,31 +102,16 @@ def verify_paths(paths: Iterable[Path], timeout: float = DEFAULT_TIMEOUT_S,
                 yield path, known[path]
                 continue
             worker = worker or _Worker()
-            problems = worker.ask(path, timeout)
+            problems = worker.ask(path, "artifact" if path in unlisted else mode, timeout)
             if problems is None:
                 worker.kill()
                 worker = None
                 problems = [f"verification did not finish within {timeout:g} s or its worker died (a damaged "
                             "file can make the HDF5 library loop or abort); treat it as corrupted"]
-            elif not problems and expected and path in expected:
-                problems = _manifest_problems(path, expected[path])
             yield path, [str(p) for p in problems]
     finally:
         if worker is not None:
             worker.close()
-
-
-def _manifest_problems(path: Path, entry: dict) -> list[str]:
-    meta = read_meta(path)  # already verified by the worker: reading it again cannot hang
-    problems = []
-    if meta["fingerprint"] != entry["fingerprint"]:
-        problems.append("fingerprint differs from MANIFEST.json (stale manifest?)")
-    if meta_sha256(meta) != entry["meta_sha256"]:
-        problems.append("metadata differs from MANIFEST.json (stale manifest?)")
-    for name, arr in entry["arrays"].items():
-        if meta["arrays"].get(name, {}).get("sha256") != arr["sha256"]:
-            problems.append(f"array {name!r}: sha256 differs from MANIFEST.json")
-    return problems
 
 
 def check_directory(root: Path, timeout: float = DEFAULT_TIMEOUT_S) -> Iterator[tuple[Path, list[str]]]:
@@ -128,8 +120,9 @@ def check_directory(root: Path, timeout: float = DEFAULT_TIMEOUT_S) -> Iterator[
 
     - ``MANIFEST.json`` when it is missing or malformed (then the artifacts on disk are still checked);
     - every artifact the manifest lists or that is on disk (``NAME.zarr`` / ``NAME.h5``), in name order:
-      one listed but absent, one present but not listed, a symlink, a special file, damage of any kind,
-      metadata that differs from its manifest entry;
+      one listed but absent, one present but not listed (checked against its own metadata checksum), a
+      symlink, a special file, damage of any kind, an entry of the manifest that differs from the artifact's
+      metadata in any field;
     - every ``.tmp-*`` / ``.old-*`` leftover of a publish, with its size and whether its writer lives.
 
     Reads only: nothing is renamed or removed (``dicetables clean`` or the next build does that).
@@ -151,7 +144,8 @@ def check_directory(root: Path, timeout: float = DEFAULT_TIMEOUT_S) -> Iterator[
             restore = "; a dead writer's .old-* copy of it is there: `dicetables clean` renames it back" \
                 if path.name in olds else ""
             missing[path] = [f"listed in {MANIFEST_NAME} but missing{restore}"]
-    for path, problems in verify_paths(sorted(set(listed) | on_disk), timeout, listed, missing):
+    unlisted = on_disk - set(listed) if entries is not None else on_disk
+    for path, problems in verify_paths(sorted(set(listed) | on_disk), timeout, "manifest", unlisted, missing):
         if entries is not None and path not in listed:
             problems = [f"not in the manifest ({MANIFEST_NAME} does not list it: not built by this pipeline, "
                         "or the manifest is stale)", *problems]
@@ -165,8 +159,9 @@ def _serve() -> None:
 
     for line in sys.stdin:
         try:
-            path = Path(line.rstrip("\n"))
-            problems = disk_problems(path) or verify_problems(path)
+            name, trust = json.loads(line)
+            path = Path(name)
+            problems = disk_problems(path) or verify_problems(path, trust=trust)
         except Exception as exc:  # never let one artifact end the run
             problems = [f"verification failed ({type(exc).__name__}: {exc})"]
         sys.stdout.write(json.dumps(problems) + "\n")

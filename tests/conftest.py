@@ -20,6 +20,30 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.fixture(scope="module")
+def built_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo artifact of test_store (float64 3-D, uint8 with a partial last chunk, int32) and its
+    manifest, built once per module; tests damage copies of it (``demo``)."""
+    from test_store import _arrays, _spec
+
+    from pipeline.store import write_artifact, write_manifest
+
+    root = tmp_path_factory.mktemp("chunked") / "artifacts"
+    write_artifact(_spec(hdf5=False), _arrays(), root)
+    write_manifest(root)
+    return root
+
+
+@pytest.fixture
+def demo(built_demo: Path, tmp_path: Path) -> Path:
+    """A private copy of the demo artifact (``.../artifacts/demo.zarr``) with its manifest."""
+    import shutil
+
+    root = tmp_path / "artifacts"
+    shutil.copytree(built_demo, root)
+    return root / "demo.zarr"
+
+
 @pytest.fixture
 def artifacts(tmp_path: Path) -> Path:
     """An empty artifacts directory."""

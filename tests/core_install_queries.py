@@ -1,6 +1,7 @@
 """The queries of tests/test_core_install.py, asked twice: as a script in a virtual environment holding only the
-core install (``python -I core_install_queries.py RULE_SETS_JSON``, artifacts from ``$DICETABLES_ARTIFACTS``),
-and imported in the test process (``answers(rule_sets, artifacts_dir)``). Both must give the same JSON.
+core install (``python -I core_install_queries.py ARTIFACTS``), and imported in the test process
+(``answers(artifacts_dir)``). Both must give the same JSON. Every game answers through the protocol
+(``lookup.games``): the games and their setups are found, not listed.
 
 Only the standard library and ``lookup`` here: this file runs where nothing else is installed.
 """
@@ -13,14 +14,6 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-
-# The small instances the test builds (the per-game session fixtures' sizes, tests/<game>/conftest.py).
-DICERACE_GRID = [[3, 20], [5, 30]]
-G151_VARIANTS = ["stated", "notebook"]
-G151_TARGETS = [300, 1000]
-TICTACTOE_MODELS = ["random", "first", "last", "greedy", "perfect"]
-DOMINOES_PLAYERS = ["predictive", "realistic"]
-DOMINOES_MODELS = ["random", "strong"]
 
 # Packages of the build and serve extras (and pipeline itself): none may be imported by these queries. Not
 # yaml: zarr imports it (its config library, donfig, depends on PyYAML), so the core install has it anyway.
@@ -43,60 +36,42 @@ def plain(x: Any) -> Any:
     return x
 
 
-def answers(rule_sets: list[str], artifacts_dir: str | Path | None = None) -> dict[str, Any]:
-    """Every game's public answers (decide and value, or the game's equivalent) on the small instances."""
-    from lookup import dicerace, dominoes, g151, poker, tictactoe, yahtzee
+EVENTS = 40  # events played per setup: enough to read every table the setup answers from
+ADVISED = 4  # positions of each game whose whole advice is compared
 
-    at = {"artifacts_dir": artifacts_dir}
+
+def answers(artifacts_dir: str | Path) -> dict[str, Any]:
+    """Every registered game, every setup built in ``artifacts_dir`` (``lookup.games``: nothing here names a game):
+    a seeded game of the tables against themselves (at most ``EVENTS`` events) and the advice at its first
+    positions, as JSON."""
+    import random
+
+    from lookup.advice import advice
+    from lookup.games import get_spec, names, open_setup
+    from lookup.protocol import CHANCE
+    from lookup.simulate import draw
+
+    root = Path(artifacts_dir)
     out: dict[str, Any] = {}
-    for rules in rule_sets:
-        sheet = {"ones": 3, "chance": 22}
-        out[f"yahtzee/{rules}"] = {
-            "decide": [yahtzee.decide([1, 3, 3, 5, 6], r, sheet, rules, **at).as_dict() for r in (2, 1, 0)],
-            "decide_start": yahtzee.decide([6, 6, 6, 2, 1], 2, {}, rules, **at).as_dict(),
-            "value_start": yahtzee.value({}, rules, **at),
-            "value_sheet": yahtzee.value(sheet, rules, **at),
-            "explain": [o.as_dict() for o in yahtzee.explain([2, 2, 4, 5, 6], 1, sheet, rules, **at)[:5]],
-            "distribution": plain(yahtzee.distribution(rules, **at).pmf[:400:7]),
-        }
-    for dice, target in DICERACE_GRID:
-        game = {"dice": dice, "target": target, **at}
-        out[f"dicerace/{dice}/{target}"] = {
-            mode: [[dicerace.decide(a, b, mode=mode, rng=1, **game), dicerace.value(a, b, mode=mode, **game)]
-                   for a, b in ((0, 0), (target // 2, target // 3), (target - 1, 1))]
-            for mode in ("sequential", "simultaneous")}
-    out["dicerace/probabilities"] = plain(dicerace.probabilities(3, **at).p)
-    for variant in G151_VARIANTS:
-        for target in G151_TARGETS:
-            game = {"target": target, "rules": variant, **at}
-            states = [(0, 0, None), (0, 150, None), (150, 100, 200), (target - 100, 50, target - 50)]
-            out[f"g151/{variant}/{target}"] = [[g151.decide(a, t, b, **game), g151.value(a, t, b, **game)]
-                                               for a, t, b in states]
-    out["poker"] = {
-        "decide": plain(poker.decide("AsAh", pot=100, to_call=60, board="2c7d9hKs", **at)),
-        "equity": {k: v for k, v in plain(poker.equity(["AsAh", "KdKc"], board="2c7d9h", **at)).items()
-                   if k != "seconds"},  # the time it took
-        "value": [poker.value(hand, n, **at) for hand in ("AKs", "72o", "QQ") for n in (1, 2)],
-        "preflop": plain(poker.preflop("AKs", 2, **at)),
-        "heads_up": plain(poker.heads_up("AKs", "QQ", **at)),
-    }
-    boards = [".........", "X.O......", "XX..O.O..", "X...O...."]
-    out["tictactoe"] = {str(model): [[tictactoe.decide(b, model, **at), tictactoe.value(b, model, **at)]
-                                     for b in boards]
-                        for model in (None, *TICTACTOE_MODELS)}
-    hand = ["6-6", "1-1", "0-0", "0-1", "0-2", "0-3", "0-4"]
-    players = [{"player": "predictive", "model": "strong"}, {"player": "realistic"}, {"player": "bayesian"}]
-    search = {"depth": 2, "samples": 4, "seed": 9}
-    out["dominoes"] = {
-        "decide": [dominoes.decide(hand, "6-6 draw 1-6L", 0, **p, **search) for p in players],
-        "value": [dominoes.value(hand, "6-6 draw 1-6L", 0, **p, **search) for p in players],
-        "matchups": plain(dominoes.load_matchups(**at).counts),
-    }
+    for name in names():
+        for setup in get_spec(name).setups(root):
+            advisor = open_setup(name, setup, root)
+            game, rng = advisor.game, random.Random(f"core:{name}:{json.dumps(setup, sort_keys=True)}")
+            state, events, advised = game.initial_state(), [], []
+            while not game.is_terminal(state) and len(events) < EVENTS:
+                if len(advised) < ADVISED:
+                    advised.append(advice(advisor, state))
+                mover = game.to_move(state)
+                action = draw(game.chance_outcomes(state), rng) if mover == CHANCE else advisor.decide(state)
+                events.append(game.action_json(state, action))
+                state = game.apply(state, action)
+            out[f"{name}/{json.dumps(setup, sort_keys=True)}"] = plain(
+                {"events": events, "advice": advised, "values": [advisor.value(state, s) for s in range(game.seats)]})
     return out
 
 
 if __name__ == "__main__":  # in the core-only environment: the answers, then what got imported
-    result = answers(json.loads(sys.argv[1]))
+    result = answers(sys.argv[1])
     import lookup
 
     print(json.dumps({"answers": result, "lookup_file": lookup.__file__,

@@ -148,3 +148,28 @@ class Sample:
 
     def __call__(self, draw: Callable) -> bool:
         return draw(st.integers(0, self.every - 1)) == 0
+
+
+NAN, INF, HUGE = float("nan"), float("inf"), 2**70
+# Wrong types and values every integer argument of a game's entry points must refuse with a ValueError.
+JUNK_INTS = (None, True, 1.5, NAN, INF, -INF, HUGE, -HUGE, "2", "", [1], object())
+
+
+def refusals(calls: Iterable[tuple[str, Callable[[], Any]]]) -> list[str]:
+    """Each (label, call) that does NOT raise a ValueError with a message (a TypeError, KeyError or IndexError that
+    is also a ValueError counts as a failure: it says the wrong thing), described; [] when every call is refused
+    as it must be."""
+    failures = []
+    for label, call in calls:
+        try:
+            got = call()
+        except ValueError as exc:
+            if not str(exc).strip():
+                failures.append(f"{label}: ValueError without a message")
+            elif isinstance(exc, TypeError | KeyError | IndexError):
+                failures.append(f"{label}: {type(exc).__name__} (also a ValueError): {exc}")
+        except Exception as exc:  # noqa: BLE001 (what escapes is the finding)
+            failures.append(f"{label}: {type(exc).__name__}: {exc}")
+        else:
+            failures.append(f"{label}: no error, answered {got!r:.80}")
+    return failures

@@ -30,29 +30,9 @@ from pipeline import registry
 from pipeline.store import MANIFEST_NAME, artifact_paths, write_manifest
 
 # The small instances of every game (the sizes the per-game tests and the core-install test use).
-DICERACE = ("dicerace:\n  max_dice: 10\n  grid: [[3, 20], [5, 30]]\n  report:\n"
-            "    simulation_games: 2000\n    seed: 3\n")
-G151 = "g151:\n  variants: [stated, notebook]\n  targets: [300, 1000]\n"
 POKER_EVALUATOR = "poker:\n  preflop: {}\n"
-POKER_PREFLOP = ("poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n"
-                 "    seed: 5\n")
-TICTACTOE = ("tictactoe:\n  rule_sets: [standard]\n  models: [random, first, last, greedy, perfect]\n"
-             "  report:\n    players: [perfect, predictive]\n")
-DOMINOES = ("dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [predictive, realistic]\n"
-            "    models: [random, strong]\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
-            "    max_exact: 50\n    endgame: 0\n    budget: 300\n  report: {}\n")
 LAB = ("yahtzee:\n  rule_sets: [hasbro, seed]\nyahtzee_lab:\n"
        "  perturbation:\n    iterations: 2\n    games: 400\n    seed: 3\n")
-# Play to win: the scandinavian+forced goal, win and law tables and 2,000 heads-up games
-# (tests/yahtzee/test_yahtzee_towin.py, test_yahtzee_headsup.py, the fuzz tests, the web app).
-TOWIN = ("yahtzee:\n  rule_sets: [hasbro]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
-         "    objectives: [goal, win, law]\n    max_points: null\n    rows_per_task: 16\n    headsup_games: 2000\n"
-         "    seed: 3\n  cluster:\n    workers: 1\n")
-# Two-player forced-order play to win: the scandinavian+forced duel table (tests/yahtzee/test_yahtzee_duel.py,
-# the web app's duel advice).
-DUEL = ("yahtzee:\n  rule_sets: [scandinavian+forced]\n  duel:\n    rule_sets: [scandinavian+forced]\n"
-        "    players: [2]\n")
-DUEL_BUILD = ["yahtzee-duel2-scandinavian-forced"]
 # The web app's directory: hasbro Yahtzee, one dice-race game, 151 stated to 500.
 WEB = ("dicerace:\n  max_dice: 5\n  grid: [[3, 20]]\nyahtzee:\n  rule_sets: [hasbro]\n"
        "g151:\n  variants: [stated]\n  targets: [500]\n")
@@ -162,7 +142,7 @@ def private_copy(tmp_path_factory: pytest.TempPathFactory, folder: str, *sources
     root.mkdir()
     for source in sources:
         _copy_artifacts(source, root)
-    write_manifest(root)
+    write_manifest(root, verified=artifact_paths(root))  # copies of verified builds: not read again
     assert (root / MANIFEST_NAME).exists()
     return root
 
@@ -179,7 +159,7 @@ def union(tmp_path_factory: pytest.TempPathFactory, name: str, *sources: Path) -
             artifacts = home / "artifacts"
             for source in sources:
                 _copy_artifacts(source, artifacts)
-            write_manifest(artifacts)
+            write_manifest(artifacts, verified=artifact_paths(artifacts))  # copies of verified builds
             (home / "tree.json").write_text(json.dumps(tree(artifacts), indent=0))
     return home / "artifacts"
 
@@ -204,17 +184,42 @@ def computed(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable
 
 # --- the shared builds ------------------------------------------------------------------------------------
 
+def declaration(game: str) -> Any:
+    """The declaration (``pipeline/<game>/game.py``) of a game."""
+    from pipeline.declaration import declarations
+
+    found = [d for d in declarations() if d.name == game]
+    assert found, f"no declaration pipeline/{game}/game.py"
+    return found[0]
+
+
+def small_params(game: str) -> str:
+    """The params text of a game's smallest instance, as its declaration states it (``small``)."""
+    text = declaration(game).small
+    assert text, f"pipeline/{game}/game.py declares no small instance (small=...)"
+    return text
+
+
+def small(tmp_path_factory: pytest.TempPathFactory, game: str, reuse: Sequence[Path] = ()) -> Path:
+    """Every table of a game's smallest instance (its declaration's ``small`` params), built once per run (the
+    artifacts of the shared directories ``reuse`` copied in first, as ``shared_build``)."""
+    import yaml
+
+    text = small_params(game)
+    return shared_build(tmp_path_factory, text, list(registry.families(yaml.safe_load(text))), reuse)
+
+
 def yahtzee(tmp_path_factory: pytest.TempPathFactory, rule_set: str) -> Path:
     """Value, policy and distribution tables of one Yahtzee rule set (full size: the published figures)."""
     return shared_build(tmp_path_factory, yahtzee_params(rule_set), [f"yahtzee-{rule_set}"])
 
 
 def dicerace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, DICERACE, ["dicerace-probabilities", "dicerace-strategies"])
+    return small(tmp_path_factory, "dicerace")
 
 
 def g151(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, G151, ["g151-stated", "g151-notebook"])
+    return small(tmp_path_factory, "g151")
 
 
 def poker_evaluator(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -223,16 +228,15 @@ def poker_evaluator(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def poker_preflop(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The evaluator and the small preflop tables (heads-up exact, two opponents by Monte Carlo)."""
-    return shared_build(tmp_path_factory, POKER_PREFLOP, ["poker-evaluator", "poker-preflop"],
-                        reuse=[poker_evaluator(tmp_path_factory)])
+    return small(tmp_path_factory, "poker", reuse=[poker_evaluator(tmp_path_factory)])
 
 
 def tictactoe(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, TICTACTOE, ["tictactoe-standard"])
+    return small(tmp_path_factory, "tictactoe")
 
 
 def dominoes(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return shared_build(tmp_path_factory, DOMINOES, ["dominoes-standard"])
+    return small(tmp_path_factory, "dominoes")
 
 
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Path:

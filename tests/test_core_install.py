@@ -4,7 +4,7 @@ any package of the build or serve extras, and the `dicetables` command says whic
 
 One test, so that pytest-xdist never builds the environment twice: a fresh venv, a non-editable install of a
 copy of the sources (pip may use its cache), and meanwhile the tables of the small instances of every game
-(tests/core_install_queries.py) and of every Yahtzee rule set params.yaml builds: the run's shared tables
+(every declared game's ``small`` params) and of every Yahtzee rule set params.yaml builds: the run's shared tables
 (tests/shared.py), built once for the whole run and reused here, not built again.
 """
 
@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from pipeline import registry
+from pipeline.declaration import declarations
 from tests import shared
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,16 +38,16 @@ def default_rule_sets() -> list[str]:
 
 
 def params_text(rule_sets: list[str]) -> str:
-    """params.yaml of the small instances (the per-game session fixtures' sizes) and the default rule sets."""
-    q = queries
-    return (f"dicerace:\n  max_dice: 10\n  grid: {q.DICERACE_GRID}\n"
-            f"yahtzee:\n  rule_sets: {json.dumps(rule_sets)}\n"
-            f"g151:\n  variants: {json.dumps(q.G151_VARIANTS)}\n  targets: {q.G151_TARGETS}\n"
-            "poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n    seed: 5\n"
-            f"tictactoe:\n  rule_sets: [standard]\n  models: {json.dumps(q.TICTACTOE_MODELS)}\n"
-            f"dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: {json.dumps(q.DOMINOES_PLAYERS)}\n"
-            f"    models: {json.dumps(q.DOMINOES_MODELS)}\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
-            "    max_exact: 50\n    endgame: 0\n    budget: 300\n")
+    """params.yaml of every declared game's small instance (its declaration's ``small``), Yahtzee's with the
+    default rule sets added."""
+    params: dict = {}
+    for game in declarations():
+        if game.small:
+            for section, value in yaml.safe_load(game.small).items():
+                params[section] = {**params.get(section, {}), **value}
+    yahtzee = params.setdefault("yahtzee", {})
+    yahtzee["rule_sets"] = sorted(set(yahtzee.get("rule_sets", [])) | set(rule_sets))
+    return yaml.safe_dump(params, sort_keys=True)
 
 
 def _env() -> dict[str, str]:
@@ -79,13 +80,9 @@ def test_core_install_answers_every_game_alone(tmp_path_factory):
             # The run's shared tables (tests/shared.py: built once for every test of the run) are these params'
             # tables: copied in, the registry reuses every one of them (their fingerprints match) and builds none.
             f = tmp_path_factory
-            artifacts = shared.private_copy(f, "core_artifacts", shared.dicerace(f),
-                                            *(shared.yahtzee(f, r) for r in rule_sets), shared.g151(f),
-                                            shared.poker_preflop(f), shared.tictactoe(f), shared.dominoes(f))
-            names = ["dicerace-probabilities", "dicerace-strategies", *(f"yahtzee-{r}" for r in rule_sets),
-                     *(f"g151-{v}" for v in queries.G151_VARIANTS), "poker-evaluator", "poker-preflop",
-                     "tictactoe-standard", "dominoes-standard"]
-            built = registry.build(names, params_path=params, artifacts_dir=artifacts)
+            small = [shared.small(f, g.name) for g in declarations() if g.small]
+            artifacts = shared.private_copy(f, "core_artifacts", *small, *(shared.yahtzee(f, r) for r in rule_sets))
+            built = registry.build([], params_path=params, artifacts_dir=artifacts)
             assert {status for _, status in built} == {"reused"}, [p.name for p, s in built if s != "reused"]
         finally:
             status = pip.wait()
@@ -100,15 +97,16 @@ def test_core_install_answers_every_game_alone(tmp_path_factory):
 
     # Every game answers there (artifacts from $DICETABLES_ARTIFACTS) as here, importing no build or serve package.
     script = ROOT / "tests" / "core_install_queries.py"
-    run = subprocess.run([str(python), "-I", str(script), json.dumps(rule_sets)], capture_output=True, text=True,
-                         cwd=root, env={**_env(), "DICETABLES_ARTIFACTS": str(artifacts)})
+    run = subprocess.run([str(python), "-I", str(script), str(artifacts)], capture_output=True, text=True,
+                         cwd=root, env=_env())
     assert run.returncode == 0, f"the queries failed in the core venv:\n{run.stderr[-4000:]}"
     there = json.loads(run.stdout)
     assert Path(there["lookup_file"]).is_relative_to(venv), there["lookup_file"]  # the installed copy, not ROOT
     assert there["imported"] == [], f"the queries imported {there['imported']}"
-    here = json.loads(json.dumps(queries.answers(rule_sets, artifacts)))
+    here = json.loads(json.dumps(queries.answers(artifacts)))
     assert sorted(there["answers"]) == sorted(here)
-    assert f"yahtzee/{rule_sets[-1]}" in here
+    assert {key.partition("/")[0] for key in here} == {g.name for g in declarations() if g.small}
+    assert all(any(f'"rules": "{r}"' in key for key in here) for r in rule_sets)
     for key, answer in here.items():
         assert there["answers"][key] == answer, key
 

@@ -16,9 +16,10 @@ from click.testing import CliRunner
 
 from pipeline import dvc_yaml, registry
 from pipeline.cli import main
+from pipeline.code_deps import closure
 from pipeline.declaration import Stage, declarations
 from pipeline.family import load_params
-from pipeline.store import LAYOUT_CODE
+from pipeline.store import WRITER
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -37,16 +38,18 @@ def test_the_committed_dvc_yaml_is_what_the_declarations_generate():
 
 
 def test_every_family_has_a_stage_whose_deps_are_its_fingerprinted_code():
-    table, _ = dvc_yaml.stages(load_params())
-    for name, family in registry.families(load_params()).items():
+    params = load_params()
+    table, _ = dvc_yaml.stages(params)
+    for name, family in registry.families(params).items():
         stage = table[name]
         assert stage["cmd"].endswith(f"build --params params.yaml --artifacts artifacts --no-manifest {name}")
         # pipeline/layout.py (how arrays are stored) is hashed into every fingerprint.
         upstream = {f"artifacts/{u}" for u in family.upstream}
-        assert set(stage["deps"]) == set(family.code) | {LAYOUT_CODE} | upstream, name
+        code = set(family.code_files(params[family.section]))
+        assert "pipeline/layout.py" in code and set(stage["deps"]) == code | upstream, name
         assert all(p.split(".")[0] == family.section for p in stage.get("params", [])), name
     outs = {o for name, s in table.items() if name != "manifest" for o in s["outs"]}
-    assert set(table["manifest"]["deps"]) == outs
+    assert set(table["manifest"]["deps"]) == outs | set(closure((WRITER,)))  # and the code that writes it
 
 
 def test_the_generator_refuses_what_dvc_would_run_wrongly(monkeypatch):

@@ -1,7 +1,8 @@
 """Imports flow one way: no circles in ``lookup``, ``pipeline`` and ``webapp``, and the layering holds.
 
-The import graph is read from the source (``ast``), not by importing it, so that every import counts,
-also those inside functions, and nothing runs. Why not grimp / import-linter: they do not tell an import
+The import graph is read from the source (``ast``, ``pipeline.code_deps``: the reader that also makes every
+table family's code dependencies), not by importing it, so that every import counts, also those inside
+functions, and nothing runs. Why not grimp / import-linter: they do not tell an import
 at module level from one inside a function, and the two rules below need that distinction.
 
 What is checked (docs/adding_a_game.md, "Layering"):
@@ -26,61 +27,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from pipeline.code_deps import import_targets, imports, modules
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("lookup", "pipeline", "webapp")
-FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-
-
-def modules(root: Path = ROOT) -> dict[str, Path]:
-    """Every module of the packages, by dotted name (a package by its own name)."""
-    found = {}
-    for package in PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            parts = path.relative_to(root).with_suffix("").parts
-            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return found
-
-
-def _targets(node: ast.Import | ast.ImportFrom, name: str, is_package: bool, known: set[str]) -> set[str]:
-    """The known modules an import statement in module ``name`` loads (the deepest known prefix)."""
-    if isinstance(node, ast.Import):
-        wanted = [alias.name for alias in node.names]
-    else:
-        base = node.module or ""
-        if node.level:
-            here = name.split(".") if is_package else name.split(".")[:-1]
-            here = here[: len(here) - (node.level - 1)]
-            base = ".".join([*here, *([base] if base else [])])
-        # ``from pkg import mod`` loads pkg.mod when it is a module, else a name defined in pkg.
-        wanted = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
-    out = set()
-    for full in wanted:
-        parts = full.split(".")
-        for i in range(len(parts), 0, -1):
-            if ".".join(parts[:i]) in known:
-                out.add(".".join(parts[:i]))
-                break
-    return out
-
-
-def imports(root: Path = ROOT) -> list[tuple[str, str, bool, int]]:
-    """Every import edge (importer, imported, at_module_level, line) between modules of the packages."""
-    mods = modules(root)
-    known = set(mods)
-    edges = []
-    for name, path in mods.items():
-        tree = ast.parse(path.read_text(), filename=str(path))
-        is_package = path.name == "__init__.py"
-
-        def visit(node: ast.AST, top: bool, name: str = name, is_package: bool = is_package) -> None:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.Import | ast.ImportFrom):
-                    for target in _targets(child, name, is_package, known):
-                        edges.append((name, target, top, child.lineno))
-                visit(child, top and not isinstance(child, FUNCTIONS))
-
-        visit(tree, True)
-    return edges
 
 
 def _with_packages(edges: list[tuple[str, str, bool, int]], known: set[str]) -> list[tuple[str, str, bool, int]]:
@@ -197,14 +146,18 @@ def test_layering():
     assert wrong == []
 
 
-def test_the_checks_find_a_circle():
+def test_the_checks_find_a_circle(tmp_path):
     """The graph code itself: a lazy import back into the registry from a game is a circle between rooms."""
     graph = {"pipeline.registry": {"pipeline.g151"}, "pipeline.g151": {"pipeline.family", "pipeline.registry"},
              "pipeline.family": set()}
     assert circles(graph) == [["pipeline.g151", "pipeline.registry"]]
     assert circles({"a": {"a"}}) == [["a"]]
     assert circles({"a": {"b"}, "b": set()}) == []
-    tree = ast.parse("from . import x\nfrom .y import z\nimport p.q.r\ndef f():\n    from ..w import v\n")
-    known = {"p.a", "p.a.x", "p.a.y", "p.w", "p.q"}
-    found = [(_targets(n, "p.a.m", False, known)) for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
-    assert found == [{"p.a.x"}, {"p.a.y"}, {"p.q"}, {"p.w"}]
+    tree = ast.parse("from . import x\nfrom .y import z\nimport lookup.q.r\ndef f():\n    from ..w import v\n")
+    root = tmp_path
+    for module in ("lookup/__init__", "lookup/a/__init__", "lookup/a/x", "lookup/a/y", "lookup/w", "lookup/q/__init__"):
+        (root / f"{module}.py").parent.mkdir(parents=True, exist_ok=True)
+        (root / f"{module}.py").write_text("")
+    found = [import_targets(n, "lookup.a.m", False, root) for n in ast.walk(tree)
+             if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert found == [{"lookup.a.x"}, {"lookup.a.y"}, {"lookup.q"}, {"lookup.w"}]

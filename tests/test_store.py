@@ -1,6 +1,7 @@
 """The artifact contract: round trips, checksums, corruption, atomic publishing, fingerprint reuse."""
 
 import json
+import shutil
 from pathlib import Path
 
 import h5py
@@ -8,13 +9,21 @@ import numpy as np
 import pytest
 
 import pipeline.store as wstore
-from lookup.store import ArtifactError, open_artifact, play_arrays, read_meta, sha256_of_array, verify_problems
+from lookup.store import (
+    MANIFEST_FIELDS,
+    ArtifactError,
+    open_artifact,
+    play_arrays,
+    read_meta,
+    sha256_of_array,
+    verify_problems,
+)
 from pipeline.store import ArtifactSpec, StoredArray, publish, reusable, write_artifact, write_manifest
 
 
 def _spec(**changes) -> ArtifactSpec:
     base = dict(name="demo", schema="test.demo", schema_version=2, game="test", rules={"faces": 6},
-                params={"n": 3}, code=("lookup/store.py",), hdf5=True)
+                params={"n": 3}, code=("lookup.store",), hdf5=True)
     base.update(changes)
     return ArtifactSpec(**base)
 
@@ -110,7 +119,7 @@ def test_flipped_byte_in_zarr_chunk_is_detected(artifacts):
     raw = bytearray(shard.read_bytes())
     raw[len(raw) // 3] ^= 0x40
     shard.write_bytes(bytes(raw))
-    problems = verify_problems(artifacts / "demo.zarr")  # zarr-python
+    problems = verify_problems(artifacts / "demo.zarr", trust="artifact")  # every chunk
     assert problems and all("'values'" in p for p in problems)
     with pytest.raises(ArtifactError, match=f"{shard}: chunk .* fails its crc32c"):  # lookup.chunked
         open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=[2])
@@ -124,10 +133,10 @@ def test_flipped_byte_in_hdf5_chunk_is_detected(artifacts):
     raw = bytearray(path.read_bytes())
     raw[info.byte_offset + info.size // 2] ^= 0x01
     path.write_bytes(bytes(raw))
-    problems = verify_problems(path)
+    problems = verify_problems(path, trust="artifact")
     assert problems and all("'codes'" in p for p in problems)
     with pytest.raises(ArtifactError, match="'codes'"):
-        open_artifact(path, schema="test.demo", versions=[2])
+        open_artifact(path, schema="test.demo", versions=[2], trust="artifact")
 
 
 def test_deleted_chunk_is_detected_not_read_as_fill(artifacts):
@@ -135,12 +144,12 @@ def test_deleted_chunk_is_detected_not_read_as_fill(artifacts):
     write_manifest(artifacts)
     (shard,) = _shard_files(artifacts / "demo.zarr", "codes")
     shard.unlink()
-    problems = verify_problems(artifacts / "demo.zarr")
+    problems = verify_problems(artifacts / "demo.zarr", trust="artifact")
     assert any("'codes'" in p and "missing" in p for p in problems)
-    with pytest.raises(ArtifactError, match=f"{shard}: cannot open"):
+    with pytest.raises(ArtifactError, match=f"{shard}: missing"):
         open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=[2])
     _, arrays = play_arrays(artifacts / "demo.zarr", ["codes"], schema="test.demo", versions=[2])
-    with pytest.raises(ArtifactError, match=f"{shard}: cannot open"):  # not the fill value 255
+    with pytest.raises(ArtifactError, match=f"{shard}: missing"):  # not the fill value 255
         arrays["codes"][7]
 
 
@@ -185,7 +194,7 @@ def test_exception_mid_write_leaves_nothing_and_keeps_old(artifacts, monkeypatch
     if existing:
         with open_artifact(artifacts / "demo.zarr", schema="test.demo", versions=[2]) as art:
             np.testing.assert_array_equal(art.read("values"), old_arrays["values"].data)
-        assert verify_problems(artifacts / "demo.h5") == []
+        assert verify_problems(artifacts / "demo.h5", trust="artifact") == []
     else:
         assert not (artifacts / "demo.zarr").exists() and not (artifacts / "demo.h5").exists()
 
@@ -194,23 +203,35 @@ def test_publish_replaces_a_directory_atomically(artifacts):
     target = artifacts / "x.zarr"
     write_artifact(_spec(name="x", hdf5=False), _arrays(), artifacts)
     meta = read_meta(target)
-    publish(target, lambda tmp: wstore._write_zarr(tmp, {**meta, "stats": {"second": True}},
-                                                 wstore.with_digests(_arrays())))
-    assert read_meta(target)["stats"] == {"second": True} and verify_problems(target) == []
+    arrays = wstore.with_digests(_arrays())
+    for arr in arrays.values():  # as write_artifact does: the fill values a reader expects
+        arr.fill = wstore._default_fill(arr.data)
+    publish(target, lambda tmp: wstore._write_zarr(tmp, {**meta, "stats": {"second": True}}, arrays))
+    assert read_meta(target)["stats"] == {"second": True} and verify_problems(target, trust="artifact") == []
     assert sorted(p.name for p in artifacts.iterdir()) == ["x.zarr"]
 
 
 def test_fingerprint_covers_rules_params_schema_and_code(tmp_path, monkeypatch):
-    code = tmp_path / "kernel.py"
-    code.write_text("x = 1\n")
-    monkeypatch.setattr(wstore, "PROJECT_ROOT", tmp_path)
-    spec = _spec(code=("kernel.py",))
+    root = tmp_path / "project"
+    shutil.copytree(wstore.PROJECT_ROOT / "pipeline", root / "pipeline", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(wstore.PROJECT_ROOT / "lookup", root / "lookup", ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "pipeline" / "kernel.py").write_text("x = 1\n")
+    (root / "table.csv").write_text("1,2\n")
+    monkeypatch.setattr(wstore, "PROJECT_ROOT", root)
+    spec = _spec(code=("pipeline.kernel",), data=("table.csv",))
     base = spec.fingerprint()
-    assert _spec(code=("kernel.py",)).fingerprint() == base
-    for change in (dict(params={"n": 4}), dict(rules={"faces": 5}), dict(schema_version=3)):
-        assert _spec(code=("kernel.py",), **change).fingerprint() != base
-    code.write_text("x = 2\n")
-    assert spec.fingerprint() != base
+    assert _spec(code=("pipeline.kernel",), data=("table.csv",)).fingerprint() == base
+    for change in (dict(params={"n": 4}), dict(rules={"faces": 5}), dict(schema_version=3), dict(data=())):
+        assert _spec(code=("pipeline.kernel",), **change).fingerprint() != base
+    for edited in ("pipeline/kernel.py", "table.csv", "pipeline/layout.py", "lookup/store.py"):  # its code, its
+        path = root / edited  # data, and the writer's code (how arrays are stored and checked)
+        before = path.read_text()
+        path.write_text(before + "\n# edited\n")
+        assert spec.fingerprint() != base, edited
+        path.write_text(before)
+        assert spec.fingerprint() == base
+    with pytest.raises(ValueError, match="entry modules"):
+        _spec(code=("pipeline/kernel.py",)).fingerprint()
 
 
 def test_reusable_only_when_fingerprint_matches_and_verified(artifacts):
@@ -233,7 +254,7 @@ def test_manifest_lists_every_artifact(artifacts):
     entry = manifest["artifacts"][1]
     assert entry["fingerprint"] == _spec().fingerprint()
     assert entry["arrays"]["values"]["sha256"] == sha256_of_array(_arrays()["values"].data)
-    assert entry["files"] >= 4 and entry["bytes"] > 0
+    assert set(entry) == set(MANIFEST_FIELDS)
 
 
 def test_play_arrays_read_checked_elements_of_the_artifact_the_manifest_lists(artifacts):

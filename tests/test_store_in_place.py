@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import lookup.store as rstore
 import pipeline.store as wstore
+from lookup.chunked import ChunkedArray
 from lookup.store import ArtifactError, read_meta, sha256_of_array, verify_problems
 from pipeline.layout import chunk_digests, digest_name
 from pipeline.store import ArtifactSpec, Written, array_digests, create_zarr_array, write_zarr_in_place
@@ -16,7 +16,7 @@ from pipeline.store import ArtifactSpec, Written, array_digests, create_zarr_arr
 
 def _spec() -> ArtifactSpec:
     return ArtifactSpec(name="inplace", schema="test.inplace", schema_version=1, game="test", rules={},
-                        params={}, code=("lookup/store.py",))
+                        params={}, code=("lookup.store",))
 
 
 def _data() -> np.ndarray:
@@ -72,24 +72,28 @@ def _writer(data: np.ndarray, record: str = "all"):
     return write
 
 
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The arrays that verification reads whole from now on (``lookup.chunked.ChunkedArray.array``), by name."""
+    read = []
+    real = ChunkedArray.array
+    monkeypatch.setattr(ChunkedArray, "array", lambda self: read.append(self.directory.name) or real(self))
+    return read
+
+
 def test_in_place_write_is_read_once_and_verified(artifacts, monkeypatch):
     data = _data()
-    hashed = []
-    real = rstore.sha256_of_array
-    monkeypatch.setattr(rstore, "sha256_of_array", lambda a: hashed.append(a.basename) or real(a))
+    hashed = _reads(monkeypatch)
     target = write_zarr_in_place(_spec(), artifacts, _writer(data))
     entry = read_meta(target)["arrays"]
     assert entry["x"]["sha256"] == sha256_of_array(data)
     assert entry[digest_name("x")]["sha256"] == sha256_of_array(chunk_digests(data, (16, 37)))
     # Verification after the write read the companion again, not x: its chunks matched the data written.
     assert hashed == [digest_name("x")]
-    assert verify_problems(target) == []
+    assert verify_problems(target, trust="artifact") == []
 
 
 def test_an_array_not_wholly_recorded_is_read_again_by_verification(artifacts, monkeypatch):
-    hashed = []
-    real = rstore.sha256_of_array
-    monkeypatch.setattr(rstore, "sha256_of_array", lambda a: hashed.append(a.basename) or real(a))
+    hashed = _reads(monkeypatch)
     write_zarr_in_place(_spec(), artifacts, _writer(_data(), "half"))
     assert sorted(hashed) == ["x", digest_name("x")]
 
@@ -107,5 +111,5 @@ def test_a_corrupted_chunk_of_an_in_place_artifact_is_detected(artifacts):
     raw = bytearray(shard.read_bytes())
     raw[len(raw) // 3] ^= 0x40
     shard.write_bytes(bytes(raw))
-    problems = verify_problems(target)
+    problems = verify_problems(target, trust="artifact")
     assert problems and all("'x'" in p for p in problems)

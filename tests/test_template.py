@@ -1,7 +1,8 @@
 """Every game follows the template of docs/adding_a_game.md where something real is wired: its public API and
 rules, its artifacts' schemas, its declaration (``pipeline/<game>/game.py``, found by discovery: families,
-CLI group, report stages, web routes), its docs and tests. A module is never required merely by its name (a
-game without kernels has no ``kernels.py``); how the game behaves is checked by tests/test_conformance.py."""
+CLI group, report stages, web routes), its registration in the protocol (``lookup/<game>/game.py``), its docs and
+tests. A module is never required merely by its name (a game without kernels has no ``kernels.py``); how the
+game behaves is checked by tests/test_protocol.py."""
 
 from __future__ import annotations
 
@@ -61,6 +62,8 @@ def test_pipeline_modules_and_exports(game):
         assert list(inspect.signature(stage.families).parameters) == ["section"]
         assert declared.families_of() is stage.families
         assert registry.sections()[declared.params_section] is stage.families
+        if declared.cli is None:  # a game may have no commands of its own: the protocol's are every game's
+            continue
         group = importlib.import_module(f"pipeline.{package}.cli").cli
         assert resolve(declared.cli) is group
         assert isinstance(group, click.Group) and group.name == game
@@ -71,6 +74,15 @@ def test_pipeline_modules_and_exports(game):
         write_report = importlib.import_module(report.module).write_report
         assert list(inspect.signature(write_report).parameters)[:3] == ["section", "artifacts_dir", "out_dir"]
         assert main.commands[game].commands[report.command].callback.__doc__ == report.help
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_game_is_registered_in_the_protocol_with_its_commands(game):
+    """Every game declares itself to the protocol (``lookup/<game>/game.py``, ``SPEC``) and so has its commands."""
+    from lookup.games import get_spec
+
+    assert get_spec(game).name == game
+    assert {"setups", "advise", "review", "play", "simulate"} <= set(main.commands[game].commands)
 
 
 def test_the_declarations_are_found_and_are_every_package_with_a_game_module():

@@ -161,23 +161,32 @@ def test_every_hdf5_byte_flip_is_one_line_and_verify_goes_on(artifacts):
 
 @pytest.mark.slow
 def test_spinning_hdf5_attribute_is_cut_off_by_the_time_limit(tmp_path):
-    """One flip in dicerace-probabilities.h5 (the low byte of the metadata attribute's length,
-    offset 2073 in the file where it was found) makes h5py loop; verify must report it and go on."""
+    """One flipped bit of the metadata attribute's length in dicerace-probabilities.h5 makes h5py loop; verify
+    must report it and go on."""
     params = tmp_path / "params.yaml"
     params.write_text("dicerace:\n  max_dice: 30\n")
     artifacts = tmp_path / "artifacts"
     registry.build(["dicerace-probabilities"], params_path=params, artifacts_dir=artifacts)
     h5 = artifacts / "dicerace-probabilities.h5"
-    raw = bytearray(h5.read_bytes())
-    length_field = raw.index(b'{"arrays":') - 8  # the attribute's 8-byte length precedes its JSON
-    raw[length_field + 1] ^= 0x08  # 0x049d -> 0x0c9d bytes
-    h5.write_bytes(bytes(raw))
-    # The hang is real: reading the attribute does not return within 1 s (the intact file takes ~0.3 s, import
-    # included). The loop spins a core for the whole wait: 1 s here, and verify's 3 s below (a fresh worker must
-    # still check the next artifact within that limit, ~1 s on a loaded machine).
+    intact = h5.read_bytes()
+    length_field = intact.index(b'{"arrays":') - 8  # the attribute's 8-byte length precedes its JSON
+    # The hang is real: reading the attribute does not return within 2 s (the intact file takes ~0.3 s, import
+    # included). A length made 512 to 2048 bytes longer did it for each length tried (0x049d + 2048, 0x09d0 + 512
+    # or + 1024; a shorter one is an error instead), and the length depends on the metadata's size (its list of
+    # code files): the bits of the second byte that lengthen it are tried in turn. The loop spins a core for the
+    # whole wait: 2 s here, and verify's 3 s below (a fresh worker must still check the next artifact within that
+    # limit, ~1 s on a loaded machine).
     probe = [sys.executable, "-c", f"import h5py; h5py.File({str(h5)!r}, 'r').attrs.get('dicetables')"]
-    with pytest.raises(subprocess.TimeoutExpired):
-        subprocess.run(probe, timeout=1, capture_output=True)
+    for bit in (b for b in (1, 2, 3) if not intact[length_field + 1] >> b & 1):
+        raw = bytearray(intact)
+        raw[length_field + 1] ^= 1 << bit
+        h5.write_bytes(bytes(raw))
+        try:
+            subprocess.run(probe, timeout=2, capture_output=True)
+        except subprocess.TimeoutExpired:
+            break
+    else:
+        pytest.fail("no flip of the attribute length's second byte makes h5py loop any more")
     result = _run("verify", "--timeout", "3", str(h5), str(artifacts / "dicerace-probabilities.zarr"))
     lines = result.stdout.splitlines()
     assert result.exit_code == 1 and len(lines) == 2
@@ -221,7 +230,7 @@ store.write_artifact(_spec(hdf5=False, params={{"n": 4}}), arrays, {artifacts!r}
 """
 
 
-def test_kill_between_the_renames_is_rolled_back_by_the_next_open_and_build(artifacts):
+def test_kill_between_the_renames_is_named_by_a_read_and_rolled_back_by_clean_and_build(artifacts):
     write_artifact(_spec(hdf5=False), _arrays(), artifacts)
     write_manifest(artifacts)
     target = artifacts / "demo.zarr"
@@ -229,12 +238,18 @@ def test_kill_between_the_renames_is_rolled_back_by_the_next_open_and_build(arti
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     assert not target.exists() and any(p.name.startswith(".old-") for p in artifacts.iterdir())
-    with open_artifact(target, schema="test.demo", versions=[2]) as art:  # rolled back by the open
+    before = sorted(p.name for p in artifacts.iterdir())
+    with pytest.raises(ArtifactError, match=r"demo.zarr: no such artifact .*interrupted publish left its previous "
+                                            r"copy as \.old-\d+-[0-9a-f]{8}-demo\.zarr: `dicetables clean`"):
+        open_artifact(target, schema="test.demo", versions=[2])  # a read never renames anything
+    assert sorted(p.name for p in artifacts.iterdir()) == before
+    result = _run("verify", "--repair", "--artifacts", str(artifacts))  # what clean does, then the check
+    assert result.exit_code == 0, result.output
+    with open_artifact(target, schema="test.demo", versions=[2]) as art:  # rolled back by the repair
         np.testing.assert_array_equal(art.read("values"), _arrays()["values"].data)
-    assert [p.name for p in artifacts.iterdir() if p.name.startswith(".old-")] == []
-    # A later build removes the dead writer's temporary as well.
-    leftovers = [p for p in artifacts.iterdir() if p.name.startswith(".tmp-")]
-    assert leftovers
+    assert [p.name for p in artifacts.iterdir() if p.name.startswith((".old-", ".tmp-"))] == []
+    # A later build removes a dead writer's temporary as well.
+    (artifacts / f".tmp-{_dead_pid()}-0123abcd-demo.zarr").mkdir()
     write_artifact(_spec(hdf5=False, params={"n": 5}), _arrays(), artifacts)
     assert sorted(p.name for p in artifacts.iterdir()) == ["MANIFEST.json", "demo.zarr"]
 

@@ -146,7 +146,7 @@ def _family(name: str) -> Family:
     def compute(spec, section, artifacts_dir):
         return _arrays(), {}
 
-    return Family(name=name, section="demo", code=("lookup/store.py",), artifacts=artifacts, compute=compute)
+    return Family(name=name, section="demo", artifacts=artifacts, compute=compute)
 
 
 def test_a_build_removes_dead_leftovers_of_every_artifact_first(artifacts, tmp_path):

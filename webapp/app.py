@@ -15,10 +15,10 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from webapp.common import STATIC
 from webapp.limits import RequestLimits
 from webapp.problems import HANDLERS, bad_input
 
-STATIC = Path(__file__).parent / "static"
 FAVICON = STATIC / "favicon.svg"
 # Swagger UI's script and style sheet, from the pinned package fastapi-offline (the `serve` extra), which ships
 # them for this purpose: /docs works with no network (FastAPI's default page loads them from a CDN).
@@ -59,10 +59,14 @@ class HotRoutes:
 
 
 def create_app(artifacts_dir: str | Path | None = None) -> FastAPI:
-    """The app over ``artifacts_dir`` (default: $DICETABLES_ARTIFACTS or the project's artifacts/)."""
+    """The app over ``artifacts_dir`` (default: $DICETABLES_ARTIFACTS or the project's artifacts/). A bad
+    ``$DICETABLES_*`` is a ValueError here, at start (``lookup.environment``), not an error on every request."""
     import sys
 
+    from lookup.environment import check_environment
     from lookup.store import default_artifacts_dir
+
+    check_environment()
 
     # A CPU-bound route in the threadpool (coach ~60 ms) holds the GIL for the whole switch interval (5 ms by
     # default) each time the event loop asks for it; 1 ms keeps a decide beside it within a few ms.

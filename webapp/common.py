@@ -12,6 +12,8 @@ import orjson
 from fastapi import Request, Response
 from pydantic import BaseModel, ConfigDict
 
+STATIC = Path(__file__).parent / "static"  # the page: index.html, its style sheets and its modules (js/)
+
 
 class StrictModel(BaseModel):
     """A request body: JSON integers stay integers (no "3" or 3.0 or true for an int), unknown keys refused."""

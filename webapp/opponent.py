@@ -13,6 +13,6 @@ def model_move(game: Game, state: State, model: str, seed: int, ply: int) -> Mov
     """The move ``model`` plays at ``state`` (the ``ply``-th move of the game): a draw from its distribution
     over the legal moves (in the game's documented order), the same for the same seed and ply."""
     dist = get_model(model).distribution(game, state)
-    moves = [m for m in game.legal_moves(state) if m in dist]
+    moves = [m for m in game.legal_actions(state) if m in dist]
     rng = random.Random(seed * 64 + ply)
     return rng.choices(moves, weights=[float(dist[m]) for m in moves])[0]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 from lookup.naming import by_name
 from lookup.validate import integer
@@ -67,6 +68,33 @@ def roll_score(dice: Sequence[int]) -> int:
         if not 1 <= face <= FACES:
             raise ValueError(f"die face {face} outside 1..{FACES}")
     return BUST_SCORE if BUST_FACE in dice else int(sum(dice))
+
+
+def safe_sum_counts(max_dice: int) -> list[list[int]]:
+    """counts[d][k] = number of ordered outcomes of d dice with no BUST_FACE summing to k (k = 0..FACES*d), for
+    d = 0..max_dice (Python integers: 6**30 overflows int64)."""
+    counts = [[1]]
+    for _ in range(max_dice):
+        prev = counts[-1]
+        row = [0] * (len(prev) + FACES)
+        for k, c in enumerate(prev):
+            if c:
+                for f in SAFE_FACES:
+                    row[k + f] += c
+        counts.append(row)
+    return counts
+
+
+@cache
+def roll_law(d: int) -> tuple[tuple[int, Fraction], ...]:
+    """The exact law of the points of one roll of ``d`` dice: (points, probability) for every score of positive
+    probability, in increasing order (BUST_SCORE, then the sums 2d..6d of the safe faces)."""
+    d = check_dice_count(d, "d")
+    law: dict[int, Fraction] = {BUST_SCORE: 1 - safe_probability(d)}
+    for k, c in enumerate(safe_sum_counts(d)[d]):
+        if c:
+            law[k] = law.get(k, Fraction(0)) + Fraction(c, FACES**d)
+    return tuple(sorted(law.items()))
 
 
 def safe_probability(d: int) -> Fraction:

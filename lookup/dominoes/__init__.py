@@ -6,10 +6,10 @@ the game API of ``lookup.opponents``, and a player's decision from what it has s
 """
 
 from lookup.dominoes.game import GAME, Dominoes, Observation, State, deal
-from lookup.dominoes.play import MODEL_NAMES, PLAYERS, View, decide, move_values, replay, value
+from lookup.dominoes.play import MAX_DEPTH, MODEL_NAMES, PLAYERS, View, decide, move_values, replay, value
 from lookup.dominoes.rules import Rules, move_name, parse_move, parse_tile, tile_name
 from lookup.dominoes.tables import Matchups, load_matchups
 
-__all__ = ["GAME", "MODEL_NAMES", "PLAYERS", "Dominoes", "Matchups", "Observation", "Rules", "State", "View",
-           "deal", "decide", "load_matchups", "move_name", "move_values", "parse_move", "parse_tile", "replay",
+__all__ = ["GAME", "MAX_DEPTH", "MODEL_NAMES", "PLAYERS", "Dominoes", "Matchups", "Observation", "Rules", "State",
+           "View", "deal", "decide", "load_matchups", "move_name", "move_values", "parse_move", "parse_tile", "replay",
            "tile_name", "value"]

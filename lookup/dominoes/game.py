@@ -9,19 +9,30 @@ over information sets through ``observation`` and ``deals``.
 A reduced instance (``Dominoes(max_pip, hand)``) plays the same rules with the tiles of pips 0..max_pip
 only (the double-n set, in the double-six encoding) and ``hand`` tiles each: small enough for the exact
 players of ``lookup.opponents`` (double-two with 2 tiles each: 12 deals per player view, double-three with
-3: 840), where the standard game (``GAME``, double-six, 7 each) is far too large for them.
+3: 840), where the standard game (``GAME``, double-six, 7 each) is far too large for them. With every tile dealt
+(double-two, 3 each) there is no boneyard, and after the deal each player sees the other's hand: a game of
+complete information.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations, permutations
+from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from lookup.dominoes import engine as E
-from lookup.dominoes.rules import move_name
+from lookup.dominoes.play import MODEL_NAMES, PLAYERS, View, replay_tokens, view_values
+from lookup.dominoes.rules import move_name, parse_move, parse_tile, tile_name
+from lookup.dominoes.tables import load_matchups
+from lookup.errors import ArtifactError
+from lookup.games import GameSpec, Option
+from lookup.protocol import CHANCE, JSON, Action, Advisor, Game, Unit, json_object
+from lookup.validate import shown
 
 
 def _mask(tiles: tuple[int, ...] | list[int]) -> int:
@@ -80,7 +91,7 @@ class Dominoes:
 
         self.max_pip = integer(max_pip, "max_pip", 1, 6)
         self.tiles = tuple(t for t in range(E.N_TILES) if E.TILE_B[t] <= self.max_pip)
-        self.hand = integer(hand, "hand", 1, (len(self.tiles) - 1) // 2)
+        self.hand = integer(hand, "hand", 1, len(self.tiles) // 2)
         self.tile_set = _mask(self.tiles)
         standard = (self.max_pip, self.hand) == (6, E.HAND_SIZE)
         self.name = "dominoes" if standard else f"dominoes (double-{self.max_pip}, {self.hand} tiles each)"
@@ -123,7 +134,7 @@ class Dominoes:
     def to_move(self, state: State) -> int:
         return state.to_move
 
-    def legal_moves(self, state: State) -> tuple[int, ...]:
+    def legal_actions(self, state: State) -> tuple[int, ...]:
         """In the documented order (``engine.legal_into``); none once the game is over."""
         if self.is_terminal(state):
             return ()
@@ -133,10 +144,10 @@ class Dominoes:
 
     def apply(self, state: State, move: int) -> State:
         """The next state; ValueError naming a move that is not legal."""
-        if move not in self.legal_moves(state):
+        if move not in self.legal_actions(state):
             shown = move_name(move) if isinstance(move, int) and 0 <= move <= E.PASS else repr(move)
             raise ValueError(f"dominoes: move {shown} is not legal here (legal: "
-                             f"{[move_name(m) for m in self.legal_moves(state)] or 'none, the game is over'})")
+                             f"{[move_name(m) for m in self.legal_actions(state)] or 'none, the game is over'})")
         p = state.to_move
         log = (*state.log, (p, move))
         if move == E.DRAW:
@@ -192,3 +203,310 @@ GAME = Dominoes()
 def deal(seed: int) -> State:
     """The deal of game ``seed`` of the standard game (the experiment's deal)."""
     return GAME.deal(seed)
+
+
+# --- the game through the protocol (``lookup.protocol``) ------------------------------------------------------
+
+
+class DomState(NamedTuple):
+    """A position of the game played through the protocol: ``dealt``, the tiles dealt so far (one at a time: seat
+    0's ``hand`` tiles, then seat 1's), until the deal is complete; then ``position``, the game (``State``, its
+    boneyard a set: sorted); ``drawing``, the player to move has chosen to draw and the tile is next."""
+
+    dealt: tuple[int, ...] = ()
+    position: State | None = None
+    drawing: bool = False
+
+
+UNIT = Unit("result", "the player's expected result, +1 a win, 0 a draw, -1 a loss, by the search of what it has "
+                      "seen (an estimate below the search's depth)", tie=1e-12)
+
+
+class DominoesGame(Game):
+    """Dominoes with chance nodes: the deal, tile by tile, and every draw, uniform over the tiles still unseen (in
+    law a shuffled boneyard drawn from the front). ``max_pip`` and ``hand`` make a reduced instance (``Dominoes``).
+
+    Actions are ``engine`` move codes (``Dominoes.legal_actions``, their order), written as ``rules.move_name``
+    ("3-5L", "6-6", "draw", "pass"); chance outcomes are tiles, written "3-5". A seat observes its own tiles, the
+    line and every move (the other's draws without the tile); it sees the whole state at the end, and once the
+    boneyard is empty (the other hand is then every tile it has not seen), but for a tile the other has just drawn.
+    """
+
+    name = "dominoes"
+    seats = 2
+    unit = UNIT
+
+    def __init__(self, max_pip: int = 6, hand: int = E.HAND_SIZE) -> None:
+        self.rules = Dominoes(max_pip, hand)
+        self.hand = self.rules.hand
+
+    def initial_state(self) -> DomState:
+        return DomState()
+
+    def to_move(self, state: DomState) -> int:
+        return CHANCE if state.position is None or state.drawing else state.position.to_move
+
+    def legal_actions(self, state: DomState) -> tuple[int, ...]:
+        if self.to_move(state) == CHANCE or self.is_terminal(state):
+            return ()
+        return self.rules.legal_actions(state.position)
+
+    def chance_outcomes(self, state: DomState) -> tuple[tuple[int, Fraction], ...]:
+        if state.position is None:
+            left = [t for t in self.rules.tiles if t not in state.dealt]
+        elif state.drawing:
+            left = list(state.position.boneyard)
+        else:
+            return ()
+        return tuple((t, Fraction(1, len(left))) for t in left)
+
+    def apply(self, state: DomState, action: Action) -> DomState:
+        action = self.canonical(state, action)
+        if state.position is None:
+            dealt = (*state.dealt, action)
+            if len(dealt) < 2 * self.hand:
+                return DomState(dealt)
+            k, rest = self.hand, [t for t in self.rules.tiles if t not in dealt]
+            return DomState(position=State((_mask(dealt[:k]), _mask(dealt[k:])), tuple(rest)))
+        if state.drawing:  # the drawn tile first, then the rules' draw from the front (the rest stays sorted)
+            bone = (action, *(t for t in state.position.boneyard if t != action))
+            return DomState(position=self.rules.apply(replace(state.position, boneyard=bone), E.DRAW))
+        if action == E.DRAW:
+            return state._replace(drawing=True)
+        return DomState(position=self.rules.apply(state.position, action))
+
+    def is_terminal(self, state: DomState) -> bool:
+        return state.position is not None and not state.drawing and self.rules.is_terminal(state.position)
+
+    def returns(self, state: DomState) -> tuple[int, int]:
+        return self.rules.returns(state.position)
+
+    def observation(self, state: DomState, seat: int) -> Hashable:
+        if state.position is None:
+            k = self.hand
+            own = state.dealt[:k] if seat == 0 else state.dealt[k:2 * k]
+            return "deal", seat, tuple(sorted(own)), len(state.dealt)
+        pos = state.position
+        deduced = not pos.boneyard and not state.drawing and (pos.drawn < 0 or pos.to_move == seat)
+        if deduced or self.is_terminal(state):
+            return state
+        return self.rules.observation(pos, seat), state.drawing
+
+    # -- words and JSON --
+
+    def action_json(self, state: DomState, action: Action) -> str:
+        return tile_name(action) if self.to_move(state) == CHANCE else move_name(action)
+
+    def action_text(self, state: DomState, action: Action) -> str:
+        if state.position is None:
+            return f"deals {tile_name(action)} to player {1 + (len(state.dealt) >= self.hand)}"
+        if state.drawing:
+            return f"player {state.position.to_move + 1} draws {tile_name(action)}"
+        return f"plays {move_name(action)}"
+
+    def state_text(self, state: DomState) -> str:
+        if state.position is None:
+            return f"the deal: {len(state.dealt)} of {2 * self.hand} tiles dealt"
+        pos = state.position
+        line = " ".join(f"{a}-{b}" for a, b in pos.line) or "empty"
+        hands = "; ".join(f"player {s + 1}: {' '.join(tile_name(t) for t in self.rules.tiles if pos.hands[s] >> t & 1)}"
+                          for s in (0, 1))
+        if self.is_terminal(state):
+            r = self.returns(state)[0]
+            return f"line {line}; {hands}: {'a draw' if r == 0 else f'player {1 if r > 0 else 2} has won'}"
+        doing = "draws" if state.drawing else "to move"
+        return f"line {line}; {hands}; boneyard {len(pos.boneyard)}; player {pos.to_move + 1} {doing}"
+
+    def state_json(self, state: DomState) -> dict[str, JSON]:
+        """{"dealt": the tiles dealt so far} during the deal; then {"hands": [seat 0's tiles, seat 1's] as dealt,
+        "moves": every move so far (a draw as "draw:3-5"), "drawing": true when the player to move is drawing}."""
+        if state.position is None:
+            return {"dealt": [tile_name(t) for t in state.dealt]}
+        pos = state.position
+        drew = [iter(pos.drew[0]), iter(pos.drew[1])]
+        moves = [f"draw:{tile_name(next(drew[p]))}" if m == E.DRAW else move_name(m) for p, m in pos.log]
+        return {"hands": [[tile_name(t) for t in self.rules.tiles if _dealt(pos, s) >> t & 1] for s in (0, 1)],
+                "moves": moves, "drawing": state.drawing}
+
+    def parse_state(self, data: JSON) -> DomState:
+        """A position as ``state_json`` writes it, replayed by the rules from the deal; ValueError naming what
+        cannot be."""
+        if not isinstance(data, dict) or "dealt" in data:
+            data = json_object(data, "dominoes position", {"dealt": True})
+            return self._deal(data["dealt"])
+        data = json_object(data, "dominoes position", {"hands": True, "moves": False, "drawing": False})
+        hands, moves, drawing = data["hands"], data.get("moves", []), data.get("drawing", False)
+        if not isinstance(hands, list) or len(hands) != 2 or not all(isinstance(h, list) for h in hands):
+            raise ValueError("hands must be the two hands as dealt, lists of tiles such as '3-5'")
+        if not isinstance(moves, list) or len(moves) > 8 * E.N_TILES or type(drawing) is not bool:
+            raise ValueError("moves must be a list of moves (at most a game's), drawing true or false")
+        state = self._deal([t for h in hands for t in h])
+        for i, move in enumerate(moves):
+            if not isinstance(move, str):
+                raise ValueError(f"move {i + 1}: a move is written as text such as '3-5L', 'draw:2-4' or 'pass'")
+            drawn = move.lower().startswith("draw:")
+            state = self.apply(state, self.parse_action(state, "draw" if drawn else move))
+            if drawn:
+                state = self.apply(state, self.parse_action(state, move.split(":", 1)[1]))
+        if drawing:
+            state = self.apply(state, self.parse_action(state, "draw"))
+        return state
+
+    def _deal(self, tiles: JSON) -> DomState:
+        if not isinstance(tiles, list) or len(tiles) > 2 * self.hand:
+            raise ValueError(f"the deal is a list of at most {2 * self.hand} tiles")
+        state = self.initial_state()
+        for t in tiles:
+            state = self.apply(state, self.parse_action(state, t))
+        return state
+
+    def canonical(self, state: DomState, action: Action) -> Action:
+        """A legal move code or tile (an int), or its written form; ValueError naming it otherwise."""
+        if isinstance(action, str):
+            return self.parse_action(state, action)
+        if self.is_terminal(state):
+            raise ValueError("dominoes: the game is over, nothing more happens")
+        options = self.options(state)
+        if not isinstance(action, bool) and isinstance(action, int | np.integer) and int(action) in options:
+            return int(action)
+        raise ValueError(f"dominoes: {shown(action)} is not legal here; legal: {self._legal_text(state)}")
+
+    def parse_action(self, state: DomState, data: JSON) -> Action:
+        """A move ("3-5L", "6-6" to open, "draw", "pass") or, at a chance node, a tile ("3-5")."""
+        if self.is_terminal(state):
+            raise ValueError("dominoes: the game is over, nothing more happens")
+        if not isinstance(data, str):
+            raise ValueError(f"dominoes: a move or tile is written as text such as '3-5L' or '3-5', got "
+                             f"{type(data).__name__}; legal: {self._legal_text(state)}")
+        chance = self.to_move(state) == CHANCE
+        action = parse_tile(data) if chance else parse_move(data, opening=state.position.left < 0)
+        if action not in self.options(state):
+            kind = "tile" if chance else "move"
+            raise ValueError(f"dominoes: {kind} {shown(data, 20)} is not legal here; legal: {self._legal_text(state)}")
+        return action
+
+    def _legal_text(self, state: DomState) -> str:
+        return ", ".join(self.action_json(state, a) for a in self.options(state))
+
+
+def _dealt(pos: State, seat: int) -> int:
+    """The tiles ``seat`` was dealt: its hand, and the tiles it placed, but not those it drew."""
+    placed = _mask([m >> 1 for p, m in pos.log if p == seat and m < E.DRAW])
+    return (pos.hands[seat] | placed) & ~_mask(pos.drew[seat])
+
+
+class DominoesAdvisor(Advisor):
+    """The search of ``lookup.dominoes.play`` (the engine's), for the seat to move, from what it has seen: each
+    legal move's value, assuming the opponent plays as ``player`` with ``models`` believes (``play.move_values``,
+    with the ``settings`` depth, samples, max_exact, endgame, budget and seed). A seat's value is known at its own
+    decisions (its best move's value) and at the end; None elsewhere, and where its one legal move is a forced
+    draw or pass (the search places tiles only)."""
+
+    game: DominoesGame
+
+    def __init__(self, game: DominoesGame, player: str, models: tuple[str, ...], settings: dict[str, int]) -> None:
+        super().__init__(game)
+        self.player, self.models, self.settings = player, models, settings
+        self._memo: dict[DomState, dict[int, float | None]] = {}
+
+    def action_values(self, state: DomState) -> dict[int, float | None]:
+        found = self._memo.get(state)
+        if found is None:
+            legal = self.game.legal_actions(state)
+            if len(legal) == 1 and legal[0] >= E.DRAW:
+                found = {legal[0]: None}
+            else:
+                found = dict(view_values(self.view(state), self.player, self.models[0], self.models,
+                                         **self.settings))
+            self._memo[state] = found
+        return found
+
+    def view(self, state: DomState) -> View:
+        """What the seat to move has seen, replayed as ``lookup.dominoes.play`` reads a history."""
+        pos, rules = state.position, self.game.rules
+        seat = pos.to_move
+        drew = iter(pos.drew[seat])
+        tokens = [(f"draw:{tile_name(next(drew))}" if p == seat else "draw") if m == E.DRAW else move_name(m)
+                  for p, m in pos.log]
+        return replay_tokens(_dealt(pos, seat), tokens, seat, rules.tile_set, rules.hand)
+
+    def value(self, state: DomState, seat: int) -> float | None:
+        game = self.game
+        if game.is_terminal(state):
+            return float(game.returns(state)[seat])
+        if game.to_move(state) != seat:
+            return None
+        values = list(self.action_values(state).values())
+        return None if None in values else max(values)  # type: ignore[type-var]
+
+    def best_actions(self, state: DomState) -> tuple[int, ...]:
+        values = self.action_values(state)
+        if None in values.values():  # a forced draw or pass
+            return tuple(values)
+        return super().best_actions(state)
+
+    def policy(self, state: DomState) -> dict[int, float]:
+        """The first move of highest value (``lookup.dominoes.decide``)."""
+        values = self.action_values(state)
+        if None in values.values():
+            return {next(iter(values)): 1.0}
+        best = max(values.values())  # type: ignore[type-var]
+        return {next(m for m, v in values.items() if v == best): 1.0}
+
+
+SETTINGS = {"depth": Option(3, "placements searched after a move", low=1, high=12),
+            "samples": Option(16, "opponent hands drawn per model when there are more than max_exact", low=1,
+                              high=100_000),
+            "max_exact": Option(2000, "list every opponent hand consistent with the history up to this many", low=0,
+                                high=10**6),
+            "endgame": Option(2, "search to the end once the boneyard holds at most this many tiles", low=0,
+                              high=E.N_TILES - 2 * E.HAND_SIZE),
+            "budget": Option(0, "deepen while the search visits at most this many positions (0: never)", low=0,
+                             high=10**9),
+            "seed": Option(0, "seed of the hands drawn", low=0, high=2**62)}
+# Double-two with every tile dealt (3 each): no boneyard, so that after the deal each seat sees the whole state
+# (the other hand is every tile it has not seen), and the search goes to the end of the game.
+SMALL_INSTANCE = {"max_pip": 2, "hand": 3}
+
+
+def setups(root: Path) -> list[dict[str, JSON]]:
+    """The experiment's players (``dominoes-matchups``: its players, models and search settings; a predictive player
+    assumes one model, each in turn), on a small instance of complete information (double-two, every tile dealt)
+    and on the standard game; [] when the experiment is not built."""
+    try:
+        params = load_matchups(artifacts_dir=root).params
+    except ArtifactError:
+        return []
+    settings = {k: int(params[k]) if k in params else option.default for k, option in SETTINGS.items()}
+    players = []
+    for player in params["players"]:
+        players += ([{"player": player, "models": [m]} for m in params["models"]] if player == "predictive"
+                    else [{"player": player, "models": list(params["models"])}])
+    return [{**instance, **p, **settings} for instance in (SMALL_INSTANCE, {"max_pip": 6, "hand": E.HAND_SIZE})
+            for p in players]
+
+
+def open_dominoes(setup: dict[str, JSON], artifacts_dir: Path | None) -> DominoesAdvisor:
+    models = tuple(setup["models"])  # type: ignore[arg-type]
+    if setup["player"] == "predictive" and len(models) != 1:
+        raise ValueError("a predictive player assumes exactly one opponent model: give models as one name")
+    game = DominoesGame(int(setup["max_pip"]), int(setup["hand"]))  # type: ignore[arg-type]
+    return DominoesAdvisor(game, str(setup["player"]), models, {k: int(setup[k]) for k in SETTINGS})  # type: ignore
+
+
+SPEC = GameSpec(
+    name="dominoes",
+    title="Dominoes",
+    summary="The double-six set, seven tiles each: place a tile matching an open end of the line, draw one from the "
+            "boneyard when none fits; emptying the hand wins, a blocked game goes to the lower pip total. The "
+            "opponent's hand is hidden: the advice searches what the player has seen, against opponent models.",
+    options={"player": Option("realistic", "how the player weighs the opponent models: predictive (one model), "
+                                           "realistic (the worst credible) or bayesian", choices=PLAYERS),
+             "models": Option(list(MODEL_NAMES), "the opponent models the player considers", choices=MODEL_NAMES,
+                              many=True),
+             "max_pip": Option(6, "the set: tiles of pips 0..max_pip (6: double-six)", low=1, high=6),
+             "hand": Option(E.HAND_SIZE, "tiles dealt to each player", low=1, high=E.HAND_SIZE),
+             **SETTINGS},
+    setups=setups,
+    open=open_dominoes,
+)

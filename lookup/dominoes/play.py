@@ -42,11 +42,12 @@ class View:
     events: np.ndarray
     n_events: int
     over: bool
+    tiles: int = E.ALL_TILES  # the set played (a reduced instance plays fewer tiles)
 
     @property
     def unknown(self) -> int:
         """Tiles the player has not seen: the opponent's hand and the boneyard."""
-        return E.ALL_TILES & ~self.hand & ~self.board
+        return self.tiles & ~self.hand & ~self.board
 
 
 def _listlike(value: object) -> bool:
@@ -98,10 +99,17 @@ def replay(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *
     my_hand = hand_mask(hand)
     if E.popcount(my_hand) != E.HAND_SIZE:
         raise ValueError(f"hand: expected {E.HAND_SIZE} dealt tiles, got {E.popcount(my_hand)}")
-    v = View(seat, my_hand, 0, -1, -1, 0, 0, -1, E.N_TILES - 2 * E.HAND_SIZE, E.HAND_SIZE,
-             np.zeros((E.HISTORY_ROWS, 6), np.int64), 0, False)
+    return replay_tokens(my_hand, _tokens(history), seat)
+
+
+def replay_tokens(my_hand: int, tokens: Sequence[str], seat: int, tiles: int = E.ALL_TILES,
+                  hand_size: int = E.HAND_SIZE) -> View:
+    """``replay`` of checked arguments: ``my_hand`` the seat's dealt tiles (a mask of ``hand_size`` tiles of the set
+    ``tiles``: a reduced instance plays fewer), ``tokens`` the history's moves."""
+    v = View(seat, my_hand, 0, -1, -1, 0, 0, -1, E.popcount(tiles) - 2 * hand_size, hand_size,
+             np.zeros((E.HISTORY_ROWS, 6), np.int64), 0, False, tiles)
     moves = np.empty(E.MAX_MOVES, np.int64)
-    for i, token in enumerate(_tokens(history)):
+    for i, token in enumerate(tokens):
         where = f"history move {i + 1} ({shown(token)})"
         if v.over:
             raise ValueError(f"{where}: the game is already over")
@@ -220,6 +228,15 @@ def _check_history(v: View) -> None:
                          "unknown tiles avoid the ends it could not play on")
 
 
+# The deepest search a decision may ask, here, on the command line and in the web app (one limit): the search is
+# plain Python and costs about three times more per placement of depth. From the opening, with this module's
+# defaults, depth 3 took 0.1 s, 4 0.5 s, 5 1.6 s, 6 4.3 s (so 12 would take hours), and the costliest positions
+# about ten times the opening's; more depth buys at most about a point of win rate, inside the noise
+# (docs/dominoes.md, "Results beside the seed"). The compiled experiment (``pipeline.dominoes``) has its own
+# bound.
+MAX_DEPTH = 3
+
+
 def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: int, *, player: str = "realistic",
                 model: str | None = None, models: Sequence[str] | None = None, depth: int = 3, samples: int = 16,
                 max_exact: int = 2000, endgame: int = 2, budget: int = 0, seed: int = 0) -> list[tuple[str, float]]:
@@ -229,12 +246,21 @@ def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: i
     predictive with ``model``, realistic or bayesian over ``models``, all five by default). With a
     boneyard of at most ``endgame`` tiles the search goes to the end of the game (-1: never); with
     ``budget`` > 0 it deepens while it is expected to visit at most ``budget`` positions."""
-    depth = integer(depth, "depth", 1, 12)
+    depth = integer(depth, "depth", 1, MAX_DEPTH)
     endgame = integer(endgame, "endgame", -1, E.N_TILES - 2 * E.HAND_SIZE)
     budget = integer(budget, "budget", 0, 10**9)
     samples = integer(samples, "samples", 1, 100_000)
     max_exact = integer(max_exact, "max_exact", 0, 10**6)
     v = replay(hand, history, seat, player=player, model=model, models=models)
+    found = view_values(v, player, model, models, depth, samples, max_exact, endgame, budget, seed)
+    return [(move_name(m), value) for m, value in found]
+
+
+def view_values(v: View, player: str, model: str | None, models: Sequence[str] | None, depth: int, samples: int,
+           max_exact: int, endgame: int, budget: int, seed: int) -> list[tuple[int, float]]:
+    """(move code, value) for each legal move of the player of view ``v`` (its turn), as ``move_values`` (its
+    settings checked): the search of the view of a replayed history, or of a position of a game played through the
+    protocol (``lookup.dominoes.game``)."""
     if v.over:
         raise ValueError("the game is over: no move to decide")
     if v.to_move != v.seat:
@@ -246,7 +272,7 @@ def move_values(hand: Iterable[str | int], history: str | Iterable[str], seat: i
     n = E.move_values(v.seat, v.hand, v.opponent_tiles, v.unknown, v.boneyard_size, v.left, v.right, v.passes,
                       v.drawn, v.events, v.n_events, kind, w, mk, depth, samples, float(max_exact), 0, endgame,
                       budget, rng, moves, values, True)
-    return [(move_name(int(moves[i])), float(values[i])) for i in range(n)]
+    return [(int(moves[i]), float(values[i])) for i in range(n)]
 
 
 _OPTIONS = ("player", "model", "models", "depth", "samples", "max_exact", "endgame", "budget", "seed")

@@ -8,11 +8,13 @@ from fractions import Fraction
 from pathlib import Path
 
 from lookup.poker.cards import class_name, parse_class
+from lookup.poker.equity import Equity
 from lookup.poker.problem import count_arg
 from lookup.poker.tables import built_multiway, load_preflop
 from lookup.validate import number
 
 MAX_CHIPS = 1e15  # pot and to_call: any real stake, and far inside the exact range of a float
+MIN_DEALS = 1_000  # the fewest Monte Carlo deals a decision draws, whatever its budget (a few milliseconds)
 
 
 @dataclass(frozen=True)
@@ -101,20 +103,31 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
     """Call or fold when every opponent is all-in: ``pot`` chips already in the middle (the opponents' bets
     included), ``to_call`` chips to put in. No later betting remains, so calling is right exactly when the
     equity (``lookup.poker.equity`` of ``hand`` against ``opponents`` unknown hands, exact within ``budget``
-    seconds) exceeds to_call / (pot + to_call). Ties of gain answer "fold" (keep the chips)."""
-    from lookup.poker.equity import equity
+    seconds) exceeds to_call / (pot + to_call). Ties of gain answer "fold" (keep the chips).
+
+    ``budget`` bounds the whole call: when no exact count fits in it, the seeded Monte Carlo that answers
+    instead draws as many deals as its engine evaluates in ``budget`` seconds at its pessimistic rate
+    (``NumpyEngine.mc_rate``), at least ``MIN_DEALS`` and at most equity's default."""
+    from lookup.poker.equity import DEFAULT_SAMPLES, MAX_BUDGET, NumpyEngine, equity
 
     for name, amount in (("pot", pot), ("to_call", to_call)):
         if number(amount, name, 0, MAX_CHIPS) == 0:
             raise ValueError(f"{name} must be a positive number of chips, got 0")
     if count_arg(opponents, "opponents") < 1:
         raise ValueError(f"opponents must be at least 1 (the all-in players to call against), got {opponents}")
-    result = equity([hand], board, opponents, dead, budget=budget, artifacts_dir=artifacts_dir)
-    if result.exact:  # exact rationals: the sign of the gain is exact too
-        share = Fraction(result.shares[0]) / result.deals
-        gain = share * (Fraction(pot) + Fraction(to_call)) - Fraction(to_call)
-    else:
-        share = result.equity[0]
-        gain = share * (pot + to_call) - to_call
+    deals = int(number(budget, "budget", 0, MAX_BUDGET) * NumpyEngine.mc_rate / (1 + opponents))
+    result = equity([hand], board, opponents, dead, budget=budget, artifacts_dir=artifacts_dir,
+                    samples=min(DEFAULT_SAMPLES, max(MIN_DEALS, deals)))
+    share, gain = call_gain(result, pot, to_call)
     return CallDecision("call" if gain > 0 else "fold", float(share), to_call / (pot + to_call), float(gain),
                         result.exact)
+
+
+def call_gain(result: Equity, pot: float, to_call: float) -> tuple[Fraction | float, Fraction | float]:
+    """(share, gain) of the first hand of ``result``: its share of the final pot (``pot + to_call``) and the chips
+    calling ``to_call`` nets against folding, ``share * (pot + to_call) - to_call``; exact rationals when the
+    equity is exact (then the sign of the gain is exact too), else floats."""
+    if result.exact:
+        share = Fraction(result.shares[0]) / result.deals
+        return share, share * (Fraction(pot) + Fraction(to_call)) - Fraction(to_call)
+    return result.equity[0], result.equity[0] * (pot + to_call) - to_call

@@ -1,4 +1,5 @@
-"""Rules of tic-tac-toe (stated in docs/tictactoe.md, "Rules"), as the game API of ``lookup.opponents``.
+"""Rules of tic-tac-toe (stated in docs/tictactoe.md, "Rules"), as a game of the protocol (``lookup.protocol``),
+which the opponent models and players of ``lookup.opponents`` read.
 
 3x3 board, cells numbered 0..8 row by row; X (player 0) moves first, O (player 1) second; three in a row
 wins; a full board without a line is a draw. A state is a tuple of 9 cells (0 empty, 1 X, 2 O); legal
@@ -13,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from lookup.naming import by_name
+from lookup.protocol import JSON, Game, Unit
 
 EMPTY, X, O = 0, 1, 2  # noqa: E741 (the game names its marks X and O)
 SYMBOLS = ".XO"
@@ -88,16 +90,30 @@ def format_board(board: Board) -> str:
     return "".join(SYMBOLS[c] for c in board)
 
 
-class TicTacToe:
-    """Tic-tac-toe as a ``lookup.opponents.Game`` (states are boards, moves are cells 0..8)."""
+# What values and returns mean; the tables' best-response values are exact fractions rounded once to float64,
+# and an expectation over a model's moves adds a few of them: ties are judged within 1e-12.
+UNIT = Unit("result", "the expected result for the player: +1 a win, 0 a draw, -1 a loss", tie=1e-12)
 
-    name = "tic-tac-toe"
+
+class TicTacToe(Game):
+    """Tic-tac-toe as a game of the protocol, without chance nodes: states are boards (``Board``), actions
+    cells 0..8; the JSON of a board is its 9-character text."""
+
+    name = "tictactoe"
+    seats = 2
+    unit = UNIT
+
+    def initial_state(self) -> Board:
+        return START
+
+    def chance_outcomes(self, state: Board) -> tuple[()]:
+        return ()
 
     def to_move(self, state: Board) -> int:
         """0 (X) when the counts are equal, else 1 (O)."""
         return 0 if state.count(X) == state.count(O) else 1
 
-    def legal_moves(self, state: Board) -> tuple[int, ...]:
+    def legal_actions(self, state: Board) -> tuple[int, ...]:
         """The empty cells in increasing order (none once the game is over)."""
         return () if self.is_terminal(state) else tuple(i for i, c in enumerate(state) if c == EMPTY)
 
@@ -119,6 +135,27 @@ class TicTacToe:
     def observation(self, state: Board, player: int) -> Board:
         """Complete information: both players see the board."""
         return state
+
+    def action_text(self, state: Board, action: int) -> str:
+        return f"{SYMBOLS[X if self.to_move(state) == 0 else O]} in cell {action} (row {action // 3 + 1}, " \
+               f"column {action % 3 + 1})"
+
+    def state_text(self, state: Board) -> str:
+        rows = "/".join(format_board(state)[i:i + 3] for i in (0, 3, 6))
+        if not self.is_terminal(state):
+            return f"{rows}, {SYMBOLS[X if self.to_move(state) == 0 else O]} to move"
+        w = winner(state)
+        return f"{rows}, {SYMBOLS[w]} has won" if w != EMPTY else f"{rows}, a draw"
+
+    def state_json(self, state: Board) -> str:
+        return format_board(state)
+
+    def parse_state(self, data: JSON) -> Board:
+        """A board from its text (``parse_board``); ValueError for anything else or an impossible board."""
+        if not isinstance(data, str):
+            raise ValueError(f"a tic-tac-toe position is a 9-character board such as 'X.O......', "
+                             f"got {type(data).__name__}")
+        return parse_board(data)
 
     def heuristic(self, state: Board, player: int) -> int:
         """The seed's evaluation of ``state`` for ``player`` (see WIN_SCORE ...)."""
@@ -146,7 +183,7 @@ def _minimax(state: Board) -> int:
     game = GAME
     if game.is_terminal(state):
         return game.returns(state)[game.to_move(state)]
-    return max(-_minimax(game.apply(state, m)) for m in game.legal_moves(state))
+    return max(-_minimax(game.apply(state, m)) for m in game.legal_actions(state))
 
 
 GAME = TicTacToe()

@@ -24,7 +24,7 @@ import numpy as np
 
 from lookup.validate import is_integer, shown
 from lookup.yahtzee.encoding import DiceEncoding
-from lookup.yahtzee.rules import Rules, get_rules, scoring_tables
+from lookup.yahtzee.rules import DEFAULT_RULES, Rules, get_rules, scoring_tables
 from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
 from lookup.yahtzee.tables import YahtzeeTables, load_tables
 from lookup.yahtzee.turn import TurnAnalysis, analyse_turn
@@ -74,7 +74,7 @@ def _final_indicators(rules: Rules, analysis: TurnAnalysis) -> tuple[np.ndarray,
     return made, scored
 
 
-def coach(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = "hasbro", *,
+def coach(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = DEFAULT_RULES, *,
           artifacts_dir: str | Path | None = None) -> list[KeepOutlook]:
     """Every distinct keep of ``dice`` with ``rerolls`` (1 or 2) left, best first, with the exact
     probabilities of each box being made / scored at the end of the turn under optimal later play."""

@@ -37,16 +37,16 @@ import numpy as np
 
 from lookup.errors import NotBuiltError
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
-from lookup.validate import integer
 from lookup.yahtzee.duel_states import DUEL_SCHEMA, SCHEMA_VERSIONS, DuelLayout, duel_layout, duel_name, layer_offsets
 from lookup.yahtzee.party import load_party, party_analysis, party_outcomes, party_position, prefix_filled
 from lookup.yahtzee.party_states import share_weights
+from lookup.yahtzee.question import Objective, Plan, Question, objective_of
 from lookup.yahtzee.rules import Rules, get_rules
-from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
+from lookup.yahtzee.sheet import Sheet, SheetLike
 from lookup.yahtzee.turn import action_text, analyse_final, chosen_keep, final_outcomes, ranked_options
 
-__all__ = ["DUEL_SCHEMA", "DuelLayout", "duel_layout", "duel_name", "load_duel", "DuelTable", "DuelOption",
-           "DuelDecision", "decide", "explain", "share", "win_probability"]
+__all__ = ["DUEL_SCHEMA", "DuelDecision", "DuelLayout", "DuelOption", "DuelTable", "decide", "duel_layout",
+           "duel_name", "explain", "load_duel", "share", "win_probability"]
 
 @dataclass(frozen=True, eq=False)
 class DuelTable:
@@ -73,7 +73,7 @@ class DuelTable:
         return float(self.value[i]), float(self.tie[i])
 
 
-def load_duel(rules: Rules | str = "scandinavian+forced", players: int = 2,
+def load_duel(rules: Rules | str, players: int = 2,
               artifacts_dir: str | Path | None = None) -> DuelTable:
     """The verified 2-player table of ``rules``; NotBuiltError (a ValueError) naming the file when missing."""
     lay = duel_layout(get_rules(rules), None, players)
@@ -145,16 +145,6 @@ class _Position:
     diff: int  # seat 0's total - seat 1's
 
 
-def _opponent_count(opponents: Any, rules: Rules) -> int:
-    """The number of opponents' sheets (1: the 2-player table; 2: the 3-player one), checked."""
-    if isinstance(opponents, str | bytes | dict) or not isinstance(opponents, Sequence):
-        raise ValueError(f"opponents must be a list of sheets (one per opponent), got {type(opponents).__name__}")
-    if len(opponents) not in (1, 2):
-        raise ValueError(f"the {rules.name!r} tables of play between players are for 2 or 3 players: give 1 or 2 "
-                         f"opponent sheets, got {len(opponents)}")
-    return len(opponents)
-
-
 def _position(sheet: SheetLike, opponents: Any, rules: Rules | str) -> _Position:
     """The joint state of the mover (``sheet``) against one opponent (``opponents``, counted by
     ``_opponent_count``), validated."""
@@ -196,51 +186,49 @@ def _analyse(table: DuelTable, pos: _Position):
     return analyse_final(rules, (mask, upper, ybox), final_outcomes(rules, mask, upper, ybox, worth), "probability")
 
 
-def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str, opponents: Any,
-               artifacts_dir: str | Path | None):
-    rules = get_rules(rules)
-    pips = parse_dice(dice, rules)
-    rerolls = integer(rerolls, "rerolls", 0, 2)
-    roll = rules.encoding.roll_index([p - 1 for p in pips])
-    if _opponent_count(opponents, rules) == 2:
-        three = party_position(sheet, opponents, rules)
-        return rules, pips, rerolls, three, party_analysis(load_party(rules, 3, artifacts_dir), three), roll
-    pos = _position(sheet, opponents, rules)
-    return rules, pips, rerolls, pos, _analyse(load_duel(rules, 2, artifacts_dir), pos), roll
+def _turn(q: Question) -> tuple[Any, Any]:
+    """(the mover's position, its turn valued in its share) of question ``q``: the 2-player table against one
+    opponent, the 3-player one against two (``lookup.yahtzee.party``)."""
+    rules, opponents = q.plan.rules, q.objective.sheets
+    if len(opponents) == 2:
+        three = party_position(q.sheet, opponents, rules)
+        return three, party_analysis(load_party(rules, 3, q.artifacts_dir), three)
+    pos = _position(q.sheet, opponents, rules)
+    return pos, _analyse(load_duel(rules, 2, q.artifacts_dir), pos)
 
 
-def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "scandinavian+forced", *,
-           opponents: Sequence[SheetLike], artifacts_dir: str | Path | None = None) -> DuelDecision:
-    """The move that maximises the mover's P(win) + P(tie) / 2 against ``opponents`` (one sheet: the
-    2-player table) when both play optimally from here. The mover's seat follows from the sheets: the
+def decide(q: Question) -> DuelDecision:
+    """The move that maximises the mover's P(win) + P(tie) / 2 against the objective's opponents (one sheet:
+    the 2-player table) when both play optimally from here. The mover's seat follows from the sheets: the
     opponent has filled as many boxes (the mover plays first at this box) or one more (second). Two sheets:
     the 3-player table and the mover's share (``DuelDecision``), the opponents in turn order after the mover
-    (``lookup.yahtzee.party``). Ties as
-    ``lookup.yahtzee.towin.decide`` (relative ``PROBABILITY_TIE_REL``; fewest dice rerolled, then lowest mask)."""
-    rules, pips, rerolls, pos, analysis, roll = _situation(dice, rerolls, sheet, rules, opponents, artifacts_dir)
-    if rerolls == 0:
+    (``lookup.yahtzee.party``). Ties as ``lookup.yahtzee.towin.decide`` (relative ``PROBABILITY_TIE_REL``; fewest
+    dice rerolled, then lowest mask)."""
+    pos, analysis = _turn(q)
+    rules, roll = q.plan.rules, q.roll
+    if q.rerolls == 0:
         c = analysis.best_category(roll)
-        return DuelDecision(rules.name, pips, 0, pos.seat, None, None, rules.categories[c],
+        return DuelDecision(rules.name, q.pips, 0, pos.seat, None, None, rules.categories[c],
                             float(analysis.final[roll, c]))
-    reroll, keep, k = chosen_keep(rules, pips, roll, analysis.best_reroll(rerolls, roll))
-    return DuelDecision(rules.name, pips, rerolls, pos.seat, reroll, keep, None, float(analysis.keep[rerolls][k]))
+    reroll, keep, k = chosen_keep(rules, q.pips, roll, analysis.best_reroll(q.rerolls, roll))
+    return DuelDecision(rules.name, q.pips, q.rerolls, pos.seat, reroll, keep, None,
+                        float(analysis.keep[q.rerolls][k]))
 
 
-def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "scandinavian+forced", *,
-            opponents: Sequence[SheetLike], artifacts_dir: str | Path | None = None) -> list[DuelOption]:
+def explain(q: Question) -> list[DuelOption]:
     """Every legal option (distinct keeps, or the one box forced order allows) with the mover's P(win) +
     P(tie) / 2, best first; options tied with the best come first in tie order, so the first is ``decide``'s."""
-    *_, analysis, roll = _situation(dice, rerolls, sheet, rules, opponents, artifacts_dir)
-    return [DuelOption(*option) for option in ranked_options(analysis, roll, rerolls)]
+    return [DuelOption(*option) for option in ranked_options(_turn(q)[1], q.roll, q.rerolls)]
 
 
-def win_probability(sheet: SheetLike, rules: Rules | str = "scandinavian+forced", *,
+def win_probability(sheet: SheetLike, rules: Rules | str, *,
                     opponents: Sequence[SheetLike], artifacts_dir: str | Path | None = None
                     ) -> tuple[float, float, float]:
     """(P(mover wins alone), P(mover tied for the highest total), P(mover loses)) from the start of the mover's
     turn, every player playing to win (P(tie) under the build's tie rule among exactly equal keeps,
     ``pipeline.yahtzee.duel_kernels`` and ``party_kernels``). Two opponents: the 3-player table."""
-    if _opponent_count(opponents, get_rules(rules)) == 2:
+    opponents = objective_of(opponents=opponents).sheets
+    if len(opponents) == 2:
         three = party_position(sheet, opponents, rules)
         p = party_outcomes(load_party(three.lay.rules, 3, artifacts_dir), three)
         win = p[f"win_{three.seat}"]
@@ -252,14 +240,14 @@ def win_probability(sheet: SheetLike, rules: Rules | str = "scandinavian+forced"
     return mine - t / 2, t, 1.0 - mine - t / 2
 
 
-def share(sheet: SheetLike, rules: Rules | str = "scandinavian+forced", *, opponents: Sequence[SheetLike],
-          artifacts_dir: str | Path | None = None) -> float:
+def share(plan: Plan, sheet: SheetLike, objective: Objective, artifacts_dir: str | Path | None = None) -> float:
     """The mover's expected share of the game from the start of its turn, every player playing to win: P(win) +
     P(tie) / 2 with one opponent; with two, a sole win 1 and a tie of m winners 1/m each (the 3-player table's
     outcome probabilities weighted by ``share_weights``: ``win_probability`` adds every tie up)."""
-    if _opponent_count(opponents, get_rules(rules)) == 2:
-        pos = party_position(sheet, opponents, rules)
+    opponents = objective.sheets
+    if len(opponents) == 2:
+        pos = party_position(sheet, opponents, plan.rules)
         outcomes = load_party(pos.lay.rules, 3, artifacts_dir).at(pos.layer, pos.uppers, pos.totals)
         return float(share_weights(3)[pos.seat] @ outcomes)
-    win, tie, _ = win_probability(sheet, rules, opponents=opponents, artifacts_dir=artifacts_dir)
+    win, tie, _ = win_probability(sheet, plan.rules, opponents=opponents, artifacts_dir=artifacts_dir)
     return win + tie / 2

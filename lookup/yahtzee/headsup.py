@@ -1,7 +1,7 @@
 """Heads-up advice: play to beat one opponent who plays for expected score.
 
     from lookup.yahtzee import decide
-    decide([2, 2, 5, 6, 6], 1, my_sheet, "hasbro", opponent=their_sheet)
+    decide([2, 2, 5, 6, 6], 1, my_sheet, opponent=their_sheet)
 
 The opponent's sheet (and so the points it holds) is known, and the opponent plays the expected-score
 policy from there. Let O be the points it will still score: its law is read from the ``law`` table
@@ -26,21 +26,20 @@ play-to-win layout (``yahtzee.towin.objectives`` with ``win`` and ``law``) hold 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from threading import Lock
 
 import numpy as np
 
-from lookup.yahtzee import fastpath
-from lookup.yahtzee.rules import Rules, get_rules
+from lookup.yahtzee.question import Objective, Plan, Question, plan_of, sheet_state
+from lookup.yahtzee.rules import Rules
 from lookup.yahtzee.sheet import Sheet, SheetLike
-from lookup.yahtzee.towin import ChanceOption, TowinTable, WinDecision, decision, load_towin, turn_input
+from lookup.yahtzee.towin import ChanceOption, TowinTable, WinDecision, decision, load_towin
 from lookup.yahtzee.turn import TurnAnalysis, analyse_final, final_outcomes, ranked_options
 
-__all__ = ["OpponentLaw", "opponent_law", "analyse", "decide", "explain", "chance"]
+__all__ = ["OpponentLaw", "against", "analyse", "chance", "decide", "explain", "opponent_law"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,17 +53,24 @@ class OpponentLaw:
     state: tuple[int, int, int] | None = None
     table: TowinTable | None = None
 
+    @cached_property
+    def cdf(self) -> np.ndarray:
+        """P(O <= s) for s = 0..len(pmf) - 1 (running sums, in order)."""
+        return np.cumsum(self.pmf)
+
     @property
     def mean(self) -> float:
         """E[O]: the expected-score value of the opponent's state."""
         return float(np.arange(len(self.pmf)) @ self.pmf)
 
 
-def opponent_law(opponent: SheetLike, rules: Rules | str, artifacts_dir: str | Path | None = None) -> OpponentLaw:
-    """The law of an expected-score opponent's final score from its turn-start ``opponent`` sheet."""
-    plan = fastpath.plan_of(rules)
+def opponent_law(opponent: SheetLike, rules: Plan | Rules | str, artifacts_dir: str | Path | None = None
+                 ) -> OpponentLaw:
+    """The law of an expected-score opponent's final score from its turn-start ``opponent`` sheet (``rules``: a rule
+    set, or its resolved ``Plan``)."""
+    plan = rules if isinstance(rules, Plan) else plan_of(rules)
     try:
-        state, points = fastpath.sheet_state(opponent, plan)
+        state, points = sheet_state(opponent, plan)
     except ValueError:  # invalid (the parse below says why), or finished: its final score is known
         sh = Sheet.parse(opponent, plan.rules)
         if not sh.finished:
@@ -91,36 +97,45 @@ def _pmf(table: TowinTable, state: tuple[int, int, int]) -> np.ndarray:
     return pmf
 
 
+def against(win: TowinTable, law: OpponentLaw, state: tuple[int, int, int], lead: int,
+            rows: dict[tuple[int, int, int], np.ndarray] | None = None) -> float:
+    """P(win) + P(tie) / 2 of a player at turn-start ``state`` (or finished: ``state`` None) whose total is ``lead``
+    points above the opponent's points now, against ``law``, as if it learned the opponent's final score now:
+    sum over s of P(O = s) * W(state, s - lead), W = 1 below t = 0 and 0 above the row's bound (``rows``: the win
+    table's rows read so far, kept by the caller)."""
+    pmf = law.pmf
+    top = len(pmf) - 1
+    u = -lead
+    if state is None:  # finished: the player scores no more, W(t) = 1, 1/2, 0 for t < 0, t = 0, t > 0
+        return float(pmf[:max(0, -u)].sum()) + (float(pmf[-u]) / 2 if 0 <= -u <= top else 0.0)
+    if rows is None or state not in rows:
+        w = win.vector(state)
+        if rows is not None:
+            rows[state] = w
+    else:
+        w = rows[state]
+    p = float(law.cdf[min(-u, top + 1) - 1]) if u < 0 else 0.0  # the opponent's s with u + s < 0: we win
+    lo, hi = max(0, -u), min(top, len(w) - 1 - u)
+    if hi >= lo:
+        p += float(np.dot(pmf[lo:hi + 1], w[u + lo:u + hi + 1]))
+    return p
+
+
 def analyse(win: TowinTable, state: tuple[int, int, int], points: int, law: OpponentLaw) -> TurnAnalysis:
     """Our turn from ``state`` with ``points`` on our sheet, each option valued P(win) + P(tie) / 2 against
     ``law`` (``TurnAnalysis`` fields hold these probabilities)."""
-    pmf = law.pmf
-    top = len(pmf) - 1
-    cdf = np.cumsum(pmf)
-    base = law.points - points
     rows: dict[tuple[int, int, int], np.ndarray] = {}
+    lead = points - law.points
 
     def worth(reward: int, nxt: tuple[int, int, int]) -> float:
-        # sum over s of pmf[s] W(nxt, u + s), u = base - reward; W = 1 below t = 0, 0 above the row's bound.
-        if nxt not in rows:
-            rows[nxt] = win.vector(nxt)
-        w = rows[nxt]
-        u = base - reward
-        p = float(cdf[min(-u, top + 1) - 1]) if u < 0 else 0.0  # the opponent's s with u + s < 0: we win
-        lo, hi = max(0, -u), min(top, len(w) - 1 - u)
-        if hi >= lo:
-            p += float(np.dot(pmf[lo:hi + 1], w[u + lo:u + hi + 1]))
-        return p
+        return against(win, law, nxt, lead + reward, rows)
 
     return analyse_final(win.rules, state, final_outcomes(win.rules, *state, worth), "probability")
 
 
-def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str, opponent: SheetLike,
-               artifacts_dir: str | Path | None):
-    rules, pips, rerolls, state, points, roll = turn_input(dice, rerolls, sheet, rules)
-    law = opponent_law(opponent, rules, artifacts_dir)
-    win = load_towin(rules, "win", artifacts_dir)
-    return pips, rerolls, roll, points, law, _turn(win, state, points, law)
+def _situation(q: Question) -> tuple[OpponentLaw, TurnAnalysis]:
+    law = opponent_law(q.objective.sheets[0], q.plan, q.artifacts_dir)
+    return law, _turn(load_towin(q.plan.rules, "win", q.artifacts_dir), q.state, q.total, law)
 
 
 _TURNS: OrderedDict[tuple, TurnAnalysis] = OrderedDict()
@@ -142,33 +157,26 @@ def _turn(win: TowinTable, state: tuple[int, int, int], points: int, law: Oppone
     return hit
 
 
-def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "hasbro", *,
-           opponent: SheetLike, artifacts_dir: str | Path | None = None) -> WinDecision:
-    """The move that maximises P(win) + P(tie) / 2 against an opponent (its turn-start sheet ``opponent``)
+def decide(q: Question) -> WinDecision:
+    """The move that maximises P(win) + P(tie) / 2 against an opponent (its turn-start sheet: the objective's)
     who plays for expected score; ``probability`` is that chance (see the module docstring for what it
     means exactly), ``target`` the opponent's points now and ``needed`` those minus ours. Ties between
     options as ``lookup.yahtzee.towin.decide``'s."""
-    pips, rerolls, roll, points, law, analysis = _situation(dice, rerolls, sheet, rules, opponent, artifacts_dir)
-    return decision(analysis, pips, rerolls, roll, "opponent", law.points, law.points - points)
+    law, analysis = _situation(q)
+    return decision(analysis, q.pips, q.rerolls, q.roll, "opponent", law.points, law.points - q.total)
 
 
-def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: Rules | str = "hasbro", *,
-            opponent: SheetLike, artifacts_dir: str | Path | None = None) -> list[ChanceOption]:
-    """Every legal option ranked by its P(win) + P(tie) / 2 against the expected-score ``opponent`` (regret:
-    the chance lost against the best option), ``decide``'s first."""
-    _, rerolls, roll, _, _, analysis = _situation(dice, rerolls, sheet, rules, opponent, artifacts_dir)
-    return [ChanceOption(*option) for option in ranked_options(analysis, roll, rerolls)]
+def explain(q: Question) -> list[ChanceOption]:
+    """Every legal option ranked by its P(win) + P(tie) / 2 against the expected-score opponent (regret: the
+    chance lost against the best option), ``decide``'s first."""
+    return [ChanceOption(*option) for option in ranked_options(_situation(q)[1], q.roll, q.rerolls)]
 
 
-def chance(sheet: SheetLike, rules: Rules | str = "hasbro", *, opponent: SheetLike,
-           artifacts_dir: str | Path | None = None) -> float:
-    """P(win) + P(tie) / 2 from the start of our next turn on ``sheet`` against the expected-score
-    ``opponent`` (exact once the opponent has finished; otherwise the bound of the module docstring)."""
-    rules = get_rules(rules)
-    sh = Sheet.parse(sheet, rules)
-    law = opponent_law(opponent, rules, artifacts_dir)
+def chance(plan: Plan, sheet: SheetLike, objective: Objective, artifacts_dir: str | Path | None = None) -> float:
+    """P(win) + P(tie) / 2 from the start of our next turn on ``sheet`` against the expected-score opponent
+    (the objective's sheet; exact once the opponent has finished, otherwise the bound of the module docstring)."""
+    sh = Sheet.parse(sheet, plan.rules)
+    law = opponent_law(objective.sheets[0], plan, artifacts_dir)
     if sh.finished:  # our final score is known: P(O < d) + P(O = d) / 2, d = our lead
-        d = sh.total - law.points
-        below = float(law.pmf[:max(0, d)].sum())
-        return below + (float(law.pmf[d]) / 2 if 0 <= d < len(law.pmf) else 0.0)
-    return analyse(load_towin(rules, "win", artifacts_dir), sh.state, sh.total, law).start_value
+        return against(None, law, None, sh.total - law.points)  # type: ignore[arg-type]
+    return analyse(load_towin(plan.rules, "win", artifacts_dir), sh.state, sh.total, law).start_value

@@ -57,7 +57,7 @@ class PartyTable:
         return np.array([float(a[i]) for a in self.outcomes])
 
 
-def load_party(rules: Rules | str = "scandinavian+forced", players: int = 3,
+def load_party(rules: Rules | str, players: int = 3,
                artifacts_dir: str | Path | None = None) -> PartyTable:
     """The verified table of ``players`` players under ``rules``; NotBuiltError (a ValueError) naming the file
     and the build command when missing."""

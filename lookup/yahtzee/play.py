@@ -11,19 +11,22 @@ dice rerolled then lowest mask; lowest box index) and give the same answers.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from lookup.validate import integer, integer_array
-from lookup.yahtzee import duel, fastpath, headsup, towin
-from lookup.yahtzee.rules import Rules, get_rules
-from lookup.yahtzee.sheet import Sheet, SheetLike, parse_dice
+from lookup.validate import integer_array
+from lookup.yahtzee import duel, headsup, towin
+from lookup.yahtzee.question import EXPECTED, Question, ask, objective_of, plan_of
+from lookup.yahtzee.rules import DEFAULT_RULES, Rules, get_rules
+from lookup.yahtzee.sheet import Sheet, SheetLike
 from lookup.yahtzee.tables import YahtzeeTables, load_tables
-from lookup.yahtzee.turn import TurnAnalysis, analyse_turn
+from lookup.yahtzee.turn import TurnAnalysis, analyse_turn, ranked_options
 
 
 @dataclass(frozen=True)
@@ -90,48 +93,19 @@ class Option:
                 "category": self.category, "expected_final": self.expected_final, "regret": self.regret}
 
 
-def _check_rerolls(rerolls: int) -> int:
-    return integer(rerolls, "rerolls", 0, 2)
-
-
-def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules,
-               artifacts_dir: str | Path | None):
-    rules = get_rules(rules)
-    pips = parse_dice(dice, rules)
-    rerolls = _check_rerolls(rerolls)
-    sh = Sheet.parse(sheet, rules)
-    if sh.finished:
-        raise ValueError("the sheet is finished: every box is filled, there is nothing to decide")
-    return rules, pips, rerolls, sh, load_tables(rules, artifacts_dir)
-
-
 @lru_cache(maxsize=256)
 def turn_analysis(tables: YahtzeeTables, state: tuple[int, int, int]) -> TurnAnalysis:
     """The value of every option of the turn starting at ``state`` (expected remaining points,
-    ``lookup.yahtzee.turn``), cached: what ``explain``, ``expected_final`` and ``review`` read."""
+    ``lookup.yahtzee.turn``), cached: what ``explain``, ``expected_final`` and the advisors read."""
     # Element reads of the successor states (a few chunks), not the whole table.
     return analyse_turn(tables.rules, tables.value, state)
-
-
-def keep_label(keep: Sequence[int], n_dice: int) -> str:
-    """A keep in words, as ``explain`` lists it: "keep all (stop)" or "keep [3, 3]"."""
-    return "keep all (stop)" if len(keep) == n_dice else f"keep {list(keep)}"
-
-
-def _one_objective(goal: object, beat: object, opponents: object = None) -> None:
-    """Playing against opponents' sheets is its own objective: a goal, a known score to beat or the other
-    kind of opponent besides it is refused."""
-    if goal is not None or beat is not None or opponents is not None:
-        raise ValueError("give opponent, opponents, or goal / beat, not both: against opponents' sheets the "
-                         "objective is winning the game (opponent: one who plays for expected score; opponents: "
-                         "players who all play to win, forced order)")
 
 
 def decide(
     dice: Sequence[int],
     rerolls: int,
     sheet: SheetLike,
-    rules: str | Rules = "hasbro",
+    rules: str | Rules = DEFAULT_RULES,
     *,
     artifacts_dir: str | Path | None = None,
     goal: int | None = None,
@@ -143,27 +117,32 @@ def decide(
 
     ``sheet``: a mapping box name -> points or None (optionally ``yahtzee_bonus``), a list in sheet
     order (one entry per box of ``rules``) with None for empty boxes, or a ``Sheet``. Raises ValueError
-    on bad input or missing tables. With ``goal`` (a final score to reach) or ``beat`` (an opponent's known
-    final score) the move maximises that probability instead (``lookup.yahtzee.towin.decide``). With
-    ``opponents`` (the other players' sheets, in a forced-order game of two or three) it maximises the
-    mover's P(win) + P(tie) / 2 against them, all playing to win (``lookup.yahtzee.duel.decide``). With
-    ``opponent`` (one sheet, any rule set whose ``win`` and ``law`` tables are built) it maximises P(win) +
-    P(tie) / 2 against an opponent who plays for expected score (``lookup.yahtzee.headsup.decide``).
+    on bad input or missing tables. The objective (``lookup.yahtzee.question``; at most one): none, the best
+    expected final score (a ``Decision``); ``goal`` (a final score to reach) or ``beat`` (an opponent's known
+    final score), that probability (``lookup.yahtzee.towin``); ``opponent`` (one sheet: an opponent who plays for
+    expected score, any rule set whose ``win`` and ``law`` tables are built), P(win) + P(tie) / 2 against it
+    (``lookup.yahtzee.headsup``); ``opponents`` (the other players' sheets, in a forced-order game of two or
+    three), the mover's P(win) + P(tie) / 2 against them, all playing to win (``lookup.yahtzee.duel``).
     """
-    if opponent is not None:
-        _one_objective(goal, beat, opponents)
-        return headsup.decide(dice, rerolls, sheet, rules, opponent=opponent, artifacts_dir=artifacts_dir)
-    if opponents is not None:
-        _one_objective(goal, beat)
-        return duel.decide(dice, rerolls, sheet, rules, opponents=opponents, artifacts_dir=artifacts_dir)
-    if goal is not None or beat is not None:
-        return towin.decide(dice, rerolls, sheet, rules, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
-    plan = fastpath.plan_of(rules)
-    pips, roll, perm = fastpath.roll(dice, plan)
-    if type(rerolls) is not int or not 0 <= rerolls <= 2:
-        rerolls = _check_rerolls(rerolls)
-    state, total = fastpath.sheet_state(sheet, plan)
-    tables = load_tables(plan.rules, artifacts_dir)
+    q = ask(dice, rerolls, sheet, rules, artifacts_dir=artifacts_dir, goal=goal, beat=beat, opponent=opponent,
+            opponents=opponents)
+    return DECIDE[q.objective.kind](q)
+
+
+def explain(*args: Any, **kwargs: Any) -> list[Option] | list[towin.ChanceOption] | list[duel.DuelOption]:
+    """Every legal option (distinct keeps, or allowed boxes) ranked by the objective's value (as ``decide``, whose
+    arguments it takes: the expected final score, or the probability of ``goal`` / ``beat``, or P(win) + P(tie) / 2
+    against ``opponent`` or ``opponents``), the options tied with the best first in tie order, so the first is
+    ``decide``'s."""
+    q = ask(*args, **kwargs)
+    return EXPLAIN[q.objective.kind](q)
+
+
+def decide_expected(q: Question) -> Decision:
+    """The move of the best expected final score: an index into the policy table when it is built, else the turn
+    computed from the value table."""
+    plan, state, rerolls, roll = q.plan, q.state, q.rerolls, q.roll
+    tables = load_tables(plan.rules, q.artifacts_dir)
     policy = tables.policy
     if policy is not None:
         # Two element reads (lookup.chunked: each from a chunk checked the first time this process used it).
@@ -178,11 +157,11 @@ def decide(
         analysis = turn_analysis(tables, state)
         action = analysis.best_reroll(rerolls, roll) if rerolls else analysis.best_category(roll)
     if rerolls == 0:
-        return _decision(plan.name, pips, 0, None, None, plan.categories[action],
-                         (tables, state, total, 0, (roll, action)))
+        return _decision(plan.name, q.pips, 0, None, None, plan.categories[action],
+                         (tables, state, q.total, 0, (roll, action)))
     keep_index, keep = plan.keep[roll][action]
-    return _decision(plan.name, pips, rerolls, plan.reroll[perm][action], keep, None,
-                     (tables, state, total, rerolls, keep_index))
+    return _decision(plan.name, q.pips, rerolls, plan.reroll[q.perm][action], keep, None,
+                     (tables, state, q.total, rerolls, keep_index))
 
 
 def _decision(rules: str, dice: tuple[int, ...], rerolls: int, reroll: tuple[bool, ...] | None,
@@ -198,55 +177,21 @@ def _decision(rules: str, dice: tuple[int, ...], rerolls: int, reroll: tuple[boo
 _new, _set = object.__new__, object.__setattr__
 
 
-def explain(
-    dice: Sequence[int],
-    rerolls: int,
-    sheet: SheetLike,
-    rules: str | Rules = "hasbro",
-    *,
-    artifacts_dir: str | Path | None = None,
-    goal: int | None = None,
-    beat: int | None = None,
-    opponents: Sequence[SheetLike] | None = None,
-    opponent: SheetLike | None = None,
-) -> list[Option] | list[towin.ChanceOption] | list[duel.DuelOption]:
-    """Every legal option (distinct keeps, or allowed boxes) ranked by expected final score, or with
-    ``goal`` / ``beat`` by probability (``lookup.yahtzee.towin.explain``), or with ``opponents`` by the
-    mover's P(win) + P(tie) / 2 (``lookup.yahtzee.duel.explain``), or with ``opponent`` by P(win) + P(tie) / 2
-    against an expected-score opponent (``lookup.yahtzee.headsup.explain``)."""
-    if opponent is not None:
-        _one_objective(goal, beat, opponents)
-        return headsup.explain(dice, rerolls, sheet, rules, opponent=opponent, artifacts_dir=artifacts_dir)
-    if opponents is not None:
-        _one_objective(goal, beat)
-        return duel.explain(dice, rerolls, sheet, rules, opponents=opponents, artifacts_dir=artifacts_dir)
-    if goal is not None or beat is not None:
-        return towin.explain(dice, rerolls, sheet, rules, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
-    rules, pips, rerolls, sh, tables = _situation(dice, rerolls, sheet, rules, artifacts_dir)
-    enc = rules.encoding
-    roll = enc.roll_index([p - 1 for p in pips])
-    analysis = turn_analysis(tables, sh.state)
-    options = []
-    if rerolls == 0:
-        for c, v in enumerate(analysis.final[roll]):
-            if not np.isnan(v):
-                name = rules.categories[c]
-                options.append((f"score as {name}", None, name, sh.total + float(v)))
-    else:
-        seen = set()
-        for mask in enc.mask_order:  # tie order: the first of equal options is the one decide() picks
-            k = int(enc.keep_of_mask[roll, mask])
-            if k in seen:
-                continue
-            seen.add(k)
-            keep = tuple(int(f) + 1 for f in enc.keeps[k])
-            options.append((keep_label(keep, rules.n_dice), keep, None, sh.total + float(analysis.keep[rerolls][k])))
-    best = max(o[3] for o in options)
-    ranked = sorted(options, key=lambda o: -o[3])  # stable: ties stay in tie order
-    return [Option(a, k, c, v, max(0.0, best - v)) for a, k, c, v in ranked]
+def explain_expected(q: Question) -> list[Option]:
+    """Every legal option with its expected final score and regret, best first (ties in tie order)."""
+    analysis = turn_analysis(load_tables(q.rules, q.artifacts_dir), q.state)
+    return [Option(a, k, c, q.total + v, r) for a, k, c, v, r in ranked_options(analysis, q.roll, q.rerolls)]
 
 
-def value(sheet: SheetLike, rules: str | Rules = "hasbro", *, artifacts_dir: str | Path | None = None) -> float:
+DECIDE = {"expected": decide_expected, "goal": towin.decide, "beat": towin.decide, "opponent": headsup.decide,
+          "players": duel.decide}
+EXPLAIN = {"expected": explain_expected, "goal": towin.explain, "beat": towin.explain, "opponent": headsup.explain,
+           "players": duel.explain}
+explain.__signature__ = inspect.signature(decide).replace(  # type: ignore[attr-defined]
+    return_annotation=inspect.signature(explain).return_annotation)
+
+
+def value(sheet: SheetLike, rules: str | Rules = DEFAULT_RULES, *, artifacts_dir: str | Path | None = None) -> float:
     """Expected final score under optimal play from the start of the next turn on ``sheet``."""
     rules = get_rules(rules)
     sh = Sheet.parse(sheet, rules)
@@ -259,21 +204,20 @@ def value(sheet: SheetLike, rules: str | Rules = "hasbro", *, artifacts_dir: str
     return sh.total + remaining
 
 
-def chance(sheet: SheetLike, rules: str | Rules = "hasbro", *, goal: int | None = None, beat: int | None = None,
+def chance(sheet: SheetLike, rules: str | Rules = DEFAULT_RULES, *, goal: int | None = None, beat: int | None = None,
            opponent: SheetLike | None = None, opponents: Sequence[SheetLike] | None = None,
            artifacts_dir: str | Path | None = None) -> float:
-    """From the start of the next turn on ``sheet``: the best P(final >= ``goal``) or P(beating ``beat``), ties
-    half (``lookup.yahtzee.towin.chance``), or P(win) + P(tie) / 2 against the expected-score ``opponent``
-    (``lookup.yahtzee.headsup.chance``), or the mover's share against ``opponents`` who all play to win
-    (forced order; ``lookup.yahtzee.duel.share``)."""
-    if opponents is not None:
-        _one_objective(goal, beat, opponent)
-        return duel.share(sheet, rules, opponents=opponents, artifacts_dir=artifacts_dir)
-    if opponent is not None:
-        if goal is not None or beat is not None:
-            raise ValueError("give opponent, or goal / beat, not both")
-        return headsup.chance(sheet, rules, opponent=opponent, artifacts_dir=artifacts_dir)
-    return towin.chance(sheet, rules, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
+    """From the start of the next turn on ``sheet``: the best P(final >= ``goal``) or P(beating ``beat``), ties half
+    (``lookup.yahtzee.towin.chance``), or P(win) + P(tie) / 2 against the expected-score ``opponent``
+    (``lookup.yahtzee.headsup.chance``), or the mover's share against ``opponents`` who all play to win (forced
+    order; ``lookup.yahtzee.duel.share``)."""
+    objective = objective_of(goal, beat, opponent, opponents)
+    if objective is EXPECTED:
+        raise ValueError("give goal, beat, opponent or opponents (the expected final score is value())")
+    return CHANCE[objective.kind](plan_of(rules), sheet, objective, artifacts_dir)
+
+
+CHANCE = {"goal": towin.chance, "beat": towin.chance, "opponent": headsup.chance, "players": duel.share}
 
 
 def decide_batch(
@@ -282,7 +226,7 @@ def decide_batch(
     filled_mask: np.ndarray,
     upper: np.ndarray,
     ybox: np.ndarray,
-    rules: str | Rules = "hasbro",
+    rules: str | Rules = DEFAULT_RULES,
     *,
     artifacts_dir: str | Path | None = None,
 ) -> np.ndarray:
@@ -307,6 +251,8 @@ def decide_batch(
                (filled_mask < 0) | (filled_mask >= rules.all_filled))
     _first_bad(f"upper outside 0..{rules.upper_threshold}", (upper < 0) | (upper > rules.upper_threshold))
     _first_bad("ybox not 0 or 1", (ybox < 0) | (ybox > 1))
+    if n == 0:  # nothing to answer: no table is decoded for it
+        return np.empty(0, dtype=np.int64)
     policy = {name: np.asarray(arr) for name, arr in tables.policy.items()}  # whole arrays, checked once
     rows = policy["state_index"][filled_mask, upper, ybox]
     _first_bad("state unreachable (upper total the filled boxes cannot make, or ybox without Yahtzee)", rows < 0)

@@ -41,7 +41,7 @@ def parse_dice(dice: Sequence[int], rules: Rules) -> tuple[int, ...]:
     return integer_sequence(dice, "dice", rules.n_dice, 1, rules.n_faces)
 
 
-def category_index(name: str | int, rules: Rules | str = "hasbro") -> int:
+def category_index(name: str | int, rules: Rules | str) -> int:
     """Index of a box of ``rules`` given by name (sheet order) or index; ValueError for anything else."""
     categories = get_rules(rules).categories
     if type(name) is str and name in categories:
@@ -70,13 +70,13 @@ class Sheet:
     yahtzee_bonus: int = 0
 
     @classmethod
-    def empty(cls, rules: Rules | str = "hasbro") -> Sheet:
+    def empty(cls, rules: Rules | str) -> Sheet:
         """A sheet with every box open."""
         rules = get_rules(rules)
         return cls([None] * rules.n_boxes, rules)
 
     @classmethod
-    def parse(cls, sheet: SheetLike, rules: Rules | str = "hasbro") -> Sheet:
+    def parse(cls, sheet: SheetLike, rules: Rules | str) -> Sheet:
         """A validated Sheet from a Sheet, a mapping name -> points/None (plus optional
         ``yahtzee_bonus``), or a list in sheet order (one entry per box of ``rules``) with None for empty
         boxes."""

@@ -1,6 +1,7 @@
 """Play to win: decisions and probabilities from the play-to-win tables (``yahtzee-RULES-goal`` / ``-win``).
 
-``decide(..., goal=g)`` maximises the probability of ending the game with at least ``g`` points (a FINAL
+``decide(..., goal=g)`` (``lookup.yahtzee.decide``) maximises the probability of ending the game with at least
+``g`` points (a FINAL
 score: the sheet's points, upper bonus and Yahtzee bonuses included); ``decide(..., beat=s)`` maximises the
 probability of beating an opponent whose final score ``s`` is known, a tie counting half. The tables hold,
 for each turn-start state and each number t of points still needed (t = g - sheet total, or s - sheet
@@ -17,7 +18,6 @@ t]`` float64 for the rows with NN filled boxes (0 beyond the row's bound, 1 for 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -28,8 +28,8 @@ import numpy as np
 from lookup.chunked import ChunkedArray
 from lookup.errors import NotBuiltError
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
-from lookup.validate import integer, shown
-from lookup.yahtzee import fastpath
+from lookup.validate import shown
+from lookup.yahtzee.question import Objective, Plan, Question
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike
 from lookup.yahtzee.states import layer_name
@@ -37,8 +37,6 @@ from lookup.yahtzee.turn import TurnAnalysis, action_text, analyse_final, chosen
 
 OBJECTIVE_SCHEMAS = {"goal": "yahtzee.goal", "win": "yahtzee.win", "law": "yahtzee.law"}
 SCHEMA_VERSIONS = (1,)
-# Needed points beyond any sheet (the most a hasbro game can score is 1575): bounds the validated input.
-MAX_TARGET = 100_000
 
 
 def towin_name(rules: Rules, objective: str) -> str:
@@ -177,43 +175,24 @@ class ChanceOption:
     regret: float
 
 
-def _objective(goal: Any, beat: Any) -> tuple[str, int]:
-    if (goal is None) == (beat is None):
-        raise ValueError("give exactly one of goal (a final score to reach) and beat (an opponent's final score)")
-    if goal is not None:
-        return "goal", integer(goal, "goal", -MAX_TARGET, MAX_TARGET)
-    return "win", integer(beat, "beat", -MAX_TARGET, MAX_TARGET)
+TABLE_OF = {"goal": "goal", "beat": "win"}  # the objective -> the play-to-win table it reads
 
 
-def turn_input(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules
-               ) -> tuple[Rules, tuple[int, ...], int, tuple[int, int, int], int, int]:
-    """(rules, pips, rerolls, turn-start state, points on the sheet, roll index) of a turn to decide, checked as
-    ``parse_dice`` and ``Sheet.parse`` check (``lookup.yahtzee.fastpath``: the same checks, cheaper)."""
-    plan = fastpath.plan_of(rules)
-    pips, roll, _ = fastpath.roll(dice, plan)
-    rerolls = integer(rerolls, "rerolls", 0, 2)
-    state, total = fastpath.sheet_state(sheet, plan)
-    return plan.rules, pips, rerolls, state, total, roll
+def _turn(q: Question) -> tuple[TurnAnalysis, int]:
+    """The turn of question ``q`` valued in probabilities of its objective, and the points still needed."""
+    target = q.objective.target
+    table = load_towin(q.plan.rules, TABLE_OF[q.objective.kind], q.artifacts_dir)
+    return analyse(table, q.state, target - q.total), target - q.total
 
 
-def _situation(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules, goal: Any, beat: Any,
-               artifacts_dir: str | Path | None):
-    objective, target = _objective(goal, beat)
-    rules, pips, rerolls, state, total, roll = turn_input(dice, rerolls, sheet, rules)
-    table = load_towin(rules, objective, artifacts_dir)
-    return rules, pips, rerolls, state, table, objective, target, target - total, roll
-
-
-def decide(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = "hasbro", *,
-           goal: int | None = None, beat: int | None = None,
-           artifacts_dir: str | Path | None = None) -> WinDecision:
-    """The move that maximises P(final score >= ``goal``), or P(win) against a known final score ``beat``
-    (ties half). Options whose probabilities are tied (within a relative ``PROBABILITY_TIE_REL`` of the best,
+def decide(q: Question) -> WinDecision:
+    """The move that maximises P(final score >= goal), or P(win) against a known final score (beat, ties half).
+    Options whose probabilities are tied (within a relative ``PROBABILITY_TIE_REL`` of the best,
     ``lookup.yahtzee.turn.tied``): the first in the order of expected-score play (fewest dice rerolled, then
     lowest mask; lowest box)."""
-    rules, pips, rerolls, state, table, objective, target, needed, roll = _situation(
-        dice, rerolls, sheet, rules, goal, beat, artifacts_dir)
-    return decision(analyse(table, state, needed), pips, rerolls, roll, objective, target, needed)
+    analysis, needed = _turn(q)
+    objective = "goal" if q.objective.kind == "goal" else "win"
+    return decision(analysis, q.pips, q.rerolls, q.roll, objective, q.objective.target, needed)
 
 
 def decision(analysis: TurnAnalysis, pips: tuple[int, ...], rerolls: int, roll: int, objective: str, target: int,
@@ -229,26 +208,18 @@ def decision(analysis: TurnAnalysis, pips: tuple[int, ...], rerolls: int, roll: 
                        float(analysis.keep[rerolls][k]))
 
 
-def explain(dice: Sequence[int], rerolls: int, sheet: SheetLike, rules: str | Rules = "hasbro", *,
-            goal: int | None = None, beat: int | None = None,
-            artifacts_dir: str | Path | None = None) -> list[ChanceOption]:
+def explain(q: Question) -> list[ChanceOption]:
     """Every legal option (distinct keeps, or allowed boxes) ranked by its probability; the options tied with
     the best (``lookup.yahtzee.turn.tied``: regret exactly 0) come first in tie order, so the first option is
     ``decide``'s."""
-    rules, pips, rerolls, state, table, *_, needed, roll = _situation(dice, rerolls, sheet, rules, goal, beat,
-                                                                       artifacts_dir)
-    analysis = analyse(table, state, needed)
-    return [ChanceOption(*option) for option in ranked_options(analysis, roll, rerolls)]
+    return [ChanceOption(*option) for option in ranked_options(_turn(q)[0], q.roll, q.rerolls)]
 
 
-def chance(sheet: SheetLike, rules: str | Rules = "hasbro", *, goal: int | None = None, beat: int | None = None,
-           artifacts_dir: str | Path | None = None) -> float:
-    """The best probability, from the start of the next turn on ``sheet``, of a final score >= ``goal``
-    (or of beating ``beat``, ties half)."""
-    rules = get_rules(rules)
-    objective, target = _objective(goal, beat)
-    sh = Sheet.parse(sheet, rules)
-    needed = target - sh.total
+def chance(plan: Plan, sheet: SheetLike, objective: Objective, artifacts_dir: str | Path | None = None) -> float:
+    """The best probability, from the start of the next turn on ``sheet``, of a final score >= the goal (or of
+    beating the score to beat, ties half)."""
+    sh = Sheet.parse(sheet, plan.rules)
+    needed = objective.target - sh.total
     if sh.finished:
-        return 1.0 if needed < 0 or (needed == 0 and objective == "goal") else (0.5 if needed == 0 else 0.0)
-    return load_towin(rules, objective, artifacts_dir).probability(sh.state, needed)
+        return 1.0 if needed < 0 or (needed == 0 and objective.kind == "goal") else (0.5 if needed == 0 else 0.0)
+    return load_towin(plan.rules, TABLE_OF[objective.kind], artifacts_dir).probability(sh.state, needed)

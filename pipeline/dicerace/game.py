@@ -15,10 +15,6 @@ GAME = GameDeclaration(
     reports=(Report(
         module="pipeline.dicerace.report",
         help="Write the heatmaps, the match-up tables (JSON + PNG) and their simulation check.",
-        code=("lookup/dicerace/rules.py", "lookup/dicerace/tables.py", "pipeline/dicerace/certified.py",
-              "pipeline/dicerace/kernels.py", "pipeline/dicerace/matchups.py", "pipeline/dicerace/policies.py",
-              "pipeline/dicerace/report.py", "pipeline/dicerace/sequential.py", "pipeline/dicerace/simulate.py",
-              "pipeline/dicerace/simultaneous.py"),
         artifacts=("dicerace-sequential.zarr", "dicerace-oneshot.zarr", "dicerace-simultaneous.zarr",
                    "dicerace-matchups.zarr"),
         params=("dicerace.report",), seconds=15,
@@ -26,4 +22,5 @@ GAME = GameDeclaration(
     web="webapp.routes.dicerace",
     warm=WarmUp(params="dicerace:\n  max_dice: 5\n  grid: [[3, 20]]\n  report:\n    simulation_games: 200\n"
                        "    seed: 1\n", seconds=40),
+    small="dicerace:\n  max_dice: 10\n  grid: [[3, 20], [5, 30]]\n  report:\n    simulation_games: 2000\n    seed: 3\n",
 )

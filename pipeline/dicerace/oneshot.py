@@ -13,9 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from lookup.dicerace.rules import BUST_SCORE, FACES, final_outcome
+from lookup.dicerace.rules import BUST_SCORE, FACES, final_outcome, safe_sum_counts
 from pipeline.dicerace.matrix_game import solve_lp
-from pipeline.dicerace.probabilities import safe_sum_counts
 
 
 @dataclass(frozen=True)

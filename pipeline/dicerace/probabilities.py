@@ -12,21 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from lookup.dicerace.rules import BUST_SCORE, FACES, SAFE_FACES
-
-
-def safe_sum_counts(max_dice: int) -> list[list[int]]:
-    """counts[d][k] = number of ordered outcomes of d dice with no BUST_FACE summing to k (k = 0..FACES*d)."""
-    counts = [[1]]
-    for _ in range(max_dice):
-        prev = counts[-1]
-        row = [0] * (len(prev) + FACES)
-        for k, c in enumerate(prev):
-            if c:
-                for f in SAFE_FACES:
-                    row[k + f] += c
-        counts.append(row)
-    return counts
+from lookup.dicerace.rules import BUST_SCORE, FACES, SAFE_FACES, safe_sum_counts
 
 
 def exact_tables(max_dice: int) -> tuple[list[list[Fraction]], list[list[Fraction]]]:

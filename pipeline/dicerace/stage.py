@@ -32,9 +32,6 @@ from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import progress
 from pipeline.store import ArtifactSpec, StoredArray
 
-# Each family's code includes this module: it lays out and describes what is stored.
-PROBABILITIES_CODE = ("lookup/dicerace/rules.py", "pipeline/dicerace/probabilities.py", "pipeline/dicerace/stage.py")
-
 
 def _probability_specs(section: Mapping[str, Any]) -> list[ArtifactSpec]:
     max_dice = section.get("max_dice")
@@ -42,7 +39,7 @@ def _probability_specs(section: Mapping[str, Any]) -> list[ArtifactSpec]:
         raise ValueError(f"dicerace.max_dice must be an integer in 1..200, got {max_dice!r}")
     return [ArtifactSpec(name=PROBABILITIES_NAME, schema=PROBABILITIES_SCHEMA,
                          schema_version=max(PROBABILITIES_VERSIONS), game="dicerace", rules=rules_dict(),
-                         params={"max_dice": max_dice}, code=PROBABILITIES_CODE, hdf5=True)]
+                         params={"max_dice": max_dice}, code=(__name__,), hdf5=True)]
 
 
 def _compute_probabilities(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -60,20 +57,12 @@ def _compute_probabilities(spec: ArtifactSpec, section: Mapping[str, Any], artif
 
 
 def probabilities_family() -> Family:
-    return Family(name="dicerace-probabilities", section="dicerace", code=PROBABILITIES_CODE,
-                  artifacts=_probability_specs, compute=_compute_probabilities)
+    return Family(name="dicerace-probabilities", section="dicerace", artifacts=_probability_specs,
+                  compute=_compute_probabilities)
 
 
 # --- strategy tables: sequential, one-shot, simultaneous, exact match-ups ------------------------------
 
-_COMMON_CODE = (*PROBABILITIES_CODE, "pipeline/dicerace/kernels.py")
-SEQUENTIAL_CODE = (*_COMMON_CODE, "pipeline/dicerace/sequential.py")
-ONESHOT_CODE = (*_COMMON_CODE, "pipeline/dicerace/matrix_game.py", "pipeline/dicerace/oneshot.py")
-SIMULTANEOUS_CODE = (*_COMMON_CODE, "pipeline/dicerace/certified.py", "pipeline/dicerace/matrix_game.py",
-                     "pipeline/dicerace/simultaneous.py")
-MATCHUPS_CODE = tuple(sorted({*SEQUENTIAL_CODE, *ONESHOT_CODE, *SIMULTANEOUS_CODE,
-                              "pipeline/dicerace/policies.py", "pipeline/dicerace/matchups.py"}))
-STRATEGIES_CODE = MATCHUPS_CODE
 # The policies of the match-up tables, in their order along the first two axes.
 SEQUENTIAL_POLICIES = ("optimal", "blind", "random")
 SIMULTANEOUS_POLICIES = ("optimal", "oneshot", "blind", "random")
@@ -99,16 +88,15 @@ def strategy_grid(section: Mapping[str, Any]) -> list[tuple[int, int]]:
 
 def _strategy_specs(section: Mapping[str, Any]) -> list[ArtifactSpec]:
     grid = strategy_grid(section)
-    common = dict(schema_version=max(STRATEGY_VERSIONS), game="dicerace", rules=rules_dict())
+    common = dict(schema_version=max(STRATEGY_VERSIONS), game="dicerace", rules=rules_dict(), code=(__name__,))
     grid_params = {"grid": [list(g) for g in grid]}
     sequential = ArtifactSpec(name=SEQUENTIAL_NAME, schema=SEQUENTIAL_SCHEMA, params=grid_params,
-                              code=SEQUENTIAL_CODE, hdf5=True, **{**common, "schema_version": max(SEQUENTIAL_VERSIONS)})
+                              hdf5=True, **{**common, "schema_version": max(SEQUENTIAL_VERSIONS)})
     oneshot = ArtifactSpec(name=ONESHOT_NAME, schema=ONESHOT_SCHEMA,
-                           params={"dice": sorted({d for d, _ in grid})}, code=ONESHOT_CODE, **common)
-    simultaneous = ArtifactSpec(name=SIMULTANEOUS_NAME, schema=SIMULTANEOUS_SCHEMA, params=grid_params,
-                                code=SIMULTANEOUS_CODE, hdf5=True,
+                           params={"dice": sorted({d for d, _ in grid})}, **common)
+    simultaneous = ArtifactSpec(name=SIMULTANEOUS_NAME, schema=SIMULTANEOUS_SCHEMA, params=grid_params, hdf5=True,
                                 **{**common, "schema_version": max(SIMULTANEOUS_VERSIONS)})
-    matchups = ArtifactSpec(name=MATCHUPS_NAME, schema=MATCHUPS_SCHEMA, code=MATCHUPS_CODE, params={
+    matchups = ArtifactSpec(name=MATCHUPS_NAME, schema=MATCHUPS_SCHEMA, params={
         **grid_params, "sequential_fingerprint": sequential.fingerprint(),
         "oneshot_fingerprint": oneshot.fingerprint(), "simultaneous_fingerprint": simultaneous.fingerprint()},
         **common)
@@ -239,8 +227,8 @@ def _matchup_arrays(grid: list[tuple[int, int]]) -> Computed:
 
 
 def strategies_family() -> Family:
-    return Family(name="dicerace-strategies", section="dicerace", code=STRATEGIES_CODE,
-                  artifacts=_strategy_specs, compute=_compute_strategies)
+    return Family(name="dicerace-strategies", section="dicerace", artifacts=_strategy_specs,
+                  compute=_compute_strategies)
 
 
 def families(section: Mapping[str, Any]) -> list[Family]:

@@ -14,7 +14,8 @@ def cli() -> None:
 
 
 _search_options = (
-    click.option("--depth", type=int, default=3, show_default=True, help="Placements searched after the move."),
+    click.option("--depth", type=int, default=3, show_default=True,
+                 help="Placements searched after the move (decide: at most lookup.dominoes.MAX_DEPTH, 3)."),
     click.option("--samples", type=int, default=8, show_default=True,
                  help="Opponent hands consistent with the history drawn per model when there are too many to list."),
     click.option("--max-exact", type=int, default=200, show_default=True,

@@ -12,7 +12,6 @@ GAME = GameDeclaration(
     reports=(Report(
         module="pipeline.dominoes.report",
         help="Write the report: the experiment with 95 % intervals beside the seed's tables 3 and 4.",
-        code=("lookup/dominoes/tables.py", "pipeline/dominoes/experiment.py", "pipeline/dominoes/report.py"),
         artifacts=("dominoes-matchups.zarr",), params=("dominoes.report",), seconds=3,
         note="The experiment with 95 % intervals beside the seed's tables 3 and 4."),),
     warm=WarmUp(params=(
@@ -21,4 +20,7 @@ GAME = GameDeclaration(
         "    seed: 1\n    depth: 2\n    samples: 2\n    max_exact: 20\n    rollouts: 0\n    endgame: 2\n"
         "    budget: 0\n  report: {}\n"), seconds=60),
     web="webapp.routes.dominoes",
+    small=("dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [predictive, realistic]\n"
+           "    models: [random, strong]\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
+           "    max_exact: 50\n    endgame: 0\n    budget: 300\n  report: {}\n"),
 )

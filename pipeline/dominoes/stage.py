@@ -14,16 +14,13 @@ from lookup.dominoes.tables import MATCHUPS_NAME, MATCHUPS_SCHEMA, MATCHUPS_VERS
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.store import ArtifactSpec, StoredArray
 
-CODE = ("lookup/dominoes/engine.py", "lookup/dominoes/rules.py", "pipeline/dominoes/experiment.py",
-        "pipeline/dominoes/kernels.py", "pipeline/dominoes/stage.py")
-
 
 def _specs(section: Mapping[str, Any], rules_name: str) -> list[ArtifactSpec]:
     from pipeline.dominoes.experiment import Settings
 
     return [ArtifactSpec(name=MATCHUPS_NAME, schema=MATCHUPS_SCHEMA, schema_version=max(MATCHUPS_VERSIONS),
                          game="dominoes", rules=get_rules(rules_name).to_dict(),
-                         params=Settings.from_params(section).to_dict(), code=CODE)]
+                         params=Settings.from_params(section).to_dict(), code=(__name__,))]
 
 
 def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -46,6 +43,6 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
 
 def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``dominoes.rule_sets``."""
-    return [Family(name=f"dominoes-{name}", section="dominoes", code=CODE,
+    return [Family(name=f"dominoes-{name}", section="dominoes",
                    artifacts=lambda s, n=name: _specs(s, n), compute=_compute)
             for name in nonempty_list(section, "rule_sets", "dominoes.rule_sets", "rule sets")]

@@ -14,12 +14,10 @@ GAME = GameDeclaration(
     reports=(Report(
         module="pipeline.g151.report",
         help="Write the report: the notebook's comparisons computed exactly, and the optimal policies.",
-        code=("lookup/g151/rules.py", "pipeline/g151/evaluate.py", "pipeline/g151/kernels.py", "pipeline/g151/plots.py",
-              "pipeline/g151/report.py", "pipeline/g151/simulate.py", "pipeline/g151/solve.py",
-              "pipeline/g151/stage.py", "pipeline/g151/strategies.py"),
         params=("g151",), seconds=8,
         note="The notebook's comparisons computed exactly, the optimal policies and their plots (not an artifact)."),),
     web="webapp.routes.g151",
     warm=WarmUp(params="g151:\n  variants: [stated, straights, notebook]\n  targets: [300]\n  report:\n"
                        "    simulation_games: 1000\n    seed: 1\n", seconds=20),
+    small="g151:\n  variants: [stated, notebook]\n  targets: [300, 1000]\n",
 )

@@ -16,7 +16,6 @@ from lookup.g151.tables import SCHEMA, SCHEMA_VERSIONS, array_name, artifact_nam
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.store import ArtifactSpec, StoredArray
 
-CODE = ("lookup/g151/rules.py", "pipeline/g151/kernels.py", "pipeline/g151/solve.py", "pipeline/g151/stage.py")
 # Policy codes are 0, 1, 2; a missing chunk must read as something no entry holds.
 POLICY_FILL = 255
 
@@ -49,7 +48,7 @@ def variants_of(section: Mapping[str, Any]) -> list[str]:
 def _spec(variant: str, section: Mapping[str, Any]) -> ArtifactSpec:
     rules = get_rules(variant)
     return ArtifactSpec(name=artifact_name(rules), schema=SCHEMA, schema_version=max(SCHEMA_VERSIONS), game="g151",
-                        rules=rules.to_dict(), params={"targets": targets_of(section)}, code=CODE, hdf5=True)
+                        rules=rules.to_dict(), params={"targets": targets_of(section)}, code=(__name__,), hdf5=True)
 
 
 def roll_arrays(variant: str) -> tuple[dict[str, StoredArray], dict[str, Any]]:
@@ -95,6 +94,6 @@ def compute_tables(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir
 
 def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per variant in ``g151.variants``."""
-    return [Family(name=f"g151-{variant}", section="g151", code=CODE,
+    return [Family(name=f"g151-{variant}", section="g151",
                    artifacts=lambda sec, v=variant: [_spec(v, sec)], compute=compute_tables)
             for variant in variants_of(section)]

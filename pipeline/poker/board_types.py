@@ -273,7 +273,7 @@ def _holds(board, card):
 
 # ---------------------------------------------------------------------------------------------------------
 # One task's counts (everything that decides them is in this module and the kernels it calls: the parts of a
-# build are reused only while their text is unchanged, pipeline.poker.multiway.COUNT_CODE).
+# build are reused only while the files of its import closure are unchanged, pipeline.poker.multiway.COUNT_MODULES).
 
 
 @dataclass(frozen=True)

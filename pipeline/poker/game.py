@@ -22,7 +22,6 @@ GAME = GameDeclaration(
     reports=(Report(
         module="pipeline.poker.report",
         help="Write the report (13x13 equity grids, JSON, Markdown) from the preflop tables.",
-        code=("lookup/poker/cards.py", "lookup/poker/tables.py", "pipeline/poker/report.py"),
         artifacts=("poker-preflop.zarr",), seconds=10,
         note="The 13x13 equity grids and the published figures beside ours (not an artifact)."),),
     # The equity kernels, which a user's first `poker equity` loads (pipeline/poker/warm.py). Not the preflop
@@ -30,4 +29,5 @@ GAME = GameDeclaration(
     warm=WarmUp(params="poker:\n  preflop: {}\n", families=("poker-evaluator",),
                 then="pipeline.poker.warm:compile_kernels", seconds=70),
     web="webapp.routes.poker",
+    small="poker:\n  preflop:\n    max_opponents: 2\n    exact_opponents: 1\n    multiway_deals: 2\n    seed: 5\n",
 )

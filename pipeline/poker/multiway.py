@@ -42,10 +42,12 @@ def deals(deck: Deck, opponents: int) -> int:
 # ---------------------------------------------------------------------------------------------------------
 # The build: tasks on Dask, each writing its counts to a part file (resumable), then the table assembled.
 
-# The files whose text computes a task's counts: a part is reused only when they (and the deck, kmax, blocks,
-# evaluator) are what wrote it.
+# The modules whose code computes a task's counts: a part is reused only when the files of their import closure
+# (``pipeline.code_deps.closure``: derived, nothing listed by hand), the deck, kmax, blocks and the evaluator's
+# bytes are what wrote it. Not the evaluator's fingerprint: that hashes the whole stage module's closure (this
+# module's text too), and a part counted by unchanged kernels on unchanged tables is still right.
 PARTS_DIR = "poker-multiway.parts"
-COUNT_CODE = ("pipeline/poker/seating.py", "pipeline/poker/board_types.py", "pipeline/poker/kernels.py")
+COUNT_MODULES = ("pipeline.poker.seating", "pipeline.poker.board_types")
 
 
 @dataclass(frozen=True)
@@ -67,14 +69,27 @@ class Task:
 
 
 def parts_key(deck: Deck, kmax: int, blocks: int, evaluator: str) -> str:
-    """The digest that names a build's parts directory: deck, kmax, blocks, the evaluator's fingerprint and
-    the text of ``COUNT_CODE``."""
-    from pipeline.store import PROJECT_ROOT
+    """The digest that names a build's parts directory: deck, kmax, blocks, ``evaluator`` (a digest of the
+    evaluator tables' bytes, ``evaluator_digest``) and the text of every file in the import closure of
+    ``COUNT_MODULES``."""
+    from pipeline.code_deps import PROJECT_ROOT, closure
 
     digest = hashlib.sha256(json.dumps({"ranks": list(deck.ranks), "suits": deck.suits, "kmax": kmax,
                                         "blocks": blocks, "evaluator": evaluator}, sort_keys=True).encode())
-    for rel in COUNT_CODE:
+    for rel in closure(COUNT_MODULES):
         digest.update(rel.encode() + b"\0" + (PROJECT_ROOT / rel).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def evaluator_digest(artifacts_dir: str | Path) -> str:
+    """sha256 over the verified evaluator tables' arrays (name, dtype, shape, C-order bytes)."""
+    from lookup.poker.tables import load_evaluator
+
+    tables = load_evaluator(artifacts_dir)
+    digest = hashlib.sha256()
+    for name in ("rank_next", "rank_value", "flush_value"):
+        a = np.ascontiguousarray(getattr(tables, name))
+        digest.update(f"{name}:{a.dtype.str}:{a.shape}\0".encode() + a.tobytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -264,7 +279,7 @@ def compute_multiway(spec: Any, section: Mapping[str, Any], artifacts_dir: Path)
     cfg = multiway_params(section)
     kmax, hands = spec.params["max_opponents"], spec.params["hands"]
     blocks = cfg["board_blocks"]
-    key = parts_key(FULL_DECK, kmax, blocks, spec.params["evaluator"])
+    key = parts_key(FULL_DECK, kmax, blocks, evaluator_digest(artifacts_dir))
     parts_dir = Path(artifacts_dir) / PARTS_DIR / key[:16]
     scheduler, workers = cfg["scheduler"], cfg["workers"]
     where = scheduler or (f"a LocalCluster of {workers} worker processes" if workers else "this process")

@@ -23,18 +23,10 @@ from lookup.poker.tables import (
 from pipeline.family import Computed, Family
 from pipeline.store import ArtifactSpec, StoredArray
 
-EVALUATOR_CODE = ("lookup/poker/rules.py", "pipeline/poker/ranking.py", "pipeline/poker/stage.py")
-PREFLOP_CODE = ("lookup/poker/cards.py", "lookup/poker/problem.py", "lookup/poker/rules.py",
-                "pipeline/poker/engine.py", "pipeline/poker/kernels.py", "pipeline/poker/preflop.py",
-                "pipeline/poker/stage.py")
-MULTIWAY_CODE = ("lookup/poker/cards.py", "lookup/poker/rules.py", "pipeline/poker/board_types.py",
-                 "pipeline/poker/kernels.py", "pipeline/poker/multiway.py", "pipeline/poker/seating.py",
-                 "pipeline/poker/stage.py")
-
 
 def _evaluator_spec(section: Mapping[str, Any]) -> ArtifactSpec:
     return ArtifactSpec(name=EVALUATOR, schema=EVALUATOR_SCHEMA, schema_version=max(EVALUATOR_VERSIONS),
-                        game="poker", rules=RULES, params={}, code=EVALUATOR_CODE)
+                        game="poker", rules=RULES, params={}, code=(__name__,))
 
 
 def compute_evaluator(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -63,7 +55,7 @@ def _preflop_spec(section: Mapping[str, Any]) -> ArtifactSpec:
     # The evaluator's fingerprint is part of the params: new evaluator tables make new preflop tables.
     params = {**preflop_params(section), "evaluator": _evaluator_spec(section).fingerprint()}
     return ArtifactSpec(name=PREFLOP, schema=PREFLOP_SCHEMA, schema_version=max(PREFLOP_VERSIONS), game="poker",
-                        rules=RULES, params=params, code=PREFLOP_CODE, hdf5=True)
+                        rules=RULES, params=params, code=(__name__,), hdf5=True)
 
 
 def compute_preflop(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -83,7 +75,7 @@ def _multiway_spec(section: Mapping[str, Any]) -> ArtifactSpec:
     params = {"max_opponents": cfg["max_opponents"], "hands": cfg["hands"],
               "evaluator": _evaluator_spec(section).fingerprint()}
     return ArtifactSpec(name=MULTIWAY, schema=MULTIWAY_SCHEMA, schema_version=max(MULTIWAY_VERSIONS), game="poker",
-                        rules=RULES, params=params, code=MULTIWAY_CODE)
+                        rules=RULES, params=params, code=(__name__,))
 
 
 def compute_multiway(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -100,12 +92,12 @@ def families(section: Mapping[str, Any]) -> list[Family]:
     when ``poker.multiway.max_opponents`` >= 1 (none by default: it takes the better part of an hour)."""
     from pipeline.poker.multiway import multiway_params
 
-    found = [Family(name=EVALUATOR, section="poker", code=EVALUATOR_CODE,
+    found = [Family(name=EVALUATOR, section="poker",
                     artifacts=lambda sec: [_evaluator_spec(sec)], compute=compute_evaluator),
-             Family(name=PREFLOP, section="poker", code=PREFLOP_CODE, artifacts=lambda sec: [_preflop_spec(sec)],
+             Family(name=PREFLOP, section="poker", artifacts=lambda sec: [_preflop_spec(sec)],
                     compute=compute_preflop, upstream=(f"{EVALUATOR}.zarr",))]
     if multiway_params(section)["max_opponents"] >= 1:
-        found.append(Family(name=MULTIWAY, section="poker", code=MULTIWAY_CODE,
+        found.append(Family(name=MULTIWAY, section="poker",
                             artifacts=lambda sec: [_multiway_spec(sec)], compute=compute_multiway,
                             upstream=(f"{EVALUATOR}.zarr",)))
     return found

@@ -12,9 +12,9 @@ GAME = GameDeclaration(
     reports=(Report(
         module="pipeline.tictactoe.report",
         help="Write the report: exact match-ups beside the seed's tables 1 and 2.",
-        code=("lookup/opponents.py", "lookup/tictactoe/rules.py", "lookup/tictactoe/tables.py",
-              "pipeline/tictactoe/matchups.py", "pipeline/tictactoe/report.py", "pipeline/tictactoe/stage.py"),
         artifacts=("tictactoe-tables.zarr",), params=("tictactoe.models", "tictactoe.report"), seconds=10,
         note="Exact match-ups of every player against every model, beside the seed's tables 1 and 2."),),
     web="webapp.routes.tictactoe",
+    small="tictactoe:\n  rule_sets: [standard]\n  models: [random, first, last, greedy, perfect]\n  report:\n"
+          "    players: [perfect, predictive]\n",
 )

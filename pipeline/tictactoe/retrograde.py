@@ -22,7 +22,7 @@ def reachable() -> list[Board]:
     while frontier:
         nxt = []
         for board in frontier:
-            for move in GAME.legal_moves(board):
+            for move in GAME.legal_actions(board):
                 child = GAME.apply(board, move)
                 if child not in seen:
                     seen.add(child)
@@ -42,7 +42,7 @@ def solve_minimax(boards: list[Board]) -> dict[Board, int]:
         if GAME.is_terminal(board):
             value[board] = GAME.returns(board)[GAME.to_move(board)]
         else:
-            value[board] = max(-value[GAME.apply(board, m)] for m in GAME.legal_moves(board))
+            value[board] = max(-value[GAME.apply(board, m)] for m in GAME.legal_actions(board))
     return value
 
 
@@ -58,7 +58,7 @@ def solve_best_response(boards: list[Board], model: Model) -> tuple[dict[Board, 
             r = GAME.returns(board)
             respond[board], follow[board] = Fraction(r[mover]), Fraction(r[1 - mover])
             continue
-        respond[board] = max(follow[GAME.apply(board, m)] for m in GAME.legal_moves(board))
+        respond[board] = max(follow[GAME.apply(board, m)] for m in GAME.legal_actions(board))
         follow[board] = sum((p * respond[GAME.apply(board, m)] for m, p in model.distribution(GAME, board).items()),
                             Fraction(0))
     return respond, follow
@@ -66,7 +66,7 @@ def solve_best_response(boards: list[Board], model: Model) -> tuple[dict[Board, 
 
 def best_mask(board: Board, score: dict[Board, object], sign: int = 1) -> int:
     """Bit m set for every legal move m of highest ``sign * score[child]`` (exact comparison)."""
-    moves = GAME.legal_moves(board)
+    moves = GAME.legal_actions(board)
     if not moves:
         return 0
     values = [sign * score[GAME.apply(board, m)] for m in moves]

@@ -15,9 +15,6 @@ from lookup.tictactoe.tables import TABLES_NAME, TABLES_SCHEMA, TABLES_VERSIONS
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.store import ArtifactSpec, StoredArray
 
-CODE = ("lookup/opponents.py", "lookup/tictactoe/rules.py", "pipeline/tictactoe/retrograde.py",
-        "pipeline/tictactoe/stage.py")
-
 
 def model_names(section: Mapping[str, Any]) -> list[str]:
     """``tictactoe.models``: opponent models that apply to tic-tac-toe; ValueError naming a bad one."""
@@ -32,7 +29,7 @@ def _specs(section: Mapping[str, Any], rules_name: str) -> list[ArtifactSpec]:
     rules = get_rules(rules_name)
     return [ArtifactSpec(name=TABLES_NAME, schema=TABLES_SCHEMA, schema_version=max(TABLES_VERSIONS),
                          game="tictactoe", rules=rules.to_dict(), params={"models": model_names(section)},
-                         code=CODE, hdf5=True)]
+                         code=(__name__,), hdf5=True)]
 
 
 def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -72,6 +69,6 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
 
 def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``tictactoe.rule_sets``."""
-    return [Family(name=f"tictactoe-{name}", section="tictactoe", code=CODE,
+    return [Family(name=f"tictactoe-{name}", section="tictactoe",
                    artifacts=lambda s, n=name: _specs(s, n), compute=_compute)
             for name in nonempty_list(section, "rule_sets", "tictactoe.rule_sets", "rule sets")]

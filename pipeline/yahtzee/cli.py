@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from lookup.validate import SEED_MAX
 from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS, get_rules
 from pipeline import cli_options as opt
 
@@ -261,7 +260,7 @@ def distribution(rules_name: str, artifacts_dir: Path | None, thresholds: tuple[
 
 
 @cli.command("distribution-plot")
-@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("out", type=opt.output_file)
 @click.option("--rules", "rule_sets", type=click.Choice(list(RULE_SETS)), multiple=True, required=True,
               help="A rule set whose law is drawn (repeatable).")
 @opt.artifacts_option
@@ -272,81 +271,8 @@ def distribution_plot(out: Path, rule_sets: tuple[str, ...], artifacts_dir: Path
     from lookup.yahtzee.score_law import distribution as distribution_
     from pipeline.yahtzee.score_laws import plot_laws
 
-    out.parent.mkdir(parents=True, exist_ok=True)
     plot_laws(out, {name: distribution_(name, artifacts_dir=artifacts_dir) for name in rule_sets})
     click.echo(str(out))
-
-
-@cli.command()
-@opt.rules_option(RULE_SETS, DEFAULT_RULES)
-@click.option("--seed", type=click.IntRange(0, SEED_MAX), default=None,
-              help="Roll the dice with this seed (reproducible game); without --seed and --enter, unseeded.")
-@click.option("--enter", "enter_dice", is_flag=True,
-              help="Enter every roll yourself (real dice) instead of letting the program roll.")
-@click.option("--auto", is_flag=True, help="Follow every hint without asking (a whole optimal game).")
-@click.option("--top", type=click.IntRange(min=0), default=5, show_default=True,
-              help="Options shown beside each hint.")
-@click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the game record (every roll, keep and box; docs/yahtzee.md) to this JSON file, "
-                   "after every turn; review it later with `dicetables yahtzee review FILE`.")
-@sheet_options
-@opt.artifacts_option
-def play(rules_name: str, seed: int | None, enter_dice: bool, auto: bool, top: int, record_path: Path | None,
-         sheet_source: str | None, boxes: tuple[str, ...], artifacts_dir: Path | None) -> None:
-    """A whole game in the terminal with hints: the advice and the best options (expected final score,
-    regret) at every roll, the sheet with its bonuses and the Joker tracked to the end. After a move that
-    differs from optimal play it says what the move cost; the game ends with its review.
-
-    At each prompt, Enter follows the hint. Rerolls: type the faces to KEEP (e.g. "3 3 5"), "all" to stop
-    rolling, "none" to reroll every die. Scoring: type the box name. Reading moves from a pipe, a bad one
-    stops the game with a message and exit status 1; at a terminal it is asked again.
-    """
-    from pipeline.yahtzee.terminal_game import TerminalGame
-
-    if sheet_source == "-":
-        raise ValueError("--sheet - cannot be used with play: standard input holds the moves")
-    if seed is not None and enter_dice:
-        raise ValueError("--seed rolls the dice, --enter has you enter them: give one of the two")
-    sheet = read_sheet(sheet_source, boxes, rules_name)
-    TerminalGame(rules_name, sheet, seed=seed, enter_dice=enter_dice, auto=auto, top=top,
-                 artifacts_dir=opt.artifacts_root(artifacts_dir),
-                 interactive=sys.stdin.isatty(), record=record_path).run()
-
-
-@cli.command()
-@click.argument("record_file", metavar="FILE")
-@click.option("--rules", "rules_name", type=click.Choice(list(RULE_SETS)), default=None,
-              help="Rule set of a record that names none (default hasbro); a record naming another is refused.")
-@click.option("--goal", type=int, default=None,
-              help="Also review P(final score >= GOAL) (default: the record's goal; needs the play-to-win table).")
-@click.option("--beat", type=int, default=None,
-              help="Also review P(beating an opponent's final score BEAT), ties half (default: the record's).")
-@click.option("--top", type=click.IntRange(min=0, max=1000), default=5, show_default=True,
-              help="How many of the costliest decisions to list.")
-@opt.artifacts_option
-@opt.json_option
-def review(record_file: str, rules_name: str | None, goal: int | None, beat: int | None, top: int,
-           artifacts_dir: Path | None, as_json: bool) -> None:
-    """Review a game record (FILE, or - for standard input; format in docs/yahtzee.md): the cost of every
-    decision against optimal play in expected final points (and in probability against a goal or an
-    opponent's score), the total, and the costliest decisions."""
-    from lookup.yahtzee.game_review import review as review_
-    from lookup.yahtzee.record import RECORD_LIMIT, load_record, parse_record_text
-
-    if record_file == "-":  # bounded: a record is small, standard input may not be
-        record = parse_record_text(sys.stdin.buffer.read(RECORD_LIMIT + 1), rules_name, "standard input")
-    else:
-        record = load_record(record_file, rules_name)
-    result = review_(record, goal=goal, beat=beat, artifacts_dir=artifacts_dir)
-    if as_json:
-        opt.echo_json(result.as_dict(top))
-        return
-    for decision in result.mistakes:
-        click.echo(str(decision))
-    if result.mistakes:
-        click.echo("")
-    for line in result.summary(top):
-        click.echo(line)
 
 
 @cli.command("dask-build")

@@ -24,20 +24,6 @@ from pipeline.progress import say
 from pipeline.store import ArtifactSpec, StoredArray
 from pipeline.yahtzee import party_build
 
-CODE = (
-    "lookup/yahtzee/duel_states.py",  # the joint layout
-    "lookup/yahtzee/encoding.py",
-    "lookup/yahtzee/party_states.py",  # the checks and boxes shared with the 3-player layout
-    "lookup/yahtzee/rules.py",
-    "lookup/yahtzee/states.py",
-    "lookup/yahtzee/score_law.py",
-    "pipeline/yahtzee/distribution.py",  # the expected-score pair's check, in the stats
-    "pipeline/yahtzee/duel.py",
-    "pipeline/yahtzee/duel_build.py",  # lays out what is stored
-    "pipeline/yahtzee/duel_kernels.py",
-    "pipeline/yahtzee/kernels.py",
-    "pipeline/yahtzee/solver.py",
-)
 BUILT_PLAYERS = (2, 3)  # 3: pipeline.yahtzee.party_build
 
 
@@ -60,7 +46,7 @@ def settings(section: Mapping[str, Any]) -> dict[str, Any]:
 def duel_spec(name: str, players: int) -> ArtifactSpec:
     rules = get_rules(name)
     return ArtifactSpec(name=duel_name(rules, players), schema=DUEL_SCHEMA, schema_version=max(SCHEMA_VERSIONS),
-                        game="yahtzee", rules=rules.to_dict(), params={"players": players}, code=CODE)
+                        game="yahtzee", rules=rules.to_dict(), params={"players": players}, code=(__name__,))
 
 
 def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -116,7 +102,7 @@ def families(section: Mapping[str, Any]) -> list[Family]:
     if section.get("duel") is None:
         return []
     duel = settings(section)
-    return [Family(name=family_name(name, players), section="yahtzee", code=CODE,
+    return [Family(name=family_name(name, players), section="yahtzee",
                    artifacts=lambda _sec, n=name, p=players: [duel_spec(n, p)], compute=_compute)
             if players == 2 else party_build.family(name, players)
             for name in duel["rule_sets"] for players in duel["players"]]

@@ -4,11 +4,6 @@ web routes. The game's main report (the tournament) is declared by its strategy 
 
 from pipeline.declaration import GameDeclaration, Report, Stage, WarmUp
 
-_TOWIN_CODE = ("lookup/yahtzee/encoding.py", "lookup/yahtzee/rules.py", "lookup/yahtzee/states.py",
-               "pipeline/yahtzee/kernels.py", "pipeline/yahtzee/layered.py", "pipeline/yahtzee/solver.py",
-               "pipeline/yahtzee/towin.py",
-               "pipeline/yahtzee/towin_build.py", "pipeline/yahtzee/towin_kernels.py")
-
 GAME = GameDeclaration(
     name="yahtzee",
     families="pipeline.yahtzee.stage:families",
@@ -45,7 +40,6 @@ GAME = GameDeclaration(
         module="pipeline.yahtzee.towin_report", command="towin-report", out="yahtzee-towin",
         help="Write the play-to-win report: P(final >= t) of the goal policy against the expected-score policy, "
              "exact.",
-        code=(*_TOWIN_CODE, "pipeline/yahtzee/towin_report.py", "lookup/yahtzee/towin.py"),
         artifacts=("yahtzee-scandinavian+forced-goal.zarr",),
         params=("yahtzee.towin.rule_sets", "yahtzee.towin_report"), seconds=5,
         note="The play-to-win report: both policies' P(final >= t), exact."),
@@ -53,8 +47,6 @@ GAME = GameDeclaration(
             module="pipeline.yahtzee.players_report", command="players-report", out="yahtzee-players",
             help="Write what playing to win is worth against people (forced order, 2 and 3 players, exact; the "
                  "heads-up player's seeded games).",
-            code=("pipeline/yahtzee/players_report.py", "pipeline/yahtzee/duel_build.py", "lookup/yahtzee/duel.py",
-                  "lookup/yahtzee/party.py", "pipeline/yahtzee/towin_build.py"),
             artifacts=("yahtzee-scandinavian+forced-duel2.zarr", "yahtzee-scandinavian+forced-headsup-games.zarr"),
             params=("yahtzee.duel.rule_sets", "yahtzee.duel.players", "yahtzee.towin.rule_sets",
                     "yahtzee.towin.headsup_games", "yahtzee.towin.seed"), seconds=3,
@@ -71,4 +63,10 @@ GAME = GameDeclaration(
         "    scheduler: null\n    workers: 1\n  towin_report:\n    targets: [100]\n  layered:\n"
         "    rule_sets: [scandinavian+forced]\n    rows_per_task: 16\n    games: 100\n    seed: 1\n"),
         then="pipeline.yahtzee_lab.warm:compile_engine", seconds=120),
+    # The smallest rule set, scandinavian+forced, for every objective of play: its value tables (expected score),
+    # its play-to-win tables (goal, beat, and heads-up against an expected-score player) and its 2-player table.
+    small=("yahtzee:\n  rule_sets: [scandinavian+forced]\n  towin:\n    rule_sets: [scandinavian+forced]\n"
+           "    objectives: [goal, win, law]\n    max_points: null\n    rows_per_task: 16\n    headsup_games: 2000\n"
+           "    seed: 3\n  duel:\n    rule_sets: [scandinavian+forced]\n    players: [2]\n  cluster:\n"
+           "    workers: 1\n"),
 )

@@ -36,7 +36,7 @@ from lookup.yahtzee.turn import PROBABILITY_TIE_REL
 from pipeline.jit import njit, run_chunks
 from pipeline.yahtzee import kernels
 from pipeline.yahtzee.layered_sim import expected_turn, keep_tree, play_turn, turn_buffers
-from pipeline.yahtzee.solver import kernel_tables
+from pipeline.yahtzee.solver import kernel_tables, reroll_candidates_of
 from pipeline.yahtzee.streams import stream_base
 
 __all__ = ["HeadsUpGames", "FlatTable", "flat_table", "flat_artifact", "simulate", "win_share"]
@@ -278,8 +278,6 @@ def simulate(rules: Rules | str, vrow: np.ndarray, win_table: FlatTable, law_tab
     """Play games ``first .. first + games - 1`` of ``seed`` (module docstring): ``vrow`` the expected values by
     row of ``lookup.yahtzee.states`` (the solver's), ``win_table`` / ``law_table`` the rule set's ``win`` and
     ``law`` tables, every t (``flat_table``)."""
-    from pipeline.yahtzee.layered_values import reroll_candidates_of
-
     rules = get_rules(rules)
     space = state_space(rules)
     if vrow.shape != (space.n_rows,):

@@ -20,7 +20,7 @@ from lookup.yahtzee.rules import Rules, get_rules, kernel_params
 from lookup.yahtzee.states import state_space
 from pipeline.jit import njit, run_chunks
 from pipeline.yahtzee import kernels
-from pipeline.yahtzee.solver import kernel_tables
+from pipeline.yahtzee.solver import kernel_tables, reroll_candidates_of
 from pipeline.yahtzee.streams import destiny_at, sort_dice, stream_base
 
 __all__ = ["SimulatedGames", "simulate"]
@@ -166,8 +166,6 @@ def _play(chunk, start, stop, first, seed, vrow, state_index, score_t, joker_sco
 def simulate(rules: Rules | str, vrow: np.ndarray, games: int, seed: int, first: int = 0) -> SimulatedGames:
     """Play games ``first .. first + games - 1`` of ``seed`` by the optimal policy of the value table ``vrow``
     (expected remaining points by row of ``lookup.yahtzee.states``: the layered table's first column)."""
-    from pipeline.yahtzee.layered_values import reroll_candidates_of
-
     rules = get_rules(rules)
     space = state_space(rules)
     if vrow.shape != (space.n_rows,):

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -40,17 +39,8 @@ from pipeline.jit import run_chunks
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray, Written, write_artifact
 from pipeline.yahtzee import kernels, layered
-from pipeline.yahtzee.solver import kernel_tables
+from pipeline.yahtzee.solver import kernel_tables, reroll_candidates_of
 
-CODE = (
-    "lookup/yahtzee/encoding.py",
-    "lookup/yahtzee/rules.py",
-    "lookup/yahtzee/states.py",
-    "pipeline/yahtzee/kernels.py",
-    "pipeline/yahtzee/layered.py",
-    "pipeline/yahtzee/layered_values.py",  # lays out what is stored
-    "pipeline/yahtzee/solver.py",
-)
 COLUMNS = ("value", "second_moment", "p_upper_bonus", "p_yahtzee")
 GAMES_SCHEMA, GAMES_VERSIONS = "yahtzee.simulated_games", (1,)
 # 2^18 rows (8 MiB of float64 x 4 per shard): Maxi's largest layer (6.3 million rows) in 25 tasks.
@@ -93,11 +83,11 @@ def specs(name: str, chosen: Mapping[str, Any]) -> list[ArtifactSpec]:
     rules = check_rules(get_rules(name))
     table = ArtifactSpec(name=layered_name(rules), schema=LAYERED_SCHEMA, schema_version=max(LAYERED_VERSIONS),
                          game="yahtzee", rules=rules.to_dict(), params={"rows_per_task": chosen["rows_per_task"]},
-                         code=CODE)
+                         code=(__name__,))
     if not chosen["games"]:
         return [table]
     games = ArtifactSpec(name=f"{layered_name(rules)}-games", schema=GAMES_SCHEMA, schema_version=max(GAMES_VERSIONS),
-                         game="yahtzee", rules=rules.to_dict(), code=CODE + ("pipeline/yahtzee/layered_sim.py",),
+                         game="yahtzee", rules=rules.to_dict(), code=(__name__,),
                          params={"games": chosen["games"], "seed": chosen["seed"],
                                  "values_fingerprint": table.fingerprint()})
     return [table, games]
@@ -110,13 +100,6 @@ def _next_rows(rules: Rules, n: int, stored: np.ndarray) -> tuple[np.ndarray, np
     lo = int(space.layer_ptr[n])
     vrow[lo:lo + len(stored)] = stored[:, 0]
     return vrow, np.ascontiguousarray(stored)
-
-
-@cache
-def reroll_candidates_of(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """``kernels.reroll_candidates`` of ``rules`` (cached): each roll's distinct keeps in the tie order."""
-    kt = kernel_tables(rules)
-    return kernels.reroll_candidates(kt.keep_of_mask, kt.mask_order)
 
 
 def solve_rows(rules: Rules, n: int, lo: int, hi: int, vrow: np.ndarray, nxt: np.ndarray) -> np.ndarray:
@@ -211,7 +194,7 @@ def families(section: Mapping[str, Any]) -> list[Family]:
     if section.get("layered") is None:
         return []
     chosen = settings(section)
-    return [Family(name=f"yahtzee-layered-{name.replace('+', '-')}", section="yahtzee", code=CODE,
+    return [Family(name=f"yahtzee-layered-{name.replace('+', '-')}", section="yahtzee",
                    artifacts=lambda sec, n=name: specs(n, settings(sec)), compute=_no_compute,
                    publish=_publish)
             for name in chosen["rule_sets"]]

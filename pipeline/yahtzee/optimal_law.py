@@ -23,17 +23,6 @@ from pipeline.family import Computed, Family, one_family_per_name
 from pipeline.progress import say
 from pipeline.store import ArtifactSpec, StoredArray
 
-CODE = (
-    "lookup/yahtzee/encoding.py",
-    "lookup/yahtzee/rules.py",
-    "lookup/yahtzee/score_law.py",
-    "lookup/yahtzee/states.py",
-    "pipeline/yahtzee/distribution.py",
-    "pipeline/yahtzee/kernels.py",
-    "pipeline/yahtzee/optimal_law.py",  # lays out what is stored
-    "pipeline/yahtzee/solver.py",
-)
-
 
 def settings(section: Mapping[str, Any]) -> list[str]:
     """``yahtzee.law.rule_sets`` checked: a list (possibly empty) of rule sets whose optimisation counts their
@@ -62,7 +51,7 @@ def spec(name: str) -> ArtifactSpec:
     rules = get_rules(name)
     return ArtifactSpec(name=distribution_name(rules), schema=DISTRIBUTION_SCHEMA,
                         schema_version=max(DISTRIBUTION_VERSIONS), game="yahtzee", rules=rules.to_dict(), params={},
-                        code=CODE, hdf5=True)
+                        code=(__name__,), hdf5=True)
 
 
 def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -84,4 +73,4 @@ def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.law.rule_sets`` (none when params have no ``law``)."""
     if section.get("law") is None:
         return []
-    return one_family_per_name(settings(section), "yahtzee-law", "yahtzee", CODE, lambda name: [spec(name)], _compute)
+    return one_family_per_name(settings(section), "yahtzee-law", "yahtzee", lambda name: [spec(name)], _compute)

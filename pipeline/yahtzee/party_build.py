@@ -31,19 +31,6 @@ from pipeline.family import Computed, Family
 from pipeline.progress import say
 from pipeline.store import ArtifactSpec, StoredArray
 
-CODE = (
-    "lookup/yahtzee/duel_states.py",  # the canonical upper total of a fixed single-player policy
-    "lookup/yahtzee/encoding.py",
-    "lookup/yahtzee/party_states.py",  # the joint layout
-    "lookup/yahtzee/rules.py",
-    "lookup/yahtzee/states.py",
-    "lookup/yahtzee/turn.py",  # PROBABILITY_TIE_REL, the tie rule
-    "pipeline/yahtzee/kernels.py",
-    "pipeline/yahtzee/party.py",
-    "pipeline/yahtzee/party_build.py",  # lays out what is stored
-    "pipeline/yahtzee/party_kernels.py",
-    "pipeline/yahtzee/solver.py",
-)
 PLAYERS = 3
 
 
@@ -51,7 +38,7 @@ def party_spec(name: str, players: int = PLAYERS) -> ArtifactSpec:
     rules = get_rules(name)
     return ArtifactSpec(name=party_name(rules, players), schema=PARTY_SCHEMA,
                         schema_version=max(PARTY_SCHEMA_VERSIONS), game="yahtzee", rules=rules.to_dict(),
-                        params={"players": players}, code=CODE)
+                        params={"players": players}, code=(__name__,))
 
 
 def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -99,5 +86,5 @@ def family_name(rule_set: str, players: int = PLAYERS) -> str:
 
 def family(rule_set: str, players: int = PLAYERS) -> Family:
     party_layout(get_rules(rule_set), None, players)  # ValueError naming a rule set it does not cover
-    return Family(name=family_name(rule_set, players), section="yahtzee", code=CODE,
+    return Family(name=family_name(rule_set, players), section="yahtzee",
                   artifacts=lambda _sec, n=rule_set, p=players: [party_spec(n, p)], compute=_compute)

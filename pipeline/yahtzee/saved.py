@@ -29,15 +29,6 @@ from pipeline.family import Computed, Family, one_family_per_name
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray
 
-CODE = (
-    "lookup/yahtzee/encoding.py",
-    "lookup/yahtzee/rules.py",
-    "lookup/yahtzee/states.py",
-    "pipeline/yahtzee/kernels.py",
-    "pipeline/yahtzee/saved.py",  # lays out what is stored
-    "pipeline/yahtzee/solver.py",
-)
-
 
 def check_rules(rules: Rules) -> Rules:
     """``rules`` if they save unused rolls; ValueError otherwise (their values are the ``yahtzee-RULES`` or
@@ -65,7 +56,7 @@ def spec(name: str) -> ArtifactSpec:
     """The saved-rolls value table of rule set ``name``."""
     rules = check_rules(get_rules(name))
     return ArtifactSpec(name=saved_values_name(rules), schema=SAVED_SCHEMA, schema_version=max(SAVED_VERSIONS),
-                        game="yahtzee", rules=rules.to_dict(), params={}, code=CODE)
+                        game="yahtzee", rules=rules.to_dict(), params={}, code=(__name__,))
 
 
 def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -95,4 +86,4 @@ def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.saved.rule_sets`` (none when params have no ``saved``)."""
     if section.get("saved") is None:
         return []
-    return one_family_per_name(settings(section), "yahtzee-saved", "yahtzee", CODE, lambda name: [spec(name)], _compute)
+    return one_family_per_name(settings(section), "yahtzee-saved", "yahtzee", lambda name: [spec(name)], _compute)

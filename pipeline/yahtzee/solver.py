@@ -26,6 +26,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -104,6 +105,13 @@ def kernel_tables(rules: Rules) -> KernelTables:
         keep_of_mask=np.ascontiguousarray(enc.keep_of_mask),
         mask_order=np.ascontiguousarray(enc.mask_order),
     )
+
+
+@cache
+def reroll_candidates_of(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``kernels.reroll_candidates`` of ``rules`` (cached): each roll's distinct keeps in the tie order."""
+    kt = kernel_tables(rules)
+    return kernels.reroll_candidates(kt.keep_of_mask, kt.mask_order)
 
 
 def _params(rules: Rules, *, real_bonus: bool = False, saved_rolls: bool = False) -> np.ndarray:

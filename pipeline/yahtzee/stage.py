@@ -27,17 +27,6 @@ from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray
 from pipeline.yahtzee import layered_values, optimal_law, saved, towin_build
 
-CODE = (
-    "lookup/yahtzee/encoding.py",
-    "lookup/yahtzee/rules.py",
-    "lookup/yahtzee/states.py",
-    "pipeline/yahtzee/kernels.py",
-    "pipeline/yahtzee/solver.py",
-    "pipeline/yahtzee/stage.py",  # lays out and describes what is stored
-)
-# The score distribution's own code: a change there rebuilds the distribution, not the tables.
-DISTRIBUTION_CODE = CODE + ("lookup/yahtzee/score_law.py", "pipeline/yahtzee/distribution.py")
-FAMILY_CODE = DISTRIBUTION_CODE
 # 255 marks the rows of finished games in ``category``; a missing chunk must read as something else.
 CATEGORY_FILL = 254
 _last_solution: dict[str, Any] = {}
@@ -61,7 +50,7 @@ def _playable(name: str) -> None:
 def table_specs(name: str) -> list[ArtifactSpec]:
     """The (values, policy) specs of rule set ``name``: the tables play reads."""
     rules = get_rules(name)
-    common = dict(schema_version=max(SCHEMA_VERSIONS), game="yahtzee", rules=rules.to_dict(), code=CODE)
+    common = dict(schema_version=max(SCHEMA_VERSIONS), game="yahtzee", rules=rules.to_dict(), code=(__name__,))
     values = ArtifactSpec(name=values_name(rules), schema=VALUES_SCHEMA, params={}, hdf5=True, **common)
     policy = ArtifactSpec(name=policy_name(rules), schema=POLICY_SCHEMA,
                           params={"values_fingerprint": values.fingerprint()}, **common)
@@ -73,8 +62,7 @@ def family_specs(name: str) -> list[ArtifactSpec]:
     values, policy = table_specs(name)
     distribution = ArtifactSpec(name=distribution_name(get_rules(name)), schema=DISTRIBUTION_SCHEMA,
                                 schema_version=max(DISTRIBUTION_VERSIONS), game="yahtzee", rules=values.rules,
-                                params={"policy_fingerprint": policy.fingerprint()}, code=DISTRIBUTION_CODE,
-                                hdf5=True)
+                                params={"policy_fingerprint": policy.fingerprint()}, code=(__name__,), hdf5=True)
     return [values, policy, distribution]
 
 
@@ -134,7 +122,7 @@ def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.rule_sets``, then the play-to-win families (``towin_build``), the
     layered value tables (``layered_values``), the saved-rolls value tables (``saved``) and the laws of the
     final score built without a policy table (``optimal_law``)."""
-    return [Family(name=f"yahtzee-{name}", section="yahtzee", code=FAMILY_CODE,
+    return [Family(name=f"yahtzee-{name}", section="yahtzee",
                    artifacts=lambda _section, n=name: family_specs(n), compute=_compute)
             for name in rule_set_names(section)] + towin_build.families(section) + layered_values.families(section) \
         + saved.families(section) + optimal_law.families(section)

@@ -32,20 +32,7 @@ from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray, Written, write_artifact
 from pipeline.yahtzee import duel_build, layered
 
-CODE = (
-    "lookup/yahtzee/encoding.py",
-    "lookup/yahtzee/rules.py",
-    "lookup/yahtzee/states.py",
-    "pipeline/yahtzee/kernels.py",
-    "pipeline/yahtzee/layered.py",
-    "pipeline/yahtzee/solver.py",
-    "pipeline/yahtzee/towin.py",
-    "pipeline/yahtzee/towin_build.py",  # lays out what is stored
-    "pipeline/yahtzee/towin_kernels.py",
-)
 GAMES_SCHEMA, GAMES_VERSIONS = "yahtzee.headsup_games", (1,)
-GAMES_CODE = CODE + ("lookup/yahtzee/play.py", "pipeline/yahtzee/headsup_sim.py", "pipeline/yahtzee/layered_sim.py",
-                     "pipeline/yahtzee/streams.py")
 
 
 def settings(section: Mapping[str, Any]) -> dict[str, Any]:
@@ -78,12 +65,12 @@ def towin_specs(name: str, towin: Mapping[str, Any]) -> list[ArtifactSpec]:
     tables = {objective: ArtifactSpec(
         name=towin_name(rules, objective), schema=OBJECTIVE_SCHEMAS[objective], schema_version=max(SCHEMA_VERSIONS),
         game="yahtzee", rules=rules.to_dict(), params={"objective": objective, "max_points": towin["max_points"],
-                                                       "rows_per_task": towin["rows_per_task"]}, code=CODE)
+                                                       "rows_per_task": towin["rows_per_task"]}, code=(__name__,))
         for objective in towin["objectives"]}
     if not towin["headsup_games"]:
         return list(tables.values())
     games = ArtifactSpec(name=f"yahtzee-{rules.name}-headsup-games", schema=GAMES_SCHEMA,
-                         schema_version=max(GAMES_VERSIONS), game="yahtzee", rules=rules.to_dict(), code=GAMES_CODE,
+                         schema_version=max(GAMES_VERSIONS), game="yahtzee", rules=rules.to_dict(), code=(__name__,),
                          params={"games": towin["headsup_games"], "seed": towin["seed"],
                                  "win_fingerprint": tables["win"].fingerprint(),
                                  "law_fingerprint": tables["law"].fingerprint()})
@@ -204,7 +191,7 @@ def families(section: Mapping[str, Any]) -> list[Family]:
     if section.get("towin") is None:
         return duel
     towin = settings(section)
-    return [Family(name=family_name(name), section="yahtzee", code=GAMES_CODE if towin["headsup_games"] else CODE,
+    return [Family(name=family_name(name), section="yahtzee",
                    artifacts=lambda sec, n=name: towin_specs(n, settings(sec)), compute=_no_compute,
                    publish=_publish)
             for name in towin["rule_sets"]] + duel

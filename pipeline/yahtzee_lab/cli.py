@@ -23,8 +23,8 @@ def cli() -> None:
 
 
 threads_option = click.option("--threads", type=int, default=None, help="Numba threads (default: all cores).")
-hist_option = click.option("--hist", "hist_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                           help="Write a score histogram (PNG) here.")
+hist_option = click.option("--hist", "hist_path", type=opt.output_file, default=None,
+                           help="Write a score histogram (PNG) here (its directory must exist).")
 
 
 def lab_options(command):

@@ -5,9 +5,6 @@ import click
 
 from pipeline.declaration import GameDeclaration, Report, Stage
 
-_LAB = ("decision_une", "distributed", "engine", "features", "match", "perturbation", "players", "plots", "report",
-        "stats", "tournament", "tuning")
-
 GAME = GameDeclaration(
     name="yahtzee_lab",
     game="yahtzee",
@@ -24,10 +21,6 @@ GAME = GameDeclaration(
             click.option("--local-cluster", "local_cluster", type=int, default=None,
                          help="Start a local Dask cluster of N worker processes for the game batches."),
             click.option("--games", type=int, default=None, help="Override the games per match.")),
-        code=("lookup/yahtzee/encoding.py", "lookup/yahtzee/rules.py", "lookup/yahtzee/score_law.py",
-              "lookup/yahtzee/sheet.py", "lookup/yahtzee/states.py", "lookup/yahtzee/tables.py",
-              "pipeline/yahtzee/kernels.py", "pipeline/yahtzee/score_laws.py", "pipeline/yahtzee/solver.py",
-              "pipeline/yahtzee/streams.py", *(f"pipeline/yahtzee_lab/{m}.py" for m in _LAB)),
         artifacts=("yahtzee-hasbro-values.zarr", "yahtzee-hasbro-policy.zarr", "yahtzee-hasbro-distribution.zarr",
                    "yahtzee-seed-values.zarr", "yahtzee-seed-policy.zarr", "yahtzee-seed-distribution.zarr",
                    "yahtzee-scandinavian-distribution.zarr", "yahtzee-perturbation-weights.zarr"),

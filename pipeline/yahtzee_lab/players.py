@@ -27,6 +27,7 @@ Built-in players (``get_player(name)``):
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -99,10 +100,25 @@ def get_player(player: str | PlayerSpec | Callable[..., Any], *, alpha: Sequence
             func = getattr(importlib.import_module(module), attr)
         except (ImportError, AttributeError) as exc:
             raise ValueError(f"player {name!r}: cannot import {attr!r} from {module!r} ({exc})") from None
-        if not callable(func):
-            raise ValueError(f"player {name!r} is not callable")
-        return PlayerSpec(name, "python", func=func)
+        return PlayerSpec(name, "python", func=checked_player(func, name))
     raise ValueError(f"unknown player {name!r}; built-in: {', '.join(BUILTIN)}, optimal:RULES, or module:callable")
+
+
+def checked_player(func: Any, name: str) -> Callable[..., Any]:
+    """``func`` when it can be called as a player, ``func(own, opponent, dice, rerolls_left)``; ValueError naming
+    the player otherwise (``os:system`` takes one argument: refused here, not a TypeError mid-game)."""
+    if not callable(func):
+        raise ValueError(f"player {name!r} is not callable")
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):
+        return func  # a callable whose signature Python cannot tell (some built-ins): its first call says
+    try:
+        signature.bind(None, None, (), 0)
+    except TypeError as exc:
+        raise ValueError(f"player {name!r} cannot be called as player(own, opponent, dice, rerolls_left) "
+                         f"({exc})") from None
+    return func
 
 
 def game_rules(rules: str | Rules) -> Rules:

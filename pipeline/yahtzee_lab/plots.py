@@ -16,7 +16,6 @@ def histogram(path: str | Path, scores: Mapping[str, np.ndarray], title: str) ->
     """Write a histogram of each player's final scores (points) to ``path`` (PNG); returns the path."""
     plt = pyplot()
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     top = max(int(np.max(s)) for s in scores.values())
     bins = np.arange(0, top + 2 * BIN, BIN)
     fig, ax = plt.subplots(figsize=(8, 4.5))

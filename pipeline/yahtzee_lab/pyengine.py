@@ -9,6 +9,7 @@ check; the benchmark times both on the same games.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,15 @@ from lookup.yahtzee.rules import Rules
 from lookup.yahtzee.sheet import Sheet
 from pipeline.yahtzee.streams import MODE_CODES, destiny_list, game_streams
 from pipeline.yahtzee_lab.players import PlayerSpec, as_category, as_reroll_mask, game_rules, python_player
+
+
+def _asked(player: Any, name: str, *args: Any) -> Any:
+    """``player(*args)``; an exception a plugin player raises becomes a ValueError naming it (a message, not a
+    traceback from inside the engine)."""
+    try:
+        return player(*args)
+    except Exception as exc:
+        raise ValueError(f"player {name!r} failed: {type(exc).__name__}: {exc}") from exc
 
 
 def _turn(player, name: str, own: Sheet, opp: Sheet, seed: int, key: int, stream: int, turn: int) -> None:
@@ -27,13 +37,13 @@ def _turn(player, name: str, own: Sheet, opp: Sheet, seed: int, key: int, stream
     dice = sorted(dest[:n])
     pos = n
     for left in (2, 1):
-        mask = as_reroll_mask(player(own, opp, tuple(dice), left), n, name)
+        mask = as_reroll_mask(_asked(player, name, own, opp, tuple(dice), left), n, name)
         for i in range(n):
             if (mask >> i) & 1:
                 dice[i] = dest[pos]
                 pos += 1
         dice.sort()
-    box = as_category(player(own, opp, tuple(dice), 0), name, own.rules)
+    box = as_category(_asked(player, name, own, opp, tuple(dice), 0), name, own.rules)
     try:
         own.score(box, dice)
     except ValueError as exc:

@@ -17,10 +17,6 @@ from pipeline.yahtzee import stage as tables_stage
 from pipeline.yahtzee_lab.perturbation import FEATURES
 from pipeline.yahtzee_lab.tuning import NAME, SCHEMA, SCHEMA_VERSIONS, points_rate, random_walk, settings
 
-# The tables the games read (their own code), and every module that plays the games.
-CODE = tables_stage.CODE + ("pipeline/yahtzee/streams.py",) + tuple(f"pipeline/yahtzee_lab/{m}.py" for m in (
-    "features", "decision_une", "perturbation", "engine", "players", "match", "tuning", "stage"))
-
 
 def _spec(section: Mapping[str, Any]) -> ArtifactSpec:
     from pipeline.yahtzee_lab.players import game_rules
@@ -28,7 +24,7 @@ def _spec(section: Mapping[str, Any]) -> ArtifactSpec:
     cfg = settings(section)
     return ArtifactSpec(name=NAME, schema=SCHEMA, schema_version=max(SCHEMA_VERSIONS), game="yahtzee",
                         rules=game_rules(cfg["rules"]).to_dict(), params={**cfg, "features": list(FEATURES)},
-                        code=CODE)
+                        code=(__name__,))
 
 
 def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
@@ -73,5 +69,5 @@ def ensure_tables(rule_sets: list[str], artifacts_dir: str | Path) -> None:
 def families(section: Mapping[str, Any]) -> list[Family]:
     """The family that tunes and publishes Perturbation's weights (params: ``yahtzee_lab.perturbation``)."""
     upstream = tuple(f"{spec.name}.zarr" for spec in tables_stage.table_specs("seed"))
-    return [Family(name=NAME, section="yahtzee_lab", code=CODE, artifacts=lambda sec: [_spec(sec)],
+    return [Family(name=NAME, section="yahtzee_lab", artifacts=lambda sec: [_spec(sec)],
                    compute=_compute, upstream=upstream)]

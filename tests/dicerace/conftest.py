@@ -13,5 +13,5 @@ SMALL_GRID = [[3, 20], [5, 30]]
 def built(tmp_path_factory) -> Path:
     """An artifacts directory holding the roll probabilities and the strategy tables of SMALL_GRID (shared: only
     read)."""
-    assert f"grid: {SMALL_GRID}" in shared.DICERACE
+    assert f"grid: {SMALL_GRID}" in shared.small_params("dicerace")
     return shared.dicerace(tmp_path_factory)

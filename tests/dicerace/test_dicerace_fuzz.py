@@ -18,7 +18,7 @@ from .exact_reference import roll_law, sequential_game
 from .exact_simultaneous import fast_roll_law, simultaneous_game
 
 BUILT = {tuple(g) for g in SMALL_GRID}  # (dice, target) of the shared build
-MAX_BUILT_DICE = 10  # shared.DICERACE max_dice: the roll laws built
+MAX_BUILT_DICE = 10  # pipeline/dicerace/game.py small= max_dice: the roll laws built
 GAMES = st.sampled_from([*SMALL_GRID, *SMALL_GRID, [3, 30], [7, 20], [1, 1]])  # the last three: not built
 MODES = ("sequential", "simultaneous")
 RNG = st.one_of(st.none(), integers(0, 9), st.just(np.random.default_rng(1)))

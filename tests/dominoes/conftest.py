@@ -6,7 +6,7 @@ import pytest
 
 from tests import shared
 
-PARAMS = shared.DOMINOES
+PARAMS = shared.small_params("dominoes")
 
 
 @pytest.fixture(scope="session")

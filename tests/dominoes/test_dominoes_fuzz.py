@@ -1,7 +1,7 @@
 """Every public function of lookup.dominoes, fuzzed: histories are played, not made up (random play of the game
 API, ``lookup.dominoes.game``), and each player's written history is replayed by ``replay``, whose view (hand,
 ends, line, counts, whose turn) must be the game's position as that player sees it; the moves ``move_values``
-offers must be the game's ``legal_moves`` in their order, a move that ends the game must be valued by the game's
+offers must be the game's ``legal_actions`` in their order, a move that ends the game must be valued by the game's
 ``returns``, and ``decide`` / ``value`` must be the first best move and the best value. Wrong input (a hand that
 is no list of seven tiles of the set, an impossible history, a bad seat or option) is refused by a ValueError
 naming the problem, and the experiment table, when not built, is said to be missing (fuzz_inputs).
@@ -49,7 +49,7 @@ def games(draw):
     state, rnd = dom.deal(draw(st.integers(0, 2**40))), random.Random(draw(st.integers(0, 2**32)))
     positions, moves = [state], []
     while not GAME.is_terminal(state):
-        moves.append(rnd.choice(GAME.legal_moves(state)))
+        moves.append(rnd.choice(GAME.legal_actions(state)))
         state = GAME.apply(state, moves[-1])
         positions.append(state)
     return positions, moves
@@ -65,7 +65,7 @@ def ending_games(draw):
         state = dom.deal(rnd.randrange(2**40))
         positions, moves = [state], []
         while not GAME.is_terminal(state):
-            legal = GAME.legal_moves(state)
+            legal = GAME.legal_actions(state)
             if len(legal) > 1 and any(GAME.is_terminal(GAME.apply(state, m)) for m in legal):
                 return positions, moves
             moves.append(rnd.choice(legal))
@@ -135,7 +135,7 @@ def bad_history(draw, positions, moves, seat: int):
         return None
     i = draw(st.sampled_from(turns))
     state, before = positions[i], tokens(positions, moves, seat, i)
-    legal = GAME.legal_moves(state)
+    legal = GAME.legal_actions(state)
     if kind == "mine":
         options = [m for m in range(2 * E.N_TILES) if m not in legal and state.hands[seat] >> (m >> 1) & 1]
         options += [] if E.DRAW in legal else [E.DRAW]
@@ -232,7 +232,7 @@ def test_replay(data):
 
 
 def legal_names(state: State) -> list[str]:
-    return [dom.move_name(m) for m in GAME.legal_moves(state)]
+    return [dom.move_name(m) for m in GAME.legal_actions(state)]
 
 
 @examples(ci=300, dev=60)
@@ -249,7 +249,7 @@ def test_decisions(data):
     else:
         positions, moves = draw(games())
         seat = draw(st.integers(0, 1))
-        mine = [i for i, s in enumerate(positions[:-1]) if s.to_move == seat and len(GAME.legal_moves(s)) > 1]
+        mine = [i for i, s in enumerate(positions[:-1]) if s.to_move == seat and len(GAME.legal_actions(s)) > 1]
         upto = draw(st.sampled_from(mine)) if mine and draw(st.booleans()) else draw(st.integers(0, len(moves)))
     state = positions[upto]
     fn = draw(st.sampled_from([dom.move_values, dom.decide, dom.value]))
@@ -277,7 +277,7 @@ def test_decisions(data):
     assert [m for m, _ in got] == legal_names(state)
     assert all(-1 <= v <= 1 for _, v in got)
     if len(got) > 1:
-        for m, (_, v) in zip(GAME.legal_moves(state), got, strict=True):
+        for m, (_, v) in zip(GAME.legal_actions(state), got, strict=True):
             after = GAME.apply(state, m)
             if GAME.is_terminal(after):
                 assert v == GAME.returns(after)[seat], dom.move_name(m)
@@ -357,7 +357,7 @@ def test_a_single_winning_move_is_valued_as_a_win():
         state = dom.deal(rnd.randrange(10**6))
         positions, moves = [state], []
         while not GAME.is_terminal(state):
-            legal = GAME.legal_moves(state)
+            legal = GAME.legal_actions(state)
             if len(legal) == 1 and legal[0] < E.DRAW and GAME.is_terminal(GAME.apply(state, legal[0])):
                 seat = state.to_move
                 hand = [dom.tile_name(t) for t in tiles_of(positions[0].hands[seat])]

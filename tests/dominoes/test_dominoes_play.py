@@ -37,7 +37,7 @@ def endgame(seed: int, model: str, unknown: int = 6, k: int = 3, mine: int = 3):
     n_ev, seen = 0, []
     dist = opponents.get_model(model)
     while not GAME.is_terminal(state):
-        moves = GAME.legal_moves(state)
+        moves = GAME.legal_actions(state)
         bone_n = len(state.boneyard)
         if state.to_move == 0:
             if len(moves) > 1 and n_ev > 0:
@@ -77,7 +77,7 @@ def brute_force(case, model: str, depth: int) -> list[float]:
         if d == 0:
             return mean(group, lambda s: E.leaf_value(0, s.hands[0], s.hands[1], s.left, s.right, s.to_move,
                                                       len(s.boneyard)))
-        moves = GAME.legal_moves(state)
+        moves = GAME.legal_actions(state)
         children: dict = {}
         if state.to_move == 0:
             if moves == (E.DRAW,):  # the deals split on the tile player 0 draws
@@ -100,7 +100,7 @@ def brute_force(case, model: str, depth: int) -> list[float]:
         state = State((_mask(hand), _mask(perm[:k])), tuple(perm[k:]), left, right, to_move=1)
         weight = Fraction(1)
         for mover, move, my_draw in case["seen"]:
-            if move not in GAME.legal_moves(state):
+            if move not in GAME.legal_actions(state):
                 weight = Fraction(0)
                 break
             if mover == 1:
@@ -112,7 +112,7 @@ def brute_force(case, model: str, depth: int) -> list[float]:
                 break
         if weight != 0:
             group.append((state, float(weight)))
-    return [infoset([(GAME.apply(s, m), w) for s, w in group], depth - 1) for m in GAME.legal_moves(group[0][0])]
+    return [infoset([(GAME.apply(s, m), w) for s, w in group], depth - 1) for m in GAME.legal_actions(group[0][0])]
 
 
 def engine_values(case, kind: int, models: list[str], depth: int, w0=None, endgame: int = -1) -> list[float]:
@@ -124,7 +124,7 @@ def engine_values(case, kind: int, models: list[str], depth: int, w0=None, endga
     n = E.move_values(0, state.hands[0], E.popcount(state.hands[1]), unknown, len(state.boneyard), state.left,
                       state.right, state.passes, state.drawn, case["ev"], case["n_ev"], kind, w, mk, depth, 4, 1e6, 0,
                       endgame, 0, E.seed_rng(1), moves, values, True)
-    assert [int(m) for m in moves[:n]] == list(GAME.legal_moves(state))
+    assert [int(m) for m in moves[:n]] == list(GAME.legal_actions(state))
     return [float(v) for v in values[:n]]
 
 
@@ -276,7 +276,7 @@ def _random_game(seed: int):
     state = deal(seed)
     states, histories = [state], ([], [])
     while not GAME.is_terminal(state):
-        mover, move = state.to_move, rng.choice(GAME.legal_moves(state))
+        mover, move = state.to_move, rng.choice(GAME.legal_actions(state))
         state = GAME.apply(state, move)
         for seat in (0, 1):
             own_draw = move == E.DRAW and seat == mover

@@ -40,7 +40,7 @@ def test_random_play_keeps_the_rules(seed):
     draws_this_turn = 0
     while not GAME.is_terminal(state):
         check_invariants(state)
-        moves = GAME.legal_moves(state)
+        moves = GAME.legal_actions(state)
         assert list(moves) == sorted(moves)  # the documented order
         if E.DRAW in moves or E.PASS in moves:
             assert len(moves) == 1  # only when no tile fits
@@ -68,7 +68,7 @@ def _random_states(n: int, seed: int = 1) -> list[State]:
         state = deal(rnd.randrange(10**6))
         while not GAME.is_terminal(state):
             out.append(state)
-            state = GAME.apply(state, rnd.choice(GAME.legal_moves(state)))
+            state = GAME.apply(state, rnd.choice(GAME.legal_actions(state)))
     return out[:n]
 
 
@@ -77,7 +77,7 @@ def test_engine_models_equal_the_generic_models_on_the_game_api(name):
     model = opponents.get_model(name)
     probs = np.empty(E.MAX_MOVES)
     for state in _random_states(400):
-        moves = GAME.legal_moves(state)
+        moves = GAME.legal_actions(state)
         p = state.to_move
         board = E.ALL_TILES & ~state.hands[0] & ~state.hands[1] & ~sum(1 << t for t in state.boneyard)
         E.model_probs(E.MODEL_CODES[name], np.array(moves, np.int64), len(moves), state.hands[p],

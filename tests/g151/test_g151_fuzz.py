@@ -13,7 +13,7 @@ from lookup import g151
 
 from .reference import enumerated_law, notebook_points, roll_outcomes, solitaire_policy_iteration
 
-BUILT = {"stated": (300, 1000), "notebook": (300, 1000)}  # tests/shared.py G151
+BUILT = {"stated": (300, 1000), "notebook": (300, 1000)}  # pipeline/g151/game.py small=
 TARGETS = st.sampled_from([300, 1000, 300, 500, 50])  # 500 and 50: valid targets that are not built
 VARIANTS = st.sampled_from(["stated", "notebook", "straights", g151.RULE_SETS["stated"]])
 SAMPLE = Sample(every=6)

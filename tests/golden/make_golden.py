@@ -89,8 +89,8 @@ def dominoes_state(case: dict):
     game = Dominoes(case["max_pip"], case["hand"])
     state, rnd = game.deal(case["seed"]), random.Random(case["seed"])
     plies = 0
-    while plies < case["plies"] or (case["branching"] and len(game.legal_moves(state)) < 2):
-        nxt = game.apply(state, rnd.choice(game.legal_moves(state)))
+    while plies < case["plies"] or (case["branching"] and len(game.legal_actions(state)) < 2):
+        nxt = game.apply(state, rnd.choice(game.legal_actions(state)))
         if game.is_terminal(nxt):
             break
         state, plies = nxt, plies + 1
@@ -102,7 +102,7 @@ def dominoes_position(case: dict) -> dict:
     from lookup.opponents import models_for
 
     game, s = dominoes_state(case)
-    legal = game.legal_moves(s)
+    legal = game.legal_actions(s)
     models = {m.name: {str(a): str(p) for a, p in m.distribution(game, s).items()} for m in models_for(game)}
     after = []
     for a in legal:
@@ -123,7 +123,7 @@ def dominoes_history(case: dict) -> list[int]:
     state, rnd, history, choices = game.deal(case["seed"]), random.Random(case["seed"]), [], 0
     opponent = get_model(case["opponent"])
     while not game.is_terminal(state):
-        legal = game.legal_moves(state)
+        legal = game.legal_actions(state)
         if state.to_move == case["seat"]:
             if len(legal) > 1:
                 if choices == case["skip"]:

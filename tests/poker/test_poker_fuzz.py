@@ -23,7 +23,7 @@ from lookup.poker.problem import make_problem
 from tests import peers
 from tests.poker.brute import brute_force
 
-ROWS = 2  # tests/shared.py POKER_PREFLOP: max_opponents 2 (1 exact, 2 by Monte Carlo)
+ROWS = 2  # pipeline/poker/game.py small=: max_opponents 2 (1 exact, 2 by Monte Carlo)
 BRUTE_DEALS = 50_000  # plain enumeration (about 3 phevaluator calls a deal): at most ~0.1 s a check
 CHECK_EXACT, CHECK_TABLE, CHECK_ORDER = Sample(every=6), Sample(every=10), Sample(every=3)
 # Cactus Kev's 7462 five-card equivalence classes, in phevaluator's order (1 = royal flush): the number of

@@ -13,7 +13,7 @@ from lookup import tictactoe as ttt
 from lookup.opponents import Player, models_for
 from lookup.tictactoe.rules import GAME, START
 
-MODELS = ("random", "first", "last", "greedy", "perfect")  # tests/shared.py TICTACTOE
+MODELS = ("random", "first", "last", "greedy", "perfect")  # pipeline/tictactoe/game.py small=
 SAMPLE = Sample(every=4)
 
 
@@ -40,7 +40,7 @@ def boards(draw):
     for _ in range(draw(st.integers(0, 9))):
         if GAME.is_terminal(board):
             break
-        board = GAME.apply(board, draw(st.sampled_from(GAME.legal_moves(board))))
+        board = GAME.apply(board, draw(st.sampled_from(GAME.legal_actions(board))))
     return board
 
 

@@ -73,7 +73,7 @@ def test_models_are_distributions_over_legal_moves():
     board = parse_board("X...O....")
     for model in models_for(GAME):
         dist = model.distribution(GAME, board)
-        assert sum(dist.values()) == 1 and set(dist) <= set(GAME.legal_moves(board))
+        assert sum(dist.values()) == 1 and set(dist) <= set(GAME.legal_actions(board))
         assert all(p > 0 for p in dist.values())
     assert MODELS["first"].distribution(GAME, board) == {1: 1}
     assert MODELS["last"].distribution(GAME, board) == {8: 1}

@@ -52,7 +52,7 @@ def test_best_response_to_random_moving_first_never_loses(built):
             mask = int(tables.best_moves[k, tables.row(board_code(board))])
             out = loss(GAME.apply(board, (mask & -mask).bit_length() - 1))
         else:
-            moves = GAME.legal_moves(board)
+            moves = GAME.legal_actions(board)
             out = sum((loss(GAME.apply(board, m)) for m in moves), Fraction(0)) / len(moves)
         memo[board] = out
         return out

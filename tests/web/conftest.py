@@ -22,9 +22,7 @@ def web_artifacts(tmp_path_factory) -> Path:
                                ["yahtzee-hasbro", "dicerace-probabilities", "dicerace-strategies", "g151-stated"],
                                reuse=[shared.yahtzee(tmp_path_factory, "hasbro")])
     return shared.union(tmp_path_factory, "web", base,
-                        shared.yahtzee(tmp_path_factory, "scandinavian+forced"),
-                        shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"]),
-                        shared.shared_build(tmp_path_factory, shared.DUEL, shared.DUEL_BUILD),
+                        shared.small(tmp_path_factory, "yahtzee"),
                         shared.poker_preflop(tmp_path_factory), shared.tictactoe(tmp_path_factory),
                         shared.dominoes(tmp_path_factory))
 

@@ -171,7 +171,7 @@ def test_sheet_typed_in_place_and_the_score_law(page, web_artifacts):
     dice, rerolls, sheet, would, _ = shown(page)
     assert (dice, rerolls, sheet) == ([before[0] % 6 + 1, *before[1:]], 1, {"ones": 3, "yahtzee_bonus": 0})
     assert page.inner_text("#best") == str(yahtzee.decide(dice, 1, sheet, artifacts_dir=web_artifacts))
-    assert would == {b: p for b, p in yahtzee.Sheet.parse(sheet).allowed(dice).items() if b != "ones"}
+    assert would == {b: p for b, p in yahtzee.Sheet.parse(sheet, "hasbro").allowed(dice).items() if b != "ones"}
 
 
 def test_narrow_screen_has_no_horizontal_scroll(browser, server):

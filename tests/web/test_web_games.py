@@ -162,7 +162,7 @@ def test_dominoes_game_against_a_model(client):
     player's options are lookup's move values from the player's view (its dealt hand, the moves it saw)."""
     start = dominoes.deal(3)
     got = client.post("/api/dominoes/play", json={"deal": 3, "you": 1, "model": "first", "moves": []}).json()
-    opening = dominoes.move_name(dominoes.GAME.legal_moves(start)[0])
+    opening = dominoes.move_name(dominoes.GAME.legal_actions(start)[0])
     assert got["moves"] == [opening] and got["history"] == [opening] and got["boneyard"] == 14
     dealt = [dominoes.tile_name(t) for t in range(28) if start.hands[1] >> t & 1]
     assert got["dealt"] == got["hand"] == dealt and got["opponent_tiles"] == 6

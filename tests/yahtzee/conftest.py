@@ -40,4 +40,4 @@ def forced_tables(tmp_path_factory) -> Path:
 def towin_tables(tmp_path_factory) -> Path:
     """scandinavian+forced goal, win and law tables built through the registry (a LocalCluster)."""
     # Built once per run, shared by both pytest workers (only read).
-    return shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"])
+    return shared.small(tmp_path_factory, "yahtzee")

@@ -1,14 +1,15 @@
 """`dicetables yahtzee decide / value / play`: sheets from --box, files and standard input, --json, a whole
-game with hints, and bad input as a message with a non-zero exit status."""
+game with hints (the protocol's play), and bad input as a message with a non-zero exit status."""
 
 import json
-import random
 import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from lookup.games import open_setup
+from lookup.records import load_record, replay
 from lookup.yahtzee import Sheet, decide, explain, get_rules, value
 from pipeline.cli import main
 
@@ -68,8 +69,8 @@ def test_decide_json_is_lookups_decision_and_every_option(hasbro_tables):
     (["value", "--sheet", "."], None, "--sheet .: cannot be read"),
     (["decide", "1", "2", "3", "4", "7"], None, "1..6"),
     (["decide", "1", "2", "3", "4", "5", "--rerolls", "3"], None, "rerolls=3 outside 0..2"),
-    (["play", "--sheet", "-"], "{}", "standard input holds the moves"),
     (["play", "--seed", "1", "--enter"], None, "give one of the two"),
+    (["play", "--position", "{"], None, "--position: not valid JSON"),
 ])
 def test_bad_input_is_a_message_and_exit_1(hasbro_tables, args, stdin, message):
     result = _run("yahtzee", *args, "--artifacts", hasbro_tables, input=stdin)
@@ -77,67 +78,51 @@ def test_bad_input_is_a_message_and_exit_1(hasbro_tables, args, stdin, message):
     assert message in result.output and "Traceback" not in result.output
 
 
-def _replay(seed: int, tables: Path) -> tuple[int, list[str]]:
-    """The game `play --seed SEED --auto` must play, replayed with lookup's advice and the documented dice
-    stream; the final score counted here from the boxes (upper bonus 35 at 63, +100 per further Yahtzee)."""
-    rng = random.Random(seed)
-    sheet, bonus, boxes = Sheet.empty("hasbro"), 0, []
-    while not sheet.finished:
-        dice = [rng.randint(1, 6) for _ in range(5)]
-        for rerolls in (2, 1):
-            keep = list(decide(dice, rerolls, sheet, artifacts_dir=tables).keep)
-            if len(keep) == 5:
-                break
-            dice = sorted(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
-        box = decide(dice, 0, sheet, artifacts_dir=tables).category
-        bonus += 100 * (len(set(dice)) == 1 and sheet.boxes[11] == 50)
-        sheet.score(box, dice)
-        boxes.append(box)
-    upper = sum(sheet.boxes[:6])
-    return sum(sheet.boxes) + 35 * (upper >= 63) + bonus, boxes
-
-
 @pytest.mark.parametrize("seed", [1, 2])
-def test_play_auto_plays_a_whole_game_following_the_hints(hasbro_tables, seed):
-    result = _run("yahtzee", "play", "--seed", seed, "--auto", "--top", 1, "--artifacts", hasbro_tables)
+def test_play_auto_plays_a_whole_optimal_game(hasbro_tables, seed, tmp_path):
+    path = tmp_path / "game.json"
+    result = _run("yahtzee", "play", "--seed", seed, "--auto", "--record", path, "--artifacts", hasbro_tables)
     assert result.exit_code == 0, result.output
-    total, boxes = _replay(seed, hasbro_tables)
-    assert re.findall(r"scored \d+ in (\w+)", result.output) == boxes
-    assert f"game over: final score {total} " in result.output
-    assert f"expected {value({}, artifacts_dir=hasbro_tables):.4f}" in result.output
-    assert result.output.count("hint:") >= 13 and "expected final" in result.output
+    record = load_record(path)
+    advisor = open_setup("yahtzee", record.setup, hasbro_tables)
+    steps, final = replay(advisor.game, record.events)
+    assert all(advisor.decide(s.state) == s.action for s in steps if s.mover == 0)  # every decision the advice's
+    assert result.output.count("  optimal") == sum(1 for s in steps if s.mover == 0)
+    total = advisor.game.totals(final)[0]
+    assert f"player 1: {total} points, 0 boxes open; the game is over" in result.output
+    assert f"value {value({}, artifacts_dir=hasbro_tables):.4f} at the start, {total:.4f} at the end" in result.output
 
 
 def test_play_with_entered_dice_tracks_joker_and_yahtzee_bonuses(hasbro_tables):
-    """Thirteen Yahtzees of sixes, each scored where the hint says: the Yahtzee box 50, then twelve
-    Yahtzee bonuses (+1200) and the forced Joker: sixes 30, ones..fives 0, 3K/4K/chance 30, full house 25,
+    """Thirteen Yahtzees of sixes, each kept and scored where the advice says (Enter): the Yahtzee box 50, then
+    twelve Yahtzee bonuses (+1200) and the forced Joker: sixes 30, ones..fives 0, 3K/4K/chance 30, full house 25,
     straights 30 and 40 -> 30 + 235 + 1200 = 1465, whatever the order of the boxes."""
-    moves = "6 6 6 6 6\nall\n\n" * 13
+    moves = "[6, 6, 6, 6, 6]\n\n\n\n" * 13
     result = _run("yahtzee", "play", "--enter", "--artifacts", hasbro_tables, input=moves)
     assert result.exit_code == 0, result.output
-    assert "game over: final score 1465 " in result.output
-    assert "Yahtzee bonus 1200, total 1465" in result.output
+    assert "player 1: 1465 points, 0 boxes open; the game is over" in result.output
 
 
-def test_play_typed_moves_and_a_bad_move_from_a_pipe(hasbro_tables):
-    # keep the two 3s, two new dice typed, keep them all, score them as threes
-    good = "1 3 3 5 6\n3 3\n2 4 3\nall\nthrees\n"
+def test_play_typed_moves_and_bad_moves_from_a_pipe(hasbro_tables):
+    # keep the two 3s (typed as JSON), the two new dice typed, keep them all (twice) and score them as threes
+    good = "[1, 3, 3, 5, 6]\n[3, 3]\n[3, 3, 2, 4, 3]\n1\nthrees\n"
     result = _run("yahtzee", "play", "--enter", "--artifacts", hasbro_tables, input=good)
-    assert result.exit_code == 1 and "the input ended before the game" in result.output  # 12 turns unplayed
-    assert "roll: 3 3 2 4 3" in result.output and "scored 9 in threes" in result.output
-    for moves, message in (("1 3 3 5 6\n3 9\n", "cannot keep 3 9"), ("1 3 3 5 7\n", "give 5 faces from 1 to 6"),
-                           ("1 3 3 5 6\nall\nyahtzee\n\n", None), ("1 3 3 5 6\nall\nfoo\n", "box 'foo'")):
+    assert result.exit_code == 1 and "Traceback" not in result.output  # the input ended before the game: Aborted
+    assert "chance: rerolls to [2, 3, 3, 3, 4]" in result.output and "score threes (9 points)" in result.output
+    for moves, message in (("[1, 3, 3, 5, 6]\n[3, 9]\n", "action [3, 9] is not legal here"),
+                           ("[1, 3, 3, 5, 7]\n", "die face 7 outside 1..6"),
+                           ("[1, 3, 3, 5, 6]\n1\n1\nfoo\n", 'action "foo" is not legal here')):
         result = _run("yahtzee", "play", "--enter", "--artifacts", hasbro_tables, input=moves)
         assert result.exit_code == 1 and "Traceback" not in result.output
-        if message:
-            assert message in result.output, result.output
+        assert message in result.output, result.output
 
 
 def test_play_a_forced_order_rule_set(forced_tables):
     rules = get_rules("scandinavian+forced")
-    result = _run("yahtzee", "play", "--rules", rules.name, "--seed", 3, "--auto", "--artifacts", forced_tables)
+    result = _run("yahtzee", "play", "--setup", f"rules={rules.name}", "--seed", 3, "--auto", "--artifacts",
+                  forced_tables)
     assert result.exit_code == 0, result.output
-    assert re.findall(r"scored \d+ in (\w+)", result.output) == list(rules.categories)
-    points = list(map(int, re.findall(r"scored (\d+) in", result.output)))
+    assert re.findall(r"player 1: score ([\w ]+) \(", result.output) == [c.replace("_", " ") for c in rules.categories]
+    points = list(map(int, re.findall(r"player 1: score [\w ]+ \((\d+) points?\)", result.output)))
     bonus = 50 if sum(points[:6]) >= 63 else 0  # Scandinavian: 50 for 63 in the upper boxes, no Yahtzee bonus
-    assert f"game over: final score {sum(points) + bonus} " in result.output
+    assert f"player 1: {sum(points) + bonus} points, 0 boxes open" in result.output

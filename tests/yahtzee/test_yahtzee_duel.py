@@ -21,7 +21,8 @@ from functools import cache
 import numpy as np
 import pytest
 
-from lookup.yahtzee.duel import decide, explain, load_duel, win_probability
+from lookup.yahtzee import decide, explain
+from lookup.yahtzee.duel import load_duel, win_probability
 from lookup.yahtzee.duel_states import duel_layout
 from lookup.yahtzee.rules import get_rules, score_roll
 from pipeline.yahtzee.duel import iid_outcomes, solve_duel
@@ -162,8 +163,7 @@ def expected_pair(tmp_path_factory):
     """The expected-score pair's numbers as the run's duel table stores them: its build ran
     ``expected_score_duel(FORCED)`` (8 s of CPU that a second call here would repeat). The tests below check them
     against the law of one player's score, the optimal solve and a seeded simulation."""
-    stats = load_duel(FORCED, 2, artifacts_dir=shared.shared_build(tmp_path_factory, shared.DUEL,
-                                                                   shared.DUEL_BUILD)).stats
+    stats = load_duel(FORCED, 2, artifacts_dir=shared.small(tmp_path_factory, "yahtzee")).stats
     es = stats["expected_score"]
     return {"chain": (es["first_wins"], es["tie"], es["second_wins"]), "iid": tuple(es["iid_check"]),
             "first_responds": tuple(stats["first_plays_to_win_against_expected_score"]),
@@ -246,7 +246,7 @@ def test_markov_chain_equals_a_seeded_simulation(expected_pair):
 
 @pytest.fixture(scope="module")
 def duel_tables(tmp_path_factory):
-    return shared.shared_build(tmp_path_factory, shared.DUEL, shared.DUEL_BUILD)
+    return shared.small(tmp_path_factory, "yahtzee")
 
 
 @pytest.fixture(scope="module")
@@ -298,7 +298,7 @@ def test_bad_input_is_refused(duel_tables):
     cases = [
         (dict(rules="no-such-rules", opponents=[empty]), "no-such-rules"),
         (dict(rules="scandinavian", opponents=[empty]), "not forced-order"),
-        (dict(rules="hasbro", opponents=[[None] * 13]), "not forced-order"),
+        (dict(rules="hasbro", sheet=[None] * 13, opponents=[[None] * 13]), "not forced-order"),
         (dict(opponents=[]), "give 1 or 2 opponent sheets, got 0"),
         (dict(opponents=[empty, empty]), "3-player table is not built"),  # three players: not built here
         (dict(opponents=empty), "give 1 or 2 opponent sheets, got 15"),
@@ -307,9 +307,9 @@ def test_bad_input_is_refused(duel_tables):
         (dict(opponents="nope"), "list of sheets"),
     ]
     for kw, match in cases:
-        rules = kw.pop("rules", FORCED)
+        rules, sheet = kw.pop("rules", FORCED), kw.pop("sheet", empty)
         with pytest.raises(ValueError, match=match):
-            decide([1, 2, 3, 4, 5], 2, empty, rules, artifacts_dir=duel_tables, **kw)
+            decide([1, 2, 3, 4, 5], 2, sheet, rules, artifacts_dir=duel_tables, **kw)
     with pytest.raises(ValueError, match="not at the same box index"):
         win_probability([3] + [None] * 14, FORCED, opponents=[[3, 6, 9] + [None] * 12], artifacts_dir=duel_tables)
     done = [1, 2, 3, 4, 5, 6, 2, 6, 3, 4, 15, 20, 0, 5, 0]
@@ -344,7 +344,7 @@ def test_params_are_checked():
 def duel_and_towin(tmp_path_factory, duel_tables):
     """The duel table beside the scandinavian+forced value and play-to-win (goal, win) tables (shared builds)."""
     return shared.union(tmp_path_factory, "duel-towin", duel_tables, shared.yahtzee(tmp_path_factory, FORCED),
-                        shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"]))
+                        shared.small(tmp_path_factory, "yahtzee"))
 
 
 @pytest.mark.parametrize("dice, rerolls", [([6, 6, 6, 2, 1], 2), ([6, 6, 2, 6, 1], 1), ([6, 6, 6, 6, 6], 0),
@@ -389,7 +389,7 @@ def test_cli_opponent_prints_the_librarys_ranking(duel_tables, tmp_path):
     assert printed["seat"] == 2 and [(o["action"], o["probability"]) for o in printed["options"]] == [
         (o.action, o.probability) for o in want]
     refused = CliRunner().invoke(main, [*args, "--goal", "100"])
-    assert refused.exit_code == 1 and "not both" in refused.output
+    assert refused.exit_code == 1 and "give one objective" in refused.output
     (tmp_path / "bad.json").write_text("[")
     refused = CliRunner().invoke(main, [*args[:-4], "--opponent", str(tmp_path / "bad.json")])
     assert refused.exit_code == 1 and "--opponent" in refused.output

@@ -112,7 +112,7 @@ def test_turn_queries(hasbro_tables, data):
 
 
 def towin_tables(tmp_path_factory):
-    return shared.shared_build(tmp_path_factory, shared.TOWIN, ["yahtzee-towin-scandinavian-forced"])
+    return shared.small(tmp_path_factory, "yahtzee")
 
 
 @examples(ci=30, dev=20)

@@ -309,7 +309,8 @@ def test_positions_among_three_players():
 
 def test_three_player_table_missing_names_the_build(tmp_path):
     from lookup.errors import NotBuiltError
-    from lookup.yahtzee.duel import decide, win_probability
+    from lookup.yahtzee import decide
+    from lookup.yahtzee.duel import win_probability
 
     empty = [None] * 15
     with pytest.raises(NotBuiltError, match="yahtzee-party3-scandinavian-forced"):
@@ -330,7 +331,8 @@ def test_three_player_artifact_and_play(tmp_path_factory):
     the stored share (the table's play is the turn's), decide is explain's first option, and the outcome
     probabilities are a distribution; the start's numbers are the artifact's stats."""
     from lookup import yahtzee
-    from lookup.yahtzee.duel import explain, win_probability
+    from lookup.yahtzee import explain
+    from lookup.yahtzee.duel import win_probability
     from lookup.yahtzee.party import load_party, party_analysis, party_outcomes, party_position
     from tests import shared
 
@@ -359,6 +361,23 @@ def test_three_player_artifact_and_play(tmp_path_factory):
         options = explain(dice, 2, sheets[seat], FORCED, opponents=opponents, artifacts_dir=root)
         assert decision.seat == seat and options[0].regret == 0
         assert decision.probability == options[0].probability
+    # Three seats through the protocol: a random game with every invariant of tests/test_protocol.py at each state.
+    import random
+
+    from lookup.games import open_setup
+    from lookup.protocol import CHANCE
+    from lookup.simulate import draw
+    from tests.test_protocol import check_state
+
+    advisor = open_setup("yahtzee", {"rules": FORCED, "objective": "win", "players": 3}, root)
+    game, play_rng = advisor.game, random.Random(3)
+    state, compared = game.initial_state(), 0
+    while not game.is_terminal(state):
+        compared += check_state(advisor, state, play_rng)
+        legal = () if game.to_move(state) == CHANCE else game.legal_actions(state)
+        action = draw(game.chance_outcomes(state), play_rng) if not legal else play_rng.choice(legal)
+        state = game.apply(state, action)
+    assert compared > 100 and check_state(advisor, state, play_rng)
 
 
 def test_cli_takes_two_opponents_and_names_the_missing_table(tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from lookup.dominoes import GAME, MODEL_NAMES, PLAYERS, State, move_name, move_values, parse_move, tile_name
+from lookup.dominoes import GAME, MAX_DEPTH, MODEL_NAMES, PLAYERS, State, move_name, move_values, parse_move, tile_name
 from lookup.dominoes.rules import tiles_of
 from lookup.validate import choice, integer
 from webapp.common import StrictModel
@@ -17,8 +17,8 @@ router = APIRouter(prefix="/api/dominoes", tags=["dominoes"])
 # Search bounds of one request: the command line's defaults (depth 3, 8 samples, 200 exact hands, endgame 2)
 # are also the most a request may ask. A decision then takes 0.15 s on average and at most ~1.5 s in plain
 # Python (whole games against greedy, both seats, 4 deals, on the shared machine); lookup's own defaults (16
-# samples, 2000 exact hands) took up to 4.3 s. No adaptive budget: fixed depths only.
-MAX_DEPTH = 3
+# samples, 2000 exact hands) took up to 4.3 s. No adaptive budget: fixed depths only. The depth's limit is the
+# library's (lookup.dominoes.MAX_DEPTH), the same on the command line.
 MAX_SAMPLES = 8
 MAX_EXACT = 200
 MAX_ENDGAME = 2

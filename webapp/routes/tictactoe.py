@@ -52,7 +52,7 @@ def move_values(state: Board, model: str, root: Path) -> dict[int, float]:
     over the tables' values of the positions after it (the same player to move again)."""
     me = GAME.to_move(state)
     out = {}
-    for m in GAME.legal_moves(state):
+    for m in GAME.legal_actions(state):
         child = GAME.apply(state, m)
         if GAME.is_terminal(child):
             out[m] = float(GAME.returns(child)[me])

@@ -1,26 +1,25 @@
 """Yahtzee routes: decide / explain / value / coach for every built rule set (decide and explain also play to
 win: ``goal`` or ``beat``, from the play-to-win tables; ``opponent``, an expected-score player's sheet; or
 ``opponents``, the sheets of players who all play to win a forced-order game: the duel tables), the sheet's
-bookkeeping (scoring a roll, totals, bonuses, Joker) through ``lookup.yahtzee.Sheet`` so the rules live once,
-the cost of one decision (``lookup.yahtzee.judge``), the exact law of the final score
-(``lookup.yahtzee.distribution``) and the review of a whole game record (``lookup.yahtzee.review``)."""
+bookkeeping (scoring a roll, totals, bonuses, Joker) through ``lookup.yahtzee.Sheet`` so the rules live once, and
+the exact law of the final score (``lookup.yahtzee.distribution``). Records, the cost of one decision and the
+review of a game are every game's (``webapp.routes.games``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from lookup.errors import NotBuiltError
 from lookup.store import artifact_path
-from lookup.yahtzee import RULE_SETS, Sheet, chance, decide, distribution, explain, judge, review, value
+from lookup.yahtzee import RULE_SETS, Sheet, chance, decide, distribution, explain, value
 from lookup.yahtzee.coach import coach
 from lookup.yahtzee.duel import DuelDecision, duel_name, win_probability
 from lookup.yahtzee.party_states import party_name
-from lookup.yahtzee.record import parse_record_text
 from lookup.yahtzee.rules import CATEGORIES, Rules, get_rules
 from lookup.yahtzee.tables import built_value_table, distribution_name
 from lookup.yahtzee.towin import WinDecision, towin_name
@@ -68,14 +67,6 @@ class WinTurnQuery(TurnQuery, ObjectiveQuery, DuelQuery):
 
 class ChanceQuery(SheetQuery, ObjectiveQuery, DuelQuery):
     """A turn-start sheet and the objective (goal, beat, opponent or opponents, exactly one)."""
-
-
-class JudgeQuery(TurnQuery, ObjectiveQuery):
-    """A decision about to be played: keep (faces kept before a reroll, 1 or 2 rerolls left; all the dice =
-    stop rolling) or box (where the dice are scored); exactly one."""
-
-    keep: list[int] | None = None
-    box: str | None = None
 
 
 class ScoreQuery(SheetQuery):
@@ -251,16 +242,6 @@ def chance_route(rules: str, q: ChanceQuery, root: Artifacts) -> dict[str, float
                                   artifacts_dir=root)}
 
 
-@router.post("/{rules}/judge")
-def judge_route(rules: str, q: JudgeQuery, root: Artifacts) -> Response:
-    """What one decision about to be played costs against the best: ``points`` (expected final score) and,
-    with ``goal`` / ``beat`` when that table is built, ``probability`` (each: chosen, best, cost = best -
-    chosen >= 0, best_action); the form of one decision of ``POST /api/yahtzee/review`` (turn and roll 0)."""
-    d = judge(q.dice, q.rerolls, q.sheet, rules, keep=q.keep, box=q.box, goal=q.goal, beat=q.beat,
-              opponent=q.opponent, artifacts_dir=root)
-    return json_response(d.as_dict())
-
-
 @router.get("/{rules}/distribution")
 def distribution_route(rules: str, root: Artifacts) -> Response:
     """The exact law of the final score of a game from its start under optimal (expected-score) play:
@@ -308,40 +289,3 @@ def score_route(rules: str, q: ScoreQuery) -> dict[str, object]:
     sh = Sheet.parse(q.sheet, get_rules(rules))
     points = sh.score(q.category, q.dice)
     return {"points": points, **_sheet_view(sh)}
-
-
-class TurnRecord(StrictModel):
-    """One turn: the dice after each roll (1 to 3 rolls, all the dice), the faces kept before each reroll, the box."""
-
-    rolls: list[list[int]]
-    keeps: list[list[int]] = []
-    box: str
-
-
-class GameRecordBody(StrictModel):
-    """A game record (docs/yahtzee.md, "Game records"); only documents the body: ``lookup.yahtzee.record``
-    checks it, naming the turn and step of anything wrong."""
-
-    version: int = 1
-    rules: str = "hasbro"
-    sheet: SheetBody = {}
-    goal: int | None = None
-    beat: int | None = None
-    seed: int | None = None
-    turns: list[TurnRecord]
-
-
-_RECORD_SCHEMA = body_schema(GameRecordBody)
-
-
-@router.post("/review", openapi_extra=_RECORD_SCHEMA)
-async def review_route(request: Request, top: Annotated[int, Query(ge=0, le=100)] = 5) -> Response:
-    """The review of a game record (the body, at most 64 KiB): every decision's cost against optimal play in
-    expected final points (and in probability when the record plays to a goal or against an opponent's score
-    and that table is built), the total, luck, and the ``top`` costliest decisions (``Review.as_dict``)."""
-    # The body is bounded before it is read (webapp.limits: MAX_BODY, 64 KiB, = RECORD_LIMIT); parse_record_text
-    # checks the record's own limit again for callers outside the web app.
-    record = parse_record_text(await request.body(), what="the request body")
-    # A review reads a dozen turns from the tables (a few hundred ms at worst): off the event loop.
-    result = await run_in_threadpool(review, record, artifacts_dir=request.app.state.artifacts_dir)
-    return json_response(result.as_dict(top))

@@ -1,0 +1,78 @@
+"""The environment variables the library reads, each parsed and checked in one place.
+
+``DICETABLES_ARTIFACTS`` (the artifacts directory), ``DICETABLES_TRUST`` (what an opened artifact is held to)
+and ``DICETABLES_CHUNK_CACHE_MB`` (the cache of decoded chunks). A bad value is a ``ValueError`` naming the
+variable and the value, raised where the value is first needed; ``check_environment`` checks them all at once,
+and the ``dicetables`` command and ``dicetables serve`` call it before anything else, so that a bad value is a
+message and exit status 1 (never a traceback, nor a server that answers every request with an error).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import stat
+from pathlib import Path
+
+ARTIFACTS_ENV = "DICETABLES_ARTIFACTS"
+TRUST_ENV = "DICETABLES_TRUST"
+TRUST_MODES = ("manifest", "artifact")
+CACHE_ENV = "DICETABLES_CHUNK_CACHE_MB"
+CACHE_MB_DEFAULT = 256.0
+CACHE_MB_MAX = float(1 << 20)  # a tebibyte: more than any machine holds, far less than int64 bytes
+
+
+def trust_mode(trust: str | None = None) -> str:
+    """What an opened artifact is held to: ``"manifest"`` (the default: its metadata must be the one
+    ``MANIFEST.json`` lists) or ``"artifact"`` (its own metadata checksum only: an explicit choice, by
+    argument or by ``$DICETABLES_TRUST``, for a directory shipped without a manifest or being built)."""
+    mode = trust if trust is not None else os.environ.get(TRUST_ENV, "manifest")
+    if mode not in TRUST_MODES:
+        source = "trust" if trust is not None else f"${TRUST_ENV}"
+        raise ValueError(f"{source} must be one of {list(TRUST_MODES)}, not {mode!r}")
+    return mode
+
+
+def chunk_cache_bytes() -> int:
+    """Bytes of decoded chunks a process keeps (``lookup.chunked``): ``$DICETABLES_CHUNK_CACHE_MB`` mebibytes,
+    a finite number in 0..2**20 (default 256)."""
+    text = os.environ.get(CACHE_ENV)
+    if text is None:
+        return int(CACHE_MB_DEFAULT * (1 << 20))
+    try:
+        mb = float(text)
+    except ValueError:
+        mb = math.nan
+    if not 0 <= mb <= CACHE_MB_MAX:  # also NaN
+        raise ValueError(f"${CACHE_ENV}={text!r}: expected a number of mebibytes in 0..{CACHE_MB_MAX:.0f} "
+                         f"(default {CACHE_MB_DEFAULT:.0f})")
+    return int(mb * (1 << 20))
+
+
+def default_artifacts_dir() -> Path:
+    """Where artifacts live: ``$DICETABLES_ARTIFACTS`` or the project's ``artifacts/``. ValueError when the
+    variable names something that exists but is not a directory (``/dev/null``, a file)."""
+    env = os.environ.get(ARTIFACTS_ENV)
+    if not env:
+        return Path(__file__).resolve().parent.parent / "artifacts"
+    try:
+        mode = os.stat(env).st_mode
+    except FileNotFoundError:
+        return Path(env)  # not built yet: a build creates it, a read says which artifact is missing
+    except OSError as exc:
+        raise ValueError(f"${ARTIFACTS_ENV}={env!r}: cannot be examined ({exc.strerror})") from None
+    if not stat.S_ISDIR(mode):
+        raise ValueError(f"${ARTIFACTS_ENV}={env!r}: not a directory")
+    return Path(env)
+
+
+def check_environment() -> None:
+    """ValueError naming every variable above whose value is wrong (nothing when all are fine)."""
+    problems = []
+    for check in (trust_mode, chunk_cache_bytes, default_artifacts_dir):
+        try:
+            check()
+        except ValueError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise ValueError("; ".join(problems))

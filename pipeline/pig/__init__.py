@@ -1,0 +1,1 @@
+"""Pig's table family, its solver and its report. May import ``lookup`` and ``pipeline``'s shared modules."""

@@ -1,0 +1,154 @@
+"""The routes every registered game gets from the protocol (``lookup.protocol``, ``lookup.games``), written once:
+the page's game list (its tabs), and for a game record (the JSON of ``lookup.records``, the same as the command
+line's) the advice at its end, the game played on to the player's next decision, the cost of one decision, the
+review of the whole game, and seeded simulations. Stateless: the page sends the record every time.
+
+    GET  /api/games                  every registered game, its setup options and the setups built here
+    POST /api/games/{game}/advise    {record}: the position at its end, every option's value, the advice
+    POST /api/games/{game}/play      {record, seat, opponent, seed}: chance and the other seats played on
+    POST /api/games/{game}/judge     {record, action}: what that decision at the record's end costs
+    POST /api/games/{game}/review    {record, seat}: each decision's cost and each event's luck
+    POST /api/games/{game}/simulate  {setup, players, games, seed, swap}: means and intervals
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+
+from lookup.advice import advice
+from lookup.games import get_spec, names, open_setup
+from lookup.protocol import CHANCE, JSON, Advisor
+from lookup.records import GameRecord, Step, parse_record, record_of, replay
+from lookup.review import judge, review
+from lookup.simulate import draw, player, simulate
+from lookup.validate import integer
+from lookup.validate import seed as validate_seed
+from webapp.common import STATIC, StrictModel, artifacts_dir
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+Artifacts = Annotated[Path, Depends(artifacts_dir)]
+MAX_SIMULATED = 20_000  # games one request may simulate (about a second of the slowest game here)
+
+
+class RecordBody(StrictModel):
+    """record: a game record (``lookup.records``: game, setup, events; the game's name must be the route's)."""
+
+    record: dict[str, Any]
+
+
+class PlayBody(RecordBody):
+    """seat: the player's seat (0 = the first player); opponent: who plays the other seats ("table", the tables'
+    play, or an opponent model: random, first, last, ...); seed: the draws of chance and of a model (the record's
+    length picks the draw, so the same record and seed always continue the same way)."""
+
+    seat: int = 0
+    opponent: str = "table"
+    seed: int = 0
+
+
+class JudgeBody(RecordBody):
+    """action: the decision about to be played at the record's end, as the game writes it."""
+
+    action: JSON
+
+
+class ReviewBody(RecordBody):
+    """seat: the seat whose decisions are judged (default: the record's, else 0)."""
+
+    seat: int | None = None
+
+
+class SimulateBody(StrictModel):
+    """setup: the game's setup; players: who plays each seat ("table" or an opponent model); games, seed, swap
+    (two seats: every seed played twice, the players exchanged)."""
+
+    setup: dict[str, Any] = {}
+    players: list[str] | None = None
+    games: int = 1000
+    seed: int = 0
+    swap: bool = False
+
+
+def _opened(game: str, record: dict[str, Any], root: Path) -> tuple[Advisor, GameRecord, list[Step], Any]:
+    parsed = parse_record(record)
+    if parsed.game != game:
+        raise ValueError(f"the record is a {parsed.game!r} game, not {game!r}")
+    advisor = open_setup(game, parsed.setup, root)
+    steps, state = replay(advisor.game, parsed.events, parsed.start)
+    return advisor, parsed, steps, state
+
+
+@router.get("")
+def games_route(root: Artifacts) -> dict[str, list[dict[str, Any]]]:
+    """Every registered game: its name, title, rules in a sentence, setup options, the setups built here, and
+    whether the page has a view of its own for it (``view``) or shows it through the one for every game."""
+    out = []
+    for name in names():
+        spec = get_spec(name)
+        out.append({"name": name, "title": spec.title, "summary": spec.summary,
+                    "options": {k: {"default": o.default, "help": o.help, "choices": list(o.choices)}
+                                for k, o in spec.options.items()},
+                    "setups": spec.setups(root), "view": (STATIC / "js" / f"{name}.js").is_file()})
+    return {"games": out}
+
+
+@router.post("/{game}/advise")
+def advise_route(game: str, q: RecordBody, root: Artifacts) -> dict[str, Any]:
+    """The position at the record's end: every option's value for the seat to move (or chance's outcomes), the
+    advice, and each event of the record in words (``log``)."""
+    advisor, _, steps, state = _opened(game, q.record, root)
+    g = advisor.game
+    return {**advice(advisor, state), "log": [{"mover": s.mover, "text": g.action_text(s.state, s.action)}
+                                              for s in steps]}
+
+
+@router.post("/{game}/play")
+def play_route(game: str, q: PlayBody, root: Artifacts) -> dict[str, Any]:
+    """The record played on from its end until ``seat`` must decide or the game is over: chance drawn, the other
+    seats played by ``opponent``; returns the longer record and the advice at its end (as ``/advise``)."""
+    advisor, parsed, steps, state = _opened(game, q.record, root)
+    g = advisor.game
+    seat = integer(q.seat, "seat", 0, g.seats - 1)
+    seed = validate_seed(q.seed)
+    others = player(advisor, q.opponent)
+    while not g.is_terminal(state) and g.to_move(state) != seat:
+        rng = random.Random(f"{seed}:{len(steps)}")  # the same record and seed: the same draw
+        mover = g.to_move(state)
+        action = draw(g.chance_outcomes(state), rng) if mover == CHANCE else others(state, rng)
+        after = g.apply(state, action)
+        steps.append(Step(len(steps) + 1, state, mover, action, after))
+        state = after
+    record = record_of(g, parsed.setup, steps, parsed.start, seat).to_dict()
+    return {**advise_route(game, RecordBody(record=record), root), "record": record}
+
+
+@router.post("/{game}/judge")
+def judge_route(game: str, q: JudgeBody, root: Artifacts) -> dict[str, Any]:
+    """What ``action`` costs the seat to move at the record's end, in the game's unit, against the best one."""
+    advisor, _, steps, state = _opened(game, q.record, root)
+    return judge(advisor, state, advisor.game.parse_action(state, q.action), len(steps) + 1).as_dict()
+
+
+@router.post("/{game}/review")
+def review_route(game: str, q: ReviewBody, root: Artifacts) -> dict[str, Any]:
+    """Each decision's cost and each event's luck for ``seat``, the totals, the cost per decision."""
+    parsed = parse_record(q.record)
+    if parsed.game != game:
+        raise ValueError(f"the record is a {parsed.game!r} game, not {game!r}")
+    return review(open_setup(game, parsed.setup, root), parsed, q.seat).as_dict()
+
+
+@router.post("/{game}/simulate")
+def simulate_route(game: str, q: SimulateBody, root: Artifacts) -> dict[str, Any]:
+    """Seeded games between the tables and opponent models (at most ``MAX_SIMULATED``), with the tables' exact
+    value from the start beside the means."""
+    advisor = open_setup(game, q.setup, root)
+    games = integer(q.games, "games", 1, MAX_SIMULATED)
+    names_ = q.players or ["table"] * advisor.game.seats
+    result = simulate(advisor, names_, games, validate_seed(q.seed), q.swap)
+    start = advisor.game.initial_state()
+    return {**result.as_dict(), "exact_table_values": [advisor.value(start, s) for s in range(advisor.game.seats)]}
