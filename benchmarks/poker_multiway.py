@@ -5,6 +5,10 @@ pairs and non-pairs) timed at kmax = 5 and 9 (process CPU seconds, the kernels l
 build's CPU extrapolated from them (91 pairs x 32 blocks).
 ``python benchmarks/poker_multiway.py PARTS_DIR``: the CPU seconds every task of a build recorded in its part
 (``artifacts/poker-multiway.parts/<key>``): count, total, median, 90th percentile, largest, by kind of pair.
+``python benchmarks/poker_multiway.py table ARTIFACTS_DIR...``: the exact counts of AA, KK, AKs, 72o and 22
+against 2, 5 and 9 random hands, read from the first of the ``poker-multiway`` artifacts that holds each (the
+Markdown of docs/poker.md; a (hand, k) no artifact holds is left out; two artifacts holding the same must agree),
+and for an artifact of every class, whether the mean share of the 1326 hands is 1 / (k + 1) exactly.
 
 Lines ``poker_multiway <case> key=value ...``. The machine is shared: CPU seconds are the work, wall times
 depend on the load.
@@ -70,8 +74,62 @@ def sample(artifacts: Path) -> None:
               f"nonpair_task_s={statistics.mean(other_s):.2f} build_cpu_estimate_min={total / 60:.1f}")
 
 
+TABLE_HANDS = ("AA", "KK", "AKs", "72o", "22")
+TABLE_OPPONENTS = (2, 5, 9)
+
+
+def table(artifact_dirs: list[Path]) -> None:
+    """The exact counts of ``TABLE_HANDS`` against ``TABLE_OPPONENTS`` from the built artifacts (verified on
+    reading), as Markdown: a summary table, then every split count and the equity as a reduced fraction."""
+    from fractions import Fraction
+
+    from lookup.poker.cards import class_name, parse_class
+    from lookup.poker.play import preflop
+    from lookup.poker.tables import built_multiway
+
+    found = [(d, t) for d in artifact_dirs if (t := built_multiway(d)) is not None]
+    rows = []
+    for k in TABLE_OPPONENTS:
+        for hand in TABLE_HANDS:
+            x = parse_class(hand)
+            held = [(d, t) for d, t in found if t.has(x, k)]
+            if not held:
+                continue
+            d, t = held[0]
+            splits, deals = t.counts(x, k), t.deals(x, k)
+            # Two builds of different K hold the same integers (the counts of k come out of one run up to K).
+            assert all(o.counts(x, k) == splits and o.deals(x, k) == deals for _, o in held[1:]), (hand, k)
+            frac = sum((Fraction(c, j + 1) for j, c in enumerate(splits)), Fraction(0)) / deals
+            answer = preflop(hand, k, artifacts_dir=d)  # the public answer: the same integers, marked exact
+            assert answer.exact and answer.fraction == frac and tuple(answer.splits) == tuple(splits), hand
+            rows.append((class_name(x), k, deals, splits, frac, t.rows, int(t.arrays["built"].sum())))
+    for d, t in found:
+        if t.arrays["built"].all():  # every class: the k + 1 players' shares sum to the pot, exactly
+            ok = all(sum((sum((Fraction(c, j + 1) for j, c in enumerate(t.counts(x, k))), Fraction(0))
+                          for x in range(169)), Fraction(0)) == Fraction(sum(t.deals(x, k) for x in range(169)), k + 1)
+                     for k in range(1, t.rows + 1))
+            print(f"<!-- {d}: the mean share of all 1326 hands is 1 / (k + 1) exactly, k = 1..{t.rows}: {ok} -->")
+    print("| hand | k | equity | wins alone | split 2..k+1 ways (sum) | deals | from |")
+    print("|---|---|---|---|---|---|---|")
+    for name, k, deals, splits, frac, kmax, classes in rows:
+        print(f"| {name} | {k} | {float(frac):.10f} | {splits[0]:,} | {sum(splits[1:]):,} | {deals:,} | "
+              f"K = {kmax}, {classes} classes |")
+    print()
+    print("```")
+    for name, k, deals, splits, frac, _, _ in rows:
+        print(f"{name} vs {k}: deals {deals}")
+        print(f"  wins alone {splits[0]}")
+        for j in range(1, k + 1):
+            print(f"  split {j + 1} ways {splits[j]}")
+        print(f"  equity {frac.numerator}/{frac.denominator}")
+    print("```")
+
+
 def main() -> None:
     set_quiet(True)
+    if len(sys.argv) > 1 and sys.argv[1] == "table":
+        table([Path(a) for a in sys.argv[2:]])
+        return
     print(f"poker_multiway load_average={' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if len(sys.argv) > 1:
         summarize(Path(sys.argv[1]))
