@@ -26,10 +26,13 @@ from pipeline.poker.board_types import FULL_DECK, Deck, exact_entry, hand_type_c
 from pipeline.poker.engine import NumbaEngine
 from pipeline.poker.kernels import fused_table
 from pipeline.poker.multiway import (
+    COUNT_MODULES,
     Task,
     build_counts,
     class_ranks,
+    evaluator_digest,
     multiway_params,
+    parts_key,
     read_part,
 )
 from pipeline.poker.seating import workspace
@@ -198,6 +201,24 @@ def test_build_resumes_from_its_parts(tmp_path, poker_artifacts, evaluator, fuse
     assert again == first == counts_by_class(deck, evaluator, fused, kmax)
     redone = {p.name for p in parts.glob("*.json") if stamps.get(p.name) != p.stat().st_mtime_ns}
     assert redone == {f"{tasks[0].name}.json", f"{tasks[1].name}.json"}
+
+
+def test_parts_key_covers_the_counting_code_and_the_evaluator_bytes(poker_artifacts):
+    """The parts directory's key: derived from the counting modules' import closure (the kernels and the card
+    encoding included, nothing listed by hand), the evaluator tables' bytes (not the family's fingerprint, which
+    changes with any edit of the stage module), K and the blocks."""
+    from pipeline.code_deps import closure
+
+    files = closure(COUNT_MODULES)
+    for needed in ("pipeline/poker/seating.py", "pipeline/poker/board_types.py", "pipeline/poker/kernels.py",
+                   "lookup/poker/cards.py", "pipeline/jit.py"):
+        assert needed in files
+    assert "pipeline/poker/stage.py" not in files and "pipeline/poker/multiway.py" not in files
+    ev = evaluator_digest(poker_artifacts)
+    assert ev == evaluator_digest(poker_artifacts) and len(ev) == 64
+    key = parts_key(FULL_DECK, 5, 32, ev)
+    assert len({key, parts_key(FULL_DECK, 9, 32, ev), parts_key(FULL_DECK, 5, 16, ev),
+                parts_key(FULL_DECK, 5, 32, "0" * 64), parts_key(Deck((10, 11, 12), 4), 5, 32, ev)}) == 5
 
 
 def _build(tmp: Path, evaluator_dir: Path, cfg: dict) -> Path:
