@@ -17,8 +17,6 @@ GAME = GameDeclaration(
         module="pipeline.farkle.report",
         help="Write the report: the first player's chance and its certified bounds, the expected points of a "
              "turn, a seeded simulation through the protocol.",
-        code=("lookup/farkle/game.py", "lookup/farkle/rules.py", "lookup/farkle/tables.py", "lookup/protocol.py",
-              "lookup/simulate.py", "pipeline/farkle/report.py"),
         artifacts=("farkle-facebook.zarr", "farkle-facebook-points.zarr"), params=("farkle.report",), seconds=20,
         note="The first player's chance with its certified bounds, the expected points of a turn, a simulation."),),
     warm=WarmUp(params=SMALL, seconds=60),

@@ -28,11 +28,6 @@ from lookup.farkle.tables import (
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.store import ArtifactSpec, StoredArray
 
-CODE = ("lookup/farkle/rules.py", "lookup/farkle/tables.py", "pipeline/farkle/build.py", "pipeline/farkle/kernels.py",
-        "pipeline/farkle/solve.py", "pipeline/farkle/stage.py")
-POINTS_CODE = ("lookup/farkle/rules.py", "lookup/farkle/tables.py", "pipeline/farkle/kernels.py",
-               "pipeline/farkle/stage.py")
-
 
 def games_of(section: Mapping[str, Any]) -> list[Size]:
     """The sizes ``farkle.games`` asks for ([target, floor, dice] each); ValueError naming the key otherwise."""
@@ -53,14 +48,14 @@ def _spec(section: Mapping[str, Any]) -> ArtifactSpec:
     rules = get_rules(DEFAULT_RULES)
     return ArtifactSpec(name=artifact_name(rules), schema=SCHEMA, schema_version=max(SCHEMA_VERSIONS),
                         game="farkle", rules=rules.to_dict(), params={"games": [list(s) for s in games_of(section)]},
-                        code=CODE)
+                        code=(__name__,))
 
 
 def _points_spec() -> ArtifactSpec:
     rules = get_rules(DEFAULT_RULES)
     return ArtifactSpec(name=points_name(rules), schema=POINTS_SCHEMA, schema_version=max(POINTS_VERSIONS),
                         game="farkle", rules=rules.to_dict(), params={"dice": list(range(1, FACES + 1))},
-                        code=POINTS_CODE)
+                        code=(__name__,))
 
 
 def banking_threshold(rules: Rules, dice: int) -> int:
@@ -111,7 +106,7 @@ def _no_compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: P
 
 def families(section: Mapping[str, Any]) -> list[Family]:
     """``farkle-points`` and ``farkle-facebook`` (the two-player tables of ``farkle.games``)."""
-    return [Family(name="farkle-points", section="farkle", code=POINTS_CODE, artifacts=lambda _s: [_points_spec()],
+    return [Family(name="farkle-points", section="farkle", artifacts=lambda _s: [_points_spec()],
                    compute=points_compute),
-            Family(name=f"farkle-{DEFAULT_RULES}", section="farkle", code=CODE, artifacts=lambda s: [_spec(s)],
+            Family(name=f"farkle-{DEFAULT_RULES}", section="farkle", artifacts=lambda s: [_spec(s)],
                    compute=_no_compute, publish=_publish)]
