@@ -12,15 +12,16 @@ matchings of E and G. The counts are finished with Python integers (they exceed 
 Two engines run the same method: the numpy one here (``lookup`` imports numpy only; n <= 2 exactly) and
 the numba one in ``pipeline.poker.engine`` (all n, compiled and much faster), passed as ``engine=``.
 
-Before either runs, a question the preflop table answers (one known hand, no board, no dead cards, n random
-opponents within the table's rows) is answered by indexing the table (``source`` "preflop table"): exact
-rows exactly, estimated rows with their standard error.
+Before either runs, a question the preflop tables answer (one known hand, no board, no dead cards, n random
+opponents within the table's rows) is answered by indexing them (``source`` "preflop table"): from the exact
+multi-way counts (``poker-multiway``) when they are built and hold the class and n, else from the preflop
+table, exact rows exactly, estimated rows with their standard error.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb, factorial, lcm, sqrt
 from pathlib import Path
@@ -31,7 +32,14 @@ import numpy as np
 from lookup.poker.cards import card_text, class_name, hand_class
 from lookup.poker.evaluate import values
 from lookup.poker.problem import Problem, make_problem, unordered_matchings
-from lookup.poker.tables import EvaluatorTables, PreflopTables, built_preflop, load_evaluator
+from lookup.poker.tables import (
+    EvaluatorTables,
+    MultiwayTables,
+    PreflopTables,
+    built_multiway,
+    built_preflop,
+    load_evaluator,
+)
 from lookup.store import ArtifactError
 from lookup.validate import integer, number
 from lookup.validate import seed as validate_seed
@@ -159,6 +167,31 @@ def exact_share(value: float, deals: int, players: int) -> Fraction | None:
     return share if float(share) == value else None
 
 
+def combos_of(name: str) -> int:
+    """Suit combinations of a starting-hand class: 6 for a pair, 4 suited, 12 offsuit."""
+    return 6 if len(name) == 2 else 4 if name.endswith("s") else 12
+
+
+def from_multiway_table(problem: Problem, tables: MultiwayTables, start: float) -> Equity | str:
+    """The answer to a ``preflop_question`` from the exact multi-way counts, or why they cannot give it. Every
+    suit combination of a class has the same counts, so a specific hand gets its class's counts divided by
+    the class's combinations: the same ``deals``, wins, ties and shares as an exact enumeration."""
+    n, x = problem.opponents, hand_class(problem.hands[0])
+    name = class_name(x)
+    if not tables.has(x, n):
+        return f"the exact multi-way table does not hold {name} against {n} random hands"
+    combos, deals = combos_of(name), problem.deals()
+    counts = tables.counts(x, n)
+    if tables.deals(x, n) != combos * deals or any(c % combos for c in counts):
+        return f"the exact multi-way counts of {name} do not divide over its {combos} suit combinations"
+    counts = [c // combos for c in counts]
+    share = sum((Fraction(c, j + 1) for j, c in enumerate(counts)), Fraction(0))
+    return Equity(hands=tuple(problem.labels()), board="", opponents=n, exact=True, deals=deals, wins=(counts[0],),
+                  ties=(sum(counts[1:]),), shares=(share,), se=(0.0,),
+                  method=f"preflop table ({name} against {n} random hands, exact counts of poker-multiway)",
+                  seconds=time.perf_counter() - start, source=SOURCE_TABLE)
+
+
 def from_preflop_table(problem: Problem, tables: PreflopTables, start: float) -> Equity | str:
     """The answer to a ``preflop_question`` by indexing the preflop table, or why the table cannot give it.
 
@@ -174,7 +207,7 @@ def from_preflop_table(problem: Problem, tables: PreflopTables, start: float) ->
     if not 1 <= n <= rows:
         return f"the preflop table covers 1..{rows} random opponents, not {n}"
     deals = problem.deals()
-    combos = 6 if len(name) == 2 else 4 if name.endswith("s") else 12
+    combos = combos_of(name)
     common = {"hands": tuple(problem.labels()), "board": "", "opponents": n, "source": SOURCE_TABLE}
     if n == 1:
         win, tie, total = int(a["random_win"][x]), int(a["random_tie"][x]), int(a["random_total"][x])
@@ -221,19 +254,18 @@ def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, b
     seed = validate_seed(seed)
     notes = []
     if use_table and preflop_question(problem):
-        try:
-            tables = built_preflop(artifacts_dir)
-        except ArtifactError as exc:
-            tables, why = None, f"the preflop table was not used: {exc}"
-        else:
-            why = None
-        if tables is not None:
-            got = from_preflop_table(problem, tables, start)
-            if isinstance(got, Equity):
-                return got
-            why = got
-        if why:
-            notes.append(why)
+        for built, answer, what in ((built_multiway, from_multiway_table, "exact multi-way table"),
+                                    (built_preflop, from_preflop_table, "preflop table")):
+            try:
+                tables = built(artifacts_dir)
+            except ArtifactError as exc:
+                notes.append(f"the {what} was not used: {exc}")
+                continue
+            if tables is not None:
+                got = answer(problem, tables, start)
+                if isinstance(got, Equity):
+                    return replace(got, notes=tuple(notes)) if notes else got
+                notes.append(got)
     engine = engine or NumpyEngine(load_evaluator(artifacts_dir))
     labels = tuple(problem.labels())
     board_text = " ".join(card_text(c) for c in problem.board)

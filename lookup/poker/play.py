@@ -10,7 +10,7 @@ from pathlib import Path
 from lookup.poker.cards import class_name, parse_class
 from lookup.poker.equity import Equity
 from lookup.poker.problem import count_arg
-from lookup.poker.tables import load_preflop
+from lookup.poker.tables import built_multiway, load_preflop
 from lookup.validate import number
 
 MAX_CHIPS = 1e15  # pot and to_call: any real stake, and far inside the exact range of a float
@@ -22,7 +22,10 @@ class PreflopEquity:
     """Equity of a starting-hand class before the flop, averaged over its suit combinations.
 
     ``exact``: an exact value (``fraction`` holds it) or a Monte Carlo estimate with standard error ``se``.
-    Heads-up answers also carry the integer counts ``wins``, ``ties`` out of ``deals``.
+    Heads-up answers also carry the integer counts ``wins``, ``ties`` out of ``deals``, and so do the answers
+    from the exact multi-way counts, with ``splits[j]`` the deals in which the hand ties with exactly j
+    opponents (j = 0: wins alone; the pot is then split j + 1 ways): over every suit combination of the
+    class, board and ordered opponent hands.
     """
 
     hand: str
@@ -34,14 +37,22 @@ class PreflopEquity:
     wins: int | None = None
     ties: int | None = None
     deals: int | None = None
+    splits: tuple[int, ...] | None = None
 
 
 def preflop(hand: str, opponents: int = 1, *, artifacts_dir: str | Path | None = None) -> PreflopEquity:
     """Equity of ``hand`` (``"AKs"``, ``"T9o"``, ``"QQ"`` or a specific ``"AsKs"``, which answers for its
-    class) against ``opponents`` random hands (1..9): exact for 1, an estimate with its standard error
-    for more (unless the table holds an exact row)."""
+    class) against ``opponents`` random hands (1..9): exact from the multi-way counts when they are built
+    (``poker-multiway``, optional) and hold the class and n; else from the preflop table, exact for 1, an
+    estimate with its standard error for more (unless the table holds an exact row)."""
     x = parse_class(hand)
     n = count_arg(opponents, "opponents")
+    multi = built_multiway(artifacts_dir)
+    if multi is not None and multi.has(x, n):
+        splits, deals = tuple(multi.counts(x, n)), multi.deals(x, n)
+        frac = sum((Fraction(c, j + 1) for j, c in enumerate(splits)), Fraction(0)) / deals
+        return PreflopEquity(class_name(x), f"{n} random hand{'s' if n > 1 else ''}", float(frac), True, 0.0, frac,
+                             splits[0], sum(splits[1:]), deals, splits)
     tables = load_preflop(artifacts_dir)
     rows = tables.arrays["multi_equity"].shape[0]
     if not 1 <= n <= rows:

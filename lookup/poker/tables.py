@@ -3,7 +3,9 @@
 ``poker-evaluator.zarr`` (schema ``poker.evaluator``): the hand-evaluator tables ``rank_next``,
 ``rank_value``, ``flush_value`` computed by the pipeline from ``lookup.poker.rules.hand_key``.
 ``poker-preflop.zarr`` (schema ``poker.preflop``, HDF5 mirror ``.h5``): preflop equities of the 169
-starting-hand classes, heads-up and against random hands. Layouts in ``docs/poker.md``.
+starting-hand classes, heads-up and against random hands. ``poker-multiway.zarr`` (schema
+``poker.multiway``, optional): the exact counts of every class against 1..9 random hands. Layouts in
+``docs/poker.md``.
 """
 
 from __future__ import annotations
@@ -29,6 +31,12 @@ PREFLOP_VERSIONS = (1,)
 PREFLOP_ARRAYS = ("hu_win", "hu_tie", "hu_combos", "hu_equity", "random_win", "random_tie", "random_total",
                   "multi_equity", "multi_se", "multi_exact", "multi_samples")
 
+MULTIWAY = "poker-multiway"
+MULTIWAY_SCHEMA = "poker.multiway"
+MULTIWAY_VERSIONS = (1,)
+MULTIWAY_ARRAYS = ("counts", "deals", "equity", "built")
+MULTIWAY_WORD = 62  # counts are stored as two int64 words: low + high x 2**62
+
 
 @dataclass(frozen=True, eq=False)
 class EvaluatorTables:
@@ -46,6 +54,34 @@ class PreflopTables:
     arrays: dict[str, np.ndarray]
     params: dict[str, Any]
     stats: dict[str, Any]
+
+
+@dataclass(frozen=True, eq=False)
+class MultiwayTables:
+    """The exact multi-way counts (``poker-multiway``): ``rows`` = the most opponents counted; see
+    ``counts`` and ``deals`` for the integers of one class."""
+
+    arrays: dict[str, np.ndarray]
+    params: dict[str, Any]
+
+    @property
+    def rows(self) -> int:
+        return int(self.arrays["counts"].shape[0])
+
+    def has(self, x: int, opponents: int) -> bool:
+        """Whether class ``x`` against ``opponents`` random hands was counted."""
+        return 1 <= opponents <= self.rows and bool(self.arrays["built"][x] == 1)
+
+    def counts(self, x: int, opponents: int) -> list[int]:
+        """Deals in which class ``x`` is best and ties with j = 0..opponents of them (0: wins alone)."""
+        words = self.arrays["counts"][opponents - 1, x, :opponents + 1]
+        return [int(w[0]) + (int(w[1]) << MULTIWAY_WORD) for w in words]
+
+    def deals(self, x: int, opponents: int) -> int:
+        """All deals of class ``x`` against ``opponents`` random hands (its combinations x boards x ordered
+        opponent hands)."""
+        w = self.arrays["deals"][opponents - 1, x]
+        return int(w[0]) + (int(w[1]) << MULTIWAY_WORD)
 
 
 def _path(name: str, artifacts_dir: str | Path | None) -> Path:
@@ -78,6 +114,20 @@ def built_preflop(artifacts_dir: str | Path | None = None) -> PreflopTables | No
     path = _path(PREFLOP, artifacts_dir)
     stamp = artifact_stamp(path)
     return _load_preflop(path, stamp) if stamp else None
+
+
+def built_multiway(artifacts_dir: str | Path | None = None) -> MultiwayTables | None:
+    """The verified exact multi-way counts, or None when they are not built (an optional table: params
+    ``poker.multiway``); a corrupted or foreign artifact is an ArtifactError."""
+    path = _path(MULTIWAY, artifacts_dir)
+    stamp = artifact_stamp(path)
+    return _load_multiway(path, stamp) if stamp else None
+
+
+@lru_cache(maxsize=4)
+def _load_multiway(path: Path, stamp: int) -> MultiwayTables:
+    arrays, meta = _read(path, stamp, MULTIWAY_SCHEMA, MULTIWAY_VERSIONS, MULTIWAY_ARRAYS, "poker-multiway")
+    return MultiwayTables(arrays=arrays, params=dict(meta["params"]))
 
 
 @lru_cache(maxsize=4)

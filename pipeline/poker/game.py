@@ -12,6 +12,11 @@ GAME = GameDeclaration(
                                note="Preflop equities of the 169 classes: heads-up and vs 1 and 2 random hands exact, "
                                     "vs 3..9 board-stratified Monte Carlo (~1.5 min of CPU; standard error <= 1e-4 "
                                     "with poker.preflop.multiway_deals: 256, ~3 min)."),
+        "poker-multiway": Stage(params=("poker.multiway.max_opponents", "poker.multiway.hands"), seconds=3000,
+                                note="Exact multi-way preflop counts against 1..poker.multiway.max_opponents random "
+                                     "hands (none by default); the tasks run on Dask (poker.multiway.workers, "
+                                     "scheduler: not dependencies, they change no byte) and resume from "
+                                     "artifacts/poker-multiway.parts."),
     },
     cli="pipeline.poker.cli:cli",
     reports=(Report(

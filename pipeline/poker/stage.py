@@ -1,5 +1,6 @@
-"""The poker table families: ``poker-evaluator`` (the evaluator tables) and ``poker-preflop`` (preflop
-equities of the 169 classes; reads the evaluator artifact)."""
+"""The poker table families: ``poker-evaluator`` (the evaluator tables), ``poker-preflop`` (preflop
+equities of the 169 classes; reads the evaluator artifact) and, when ``poker.multiway.max_opponents`` asks
+for it, ``poker-multiway`` (exact counts against 1..9 random hands; reads the evaluator artifact)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from lookup.poker.tables import (
     EVALUATOR,
     EVALUATOR_SCHEMA,
     EVALUATOR_VERSIONS,
+    MULTIWAY,
+    MULTIWAY_SCHEMA,
+    MULTIWAY_VERSIONS,
     PREFLOP,
     PREFLOP_SCHEMA,
     PREFLOP_VERSIONS,
@@ -63,10 +67,38 @@ def compute_preflop(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_di
     return compute(spec, section, artifacts_dir)
 
 
+def _multiway_spec(section: Mapping[str, Any]) -> ArtifactSpec:
+    from pipeline.poker.multiway import multiway_params
+
+    cfg = multiway_params(section)
+    # Where and in how many tasks the counts run changes no byte: not in the fingerprint.
+    params = {"max_opponents": cfg["max_opponents"], "hands": cfg["hands"],
+              "evaluator": _evaluator_spec(section).fingerprint()}
+    return ArtifactSpec(name=MULTIWAY, schema=MULTIWAY_SCHEMA, schema_version=max(MULTIWAY_VERSIONS), game="poker",
+                        rules=RULES, params=params, code=(__name__,))
+
+
+def compute_multiway(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
+    """Build (or reuse) the evaluator first, then the multi-way counts (pipeline/poker/multiway.py)."""
+    from pipeline.family import build_family
+    from pipeline.poker.multiway import compute_multiway as compute
+
+    build_family(families(section)[0], {"poker": section}, artifacts_dir)
+    return compute(spec, section, artifacts_dir)
+
+
 def families(section: Mapping[str, Any]) -> list[Family]:
-    """The evaluator family, and the preflop family (which reads the evaluator artifact)."""
-    return [Family(name=EVALUATOR, section="poker", artifacts=lambda sec: [_evaluator_spec(sec)],
-                   compute=compute_evaluator),
-            Family(name=PREFLOP, section="poker", artifacts=lambda sec: [_preflop_spec(sec)],
-                   compute=compute_preflop, upstream=(f"{EVALUATOR}.zarr",))]
+    """The evaluator family, the preflop family (which reads the evaluator artifact), and the multi-way family
+    when ``poker.multiway.max_opponents`` >= 1 (none by default: it takes the better part of an hour)."""
+    from pipeline.poker.multiway import multiway_params
+
+    found = [Family(name=EVALUATOR, section="poker",
+                    artifacts=lambda sec: [_evaluator_spec(sec)], compute=compute_evaluator),
+             Family(name=PREFLOP, section="poker", artifacts=lambda sec: [_preflop_spec(sec)],
+                    compute=compute_preflop, upstream=(f"{EVALUATOR}.zarr",))]
+    if multiway_params(section)["max_opponents"] >= 1:
+        found.append(Family(name=MULTIWAY, section="poker",
+                            artifacts=lambda sec: [_multiway_spec(sec)], compute=compute_multiway,
+                            upstream=(f"{EVALUATOR}.zarr",)))
+    return found
 

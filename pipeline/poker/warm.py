@@ -41,7 +41,8 @@ def kernels_cached() -> bool:
 def compile_kernels(artifacts_dir: str | Path | None = None) -> float:
     """Compile every kernel of ``EQUITY_KERNELS`` into numba's on-disk cache through ``NumbaEngine`` itself
     (so the signatures are those of real calls: the known-hands preflop count, the exact count with
-    opponents, the Monte Carlo); returns the seconds taken."""
+    opponents, the Monte Carlo), and the multi-way counting kernels on a small deck; returns the seconds
+    taken."""
     from lookup.poker.equity import equity
 
     start = time.perf_counter()
@@ -49,4 +50,9 @@ def compile_kernels(artifacts_dir: str | Path | None = None) -> float:
     equity(["AsAh", "KdKc"], (), 0, budget=600, engine=engine, artifacts_dir=artifacts_dir, use_table=False)
     equity(["AsAh"], "2c7d9h", 1, budget=600, engine=engine, artifacts_dir=artifacts_dir)
     equity(["AsAh"], "2c7d9h", 2, budget=0, samples=1000, engine=engine, artifacts_dir=artifacts_dir)
+    # The multi-way counting kernels (a build's tasks, its tests), on a deck of 12 cards.
+    from pipeline.poker.board_types import task_counts
+    from pipeline.poker.multiway import WARM_DECK
+
+    task_counts(WARM_DECK, engine.tables, engine.last, engine.first6, 12, 12, 0, 1, 9)
     return time.perf_counter() - start
