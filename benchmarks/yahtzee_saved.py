@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 from lookup.yahtzee.rules import get_rules, kernel_params  # noqa: E402
 from lookup.yahtzee.states import state_space  # noqa: E402
 from pipeline.yahtzee import kernels  # noqa: E402
-from pipeline.yahtzee.solver import _batches, kernel_tables  # noqa: E402
+from pipeline.yahtzee.solver import kernel_tables, mask_batches  # noqa: E402
 
 
 def main() -> None:
@@ -40,7 +40,7 @@ def main() -> None:
     lo = int(space.layer_ptr[layer])
     hi = min(int(space.layer_ptr[layer + 1]), lo + rows)
     nxt = slice(int(space.layer_ptr[layer + 1]), int(space.layer_ptr[layer + 2]))
-    batch_lo, batch_n = _batches(space.row_mask, lo, hi, kernels.BATCH)
+    batch_lo, batch_n = mask_batches(space.row_mask, lo, hi, kernels.BATCH)
     state_index = np.ascontiguousarray(space.state_index)
     numba.set_num_threads(1)
     rng = np.random.default_rng(0)

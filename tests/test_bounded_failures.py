@@ -90,8 +90,12 @@ def test_the_web_app_answers_a_damaged_artifact_with_a_problem_not_a_500(tmp_pat
 
     (tmp_path / "g151-stated.zarr").write_text("not an artifact")
     client = TestClient(create_app(tmp_path), raise_server_exceptions=False)
-    assert client.get("/api/g151/games").json() == {"games": []}
-    answer = client.post("/api/g151/decide", json={"banked": 300, "turn_total": 250})
+    games = client.get("/api/games").json()["games"]
+    assert next(g for g in games if g["name"] == "g151")["setups"] == []  # nothing of 151 is offered
+    setup = {"rules": "stated", "target": 1000, "players": 1}
+    answer = client.post("/api/games/g151/advise", json={"record": {"game": "g151", "setup": setup, "events": []}})
+    assert answer.status_code == 422 and "'stated' is not built" in answer.json()["detail"], answer.text
+    answer = client.get("/api/g151/heatmap")
     assert answer.status_code == 422, answer.text
 
 

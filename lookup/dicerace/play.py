@@ -74,9 +74,9 @@ def decide(my_score: int, other_score: int, *, dice: int = DEFAULT_DICE, target:
     the optimal mixed strategy drawn with ``rng`` (a numpy Generator, or an int seeding a fresh one;
     None: a module generator seeded once); a pure strategy needs no draw.
     """
-    advisor, state = _position(my_score, other_score, dice, target, mode, artifacts_dir)
     if rng is not None and not isinstance(rng, np.random.Generator):
-        rng = seed(rng, "rng")  # refused even when the answer needs no draw
+        rng = seed(rng, "rng")  # refused even when the answer needs no draw, and before any table is read
+    advisor, state = _position(my_score, other_score, dice, target, mode, artifacts_dir)
     if mode == "sequential":
         return advisor.decide(state)
     table = advisor.table

@@ -11,7 +11,7 @@ import numpy as np
 
 from lookup.dominoes.rules import get_rules
 from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
-from lookup.validate import integer
+from lookup.validate import integer, shown
 
 MATCHUPS_NAME = "dominoes-matchups"
 MATCHUPS_SCHEMA = "dominoes.matchups"
@@ -32,10 +32,10 @@ class Matchups:
     params: dict[str, Any]
 
     def outcome(self, player: str, model: str, seat: int) -> tuple[int, int, int]:
-        if player not in self.players:
-            raise ValueError(f"unknown player {player!r}; the experiment holds: {', '.join(self.players)}")
-        if model not in self.models:
-            raise ValueError(f"unknown opponent model {model!r}; the experiment holds: {', '.join(self.models)}")
+        if type(player) is not str or player not in self.players:
+            raise ValueError(f"unknown player {shown(player)}; the experiment holds: {', '.join(self.players)}")
+        if type(model) is not str or model not in self.models:
+            raise ValueError(f"unknown opponent model {shown(model)}; the experiment holds: {', '.join(self.models)}")
         c = self.counts[self.players.index(player), self.models.index(model), integer(seat, "seat", 0, 1)]
         return int(c[0]), int(c[1]), int(c[2])
 

@@ -29,7 +29,9 @@ export function saveRecord(record) {
   const url = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], {type: "application/json"}));
   const a = Object.assign(document.createElement("a"), {href: url, download: `${record.game}-record.json`});
   a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  // The browser reads the blob after the click returns, later still on a busy machine: revoking it after a second
+  // lost some downloads; a minute keeps one record's bytes (kilobytes) that long.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 // The record in a file the player chose (an <input type="file">): its JSON, or an error saying it is not JSON.
