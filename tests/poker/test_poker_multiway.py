@@ -104,9 +104,11 @@ def test_nine_opponents_beyond_64_bits(evaluator, fused):
 
 
 # The engine's enumeration of the opponents' hands fits its budget on most boards up to k = 4, on few beyond: at
-# k = 5..9, 23 of the 100 cases of 20 boards fit 20 s (deterministic: the budget counts work, not time; 2026-11-27).
+# k = 5..9, 23 of the 100 cases of 20 boards fit 20 s (deterministic: the budget counts work, not time; 2026-11-27,
+# ~25 min). make test-full takes the first 4 boards (CI's 90 minutes hold every full check only so): at least one
+# case fits there, and every case that fits must agree.
 @pytest.mark.parametrize("trials, ks, budget, least", [(8, (2, 3, 4), 0.5, 12),
-                                                      pytest.param(20, (5, 6, 7, 8, 9), 20, 20,
+                                                      pytest.param(4, (5, 6, 7, 8, 9), 20, 1,
                                                                    marks=pytest.mark.full)])
 def test_sampled_boards_against_the_engine(trials, ks, budget, least, evaluator, fused, poker_artifacts):
     """On random full boards, the wins, ties and shares of a random hand against k opponents: equal to the
