@@ -113,10 +113,12 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
     for name, amount in (("pot", pot), ("to_call", to_call)):
         if number(amount, name, 0, MAX_CHIPS) == 0:
             raise ValueError(f"{name} must be a positive number of chips, got 0")
-    if count_arg(opponents, "opponents") < 1:
-        raise ValueError(f"opponents must be at least 1 (the all-in players to call against), got {opponents}")
-    deals = int(number(budget, "budget", 0, MAX_BUDGET) * NumpyEngine.mc_rate / (1 + opponents))
-    result = equity([hand], board, opponents, dead, budget=budget, artifacts_dir=artifacts_dir,
+    # The validated int, not the argument: a numpy uint64 opponents would wrap around in 1 + opponents.
+    seats = count_arg(opponents, "opponents")
+    if seats < 1:
+        raise ValueError(f"opponents must be at least 1 (the all-in players to call against), got {seats}")
+    deals = int(number(budget, "budget", 0, MAX_BUDGET) * NumpyEngine.mc_rate / (1 + seats))
+    result = equity([hand], board, seats, dead, budget=budget, artifacts_dir=artifacts_dir,
                     samples=min(DEFAULT_SAMPLES, max(MIN_DEALS, deals)))
     share, gain = call_gain(result, pot, to_call)
     return CallDecision("call" if gain > 0 else "fold", float(share), to_call / (pot + to_call), float(gain),

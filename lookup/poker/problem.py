@@ -109,8 +109,9 @@ def make_problem(hands: Any, board: Any = (), opponents: Any = 0, dead: Any = ()
         raise ValueError(f"a board of {len(board_cards)} card(s) is not a hold'em board (0, 3, 4 or 5 cards)")
     dead_cards = parse_cards(dead, "dead")
     n = count_arg(opponents, "opponents")
-    if n < 0:
-        raise ValueError(f"opponents must be >= 0, got {n}")
+    if not 0 <= n < MAX_PLAYERS:
+        raise ValueError(f"opponents must be in 0..{MAX_PLAYERS - 1} (at most {MAX_PLAYERS} players sit at a hold'em "
+                         f"table), got {n}")
     players = len(parsed) + n
     if players > MAX_PLAYERS:
         raise ValueError(f"{players} players: at most {MAX_PLAYERS} players sit at a hold'em table")
