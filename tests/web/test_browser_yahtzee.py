@@ -314,3 +314,69 @@ def test_six_dice_of_maxi_yatzy_from_a_layered_table(browser, maxi_mini_artifact
             play_by_advice(pg, MAXI_MINI, maxi_mini_artifacts)
         finally:
             pg.close()
+
+
+def test_a_roll_typed_at_the_table_an_undo_a_redo_and_a_record_loaded(page, tmp_path):
+    """At a real table: the first roll typed whole, a reroll typed as the dice rolled again only, bad rolls refused
+    with the API's message; undo takes back the decision and the roll after it, redo puts them back; the record
+    saved, then loaded into a new game, shows the same position."""
+    choose(page, "hasbro")
+    page.click("#newgame")
+    settle(page)
+
+    def type_roll(text):
+        page.fill("#typed", text)
+        page.press("#typed", "Enter")
+        settle(page)
+
+    type_roll("6 4 3 2 1")
+    assert shown(page)[:2] == ([1, 2, 3, 4, 6], 2) and page.inner_text("#error") == ""
+    page.keyboard.press("1")  # hold the 1, roll the other four
+    page.keyboard.press("r")
+    settle(page)
+    type_roll("9")
+    assert "digits 1-6" in page.inner_text("#error")
+    type_roll("2556")  # the four dice rolled again; the 1 kept is added
+    assert shown(page)[:2] == ([1, 2, 5, 5, 6], 1)
+    type_roll("22222")  # five dice without the kept 1: the protocol refuses the roll
+    assert "does not hold the dice kept" in page.inner_text("#error")
+    assert shown(page)[:2] == ([1, 2, 5, 5, 6], 1)
+    record = saved(page)
+    assert record["events"] == [[1, 2, 3, 4, 6], [1], [1, 2, 5, 5, 6]]
+    page.keyboard.press("u")
+    settle(page)
+    assert shown(page)[:2] == ([1, 2, 3, 4, 6], 2) and saved(page)["events"] == [[1, 2, 3, 4, 6]]
+    assert page.is_disabled("#undo")  # the first roll is chance's, not a decision to undo
+    page.keyboard.press("y")
+    settle(page)
+    assert shown(page)[:2] == ([1, 2, 5, 5, 6], 1) and saved(page) == record
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    page.click("#newgame")
+    settle(page)
+    page.set_input_files("#load", str(path))
+    settle(page)
+    assert shown(page)[:2] == ([1, 2, 5, 5, 6], 1) and saved(page) == record
+    assert page.inner_text("#status") == "Turn 1: roll 2"
+
+
+def test_a_turn_fits_one_phone_screen(browser, server):
+    """390 x 844 CSS pixels, a game started and rolled once: the dice, the advice and the whole score sheet are on
+    the first screen, with no scrolling (the options, the coach and the score law follow below)."""
+    pg = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        pg.set_default_timeout(20_000)
+        pg.goto(server + "/#yahtzee")
+        settle(pg)
+        pg.click("#newgame")
+        settle(pg)
+        pg.keyboard.press("r")
+        settle(pg)
+        boxes = pg.evaluate("""['dice', 'best', 'sheet'].map((id) => {
+            const r = document.getElementById(id).getBoundingClientRect(); return [r.top, r.bottom]; })""")
+        assert pg.evaluate("window.scrollY") == 0 and pg.inner_text("#best")
+        assert all(0 <= top < bottom <= 844 for top, bottom in boxes), boxes
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+        assert pg.inner_text("#roll") == "Roll"  # no key hints on a phone
+    finally:
+        pg.close()

@@ -2,7 +2,7 @@
 // beside theirs), the coach, the score sheet of the chosen rule set, the law of the final score, and a game with
 // its record (the protocol's, lookup/records.py), each decision's cost and the review at the end.
 // Every number comes from the API (docs/web.md, "The Yahtzee view"); this module keeps the state and draws.
-import {$, api, fmt, saveRecord, stylesheet} from "./api.js";
+import {$, api, fmt, readRecord, saveRecord, stylesheet} from "./api.js";
 import {barChart} from "./chart.js";
 
 const HTML = `
@@ -17,12 +17,16 @@ const HTML = `
     <label id="target-label" hidden>N <input id="target" type="number" value="250" min="0" step="10"></label>
    </div>
    <div class="row"><button id="newgame">New game</button>
-    <button id="roll" disabled title="key R">Roll (R)</button>
-    <button id="scorenow" disabled title="key S">Score now (S)</button>
-    <button id="apply" disabled title="key A">Apply advice (A)</button>
+    <button id="roll" disabled title="key R">Roll<span class="y-key"> (R)</span></button>
+    <button id="scorenow" disabled title="key S">Score now<span class="y-key"> (S)</span></button>
+    <button id="apply" disabled title="key A">Apply advice<span class="y-key"> (A)</span></button>
+    <button id="undo" disabled title="key U">Undo<span class="y-key"> (U)</span></button><button id="redo" disabled title="key Y">Redo<span class="y-key"> (Y)</span></button>
     <button id="save" disabled>Save record</button>
+    <label class="y-load">Load record<input id="load" class="y-sr" type="file" accept=".json,application/json"></label>
     <label id="rerolls-label">Rerolls left <select id="rerolls"><option>2</option><option>1</option><option>0</option></select></label></div>
    <div id="dice" role="group" aria-label="dice"></div>
+   <label id="typed-label" hidden>Dice rolled at the table <input id="typed" inputmode="numeric" autocomplete="off"
+     placeholder="e.g. 13356" size="8"></label>
    <p id="status" aria-live="polite"></p>
    <div id="error" class="error" role="alert"></div>
    <div id="cost" aria-live="polite"></div>
@@ -31,7 +35,8 @@ const HTML = `
    <div id="review"></div>
    <details class="y-help" open><summary>Keys and colours</summary>
     <p class="keys">Keys: <kbd>1</kbd>&ndash;<kbd id="last-die-key">5</kbd> hold or release a die, <kbd>R</kbd> roll the dice not held,
-     <kbd>A</kbd> apply the advice, <kbd>S</kbd> stop rolling and score. Outside a game, click a die to change
+     <kbd>A</kbd> apply the advice, <kbd>S</kbd> stop rolling and score, <kbd>U</kbd> undo, <kbd>Y</kbd> redo. In a
+     game, type the dice you rolled at a real table under the dice (Enter). Outside a game, click a die to change
      its face and click a box to type its points.</p>
     <ul class="y-legend" id="legend">
      <li><span class="sw sw-held"></span>die held (kept when you roll)</li>
@@ -63,6 +68,7 @@ const S = {
   opp: {}, oppView: null,         // the opponent's sheet as typed (box -> points) and as the API counts it
   game: false, turn: false,       // in a game; a turn is being played
   record: null, turns: 0,         // the game record (lookup/records.py) and the turns scored
+  redo: [],                       // the events undone, each undo's as one list, the last undone last
   played: new Set(),              // the rule sets the protocol plays (GET /api/games: not saved rolls, yet)
   view: null, advice: null, options: null, allowed: {}, showAll: false, gen: 0, acting: false, loading: false,
 };
@@ -246,6 +252,9 @@ function drawButtons() {
   const inTurn = S.game && S.turn, more = inTurn && left() > 0;
   $("roll").disabled = !more; $("scorenow").disabled = !more; $("apply").disabled = !(inTurn && S.advice);
   $("rerolls").disabled = S.game; $("rerolls").value = String(left());
+  const replays = S.played.has(rules()) && S.record !== null;  // the protocol replays this rule set's records
+  $("undo").disabled = !(replays && S.record.events.length > 1); $("redo").disabled = !(replays && S.redo.length);
+  $("typed-label").hidden = !(replays && inTurn);
 }
 
 // Everything that depends on the dice, rerolls, rule set, objective or sheet, asked again; an older answer
@@ -297,7 +306,7 @@ async function judge(action) {
 async function decide(action) {
   const j = await judge(action);
   showCost(j);
-  S.record.events.push(action);
+  S.record.events.push(action); S.redo = [];
   return j;
 }
 
@@ -363,10 +372,77 @@ async function newTurn() {
 }
 
 async function newGame() {
-  S.game = true; S.sheet = {}; S.turns = 0;
+  S.game = true; S.sheet = {}; S.turns = 0; S.redo = [];
   S.record = {version: 2, game: "yahtzee", setup: setup(), seat: 0, start: null, events: []};
   $("review").innerHTML = ""; $("cost").innerHTML = ""; $("save").disabled = !S.played.has(rules());
   await newTurn();
+}
+
+// The game at the end of ``record`` as the protocol replays it (POST /api/games/yahtzee/advise, which checks every
+// event): its sheet, dice and rerolls left; the view waits there for the player's decision, or shows the review.
+async function restore(record) {
+  const a = await api("games/yahtzee/advise", {record});
+  if (a.to_move !== 0 && !a.over) throw new Error("the record ends before a roll: nothing to decide yet");
+  const st = a.state;
+  Object.assign(S, {record, sheet: st.sheets[0], dice: st.dice, rerolls: a.over ? 0 : st.rerolls,
+                    held: st.dice.map(() => false), turn: !a.over, game: !a.over});
+  S.turns = S.info.boxes.filter((b) => st.sheets[0][b] !== null).length;
+  $("cost").innerHTML = ""; $("review").innerHTML = "";
+  $("save").disabled = false;
+  if (a.over) { await endGame((await api(`yahtzee/${rules()}/sheet`, {sheet: S.sheet})).total); return; }
+  $("status").textContent = `Turn ${S.turns + 1}: roll ${3 - S.rerolls}`;
+  await refresh();
+}
+
+// Whether the record's last event is a roll (the state before it is chance's to play).
+async function endsWithRoll(events) {
+  if (!events.length) return false;
+  return (await api("games/yahtzee/advise", {record: {...S.record, events: events.slice(0, -1)}})).to_move === -1;
+}
+
+// Undo the player's last decision and the rolls after it; redo puts them back.
+async function undo() {
+  const events = [...S.record.events], undone = [];
+  while (await endsWithRoll(events)) undone.unshift(events.pop());
+  if (events.length < 2) throw new Error("nothing to undo");  // the first roll is not a decision
+  undone.unshift(events.pop());
+  S.redo.push(undone);  // before the view is drawn again, so that Redo is enabled
+  try { await restore({...S.record, events}); } catch (e) { S.redo.pop(); throw e; }
+}
+async function redo() {
+  const undone = S.redo.pop();
+  try { await restore({...S.record, events: [...S.record.events, ...undone]}); } catch (e) { S.redo.push(undone); throw e; }
+}
+
+// The dice rolled at a real table replace the page's last roll: all of them, or only those rolled again (the dice
+// kept are added); the API checks that the roll holds the dice kept.
+async function typeRoll() {
+  const digits = $("typed").value.replace(/[\s,]/g, "");
+  if (!/^[1-6]+$/.test(digits)) throw new Error(`dice rolled: type the faces as digits 1-6, e.g. 13356 (got "${$("typed").value}")`);
+  const events = [...S.record.events];
+  if (!(await endsWithRoll(events))) throw new Error("no roll to replace: the dice were all kept");
+  events.pop();
+  const before = (await api("games/yahtzee/advise", {record: {...S.record, events}})).state;
+  const faces = [...digits].map(Number), kept = before.kept || [];
+  const dice = faces.length === S.info.n_dice ? faces : faces.length === S.info.n_dice - kept.length ?
+    [...kept, ...faces] : null;
+  if (!dice) throw new Error(`dice rolled: ${S.info.n_dice} faces, or the ${S.info.n_dice - kept.length} rolled ` +
+    `again; got ${faces.length}`);
+  await restore({...S.record, events: [...events, sorted(dice)]});
+  $("typed").value = ""; S.redo = [];
+  $("typed").blur();  // the keys hold and roll again (1-5, R), as after any roll
+}
+
+// A record saved here or by the command line (--record): its rule set and objective chosen, then its end shown.
+async function loadRecord(file) {
+  const record = await readRecord(file);
+  const set = record && record.setup && S.sets.find((r) => r.name === record.setup.rules);
+  if (!set || record.game !== "yahtzee") throw new Error(`${file.name}: not a Yahtzee record of a rule set built here`);
+  $("rules").value = set.name; await chooseRules();
+  $("objective").value = record.setup.objective || "expected";
+  if (record.setup.target !== null && record.setup.target !== undefined) $("target").value = record.setup.target;
+  showObjective(); S.redo = [];
+  await restore(record);
 }
 
 // The review of the game (POST /api/games/yahtzee/review): the totals, then every decision with the dice it was
@@ -442,6 +518,8 @@ function onKey(e) {
   else if (k === "r") act(roll);
   else if (k === "a") act(applyAdvice);
   else if (k === "s") act(stop);
+  else if (k === "u" && !$("undo").disabled) act(undo);
+  else if (k === "y" && !$("redo").disabled) act(redo);
   else return;
   e.preventDefault();
 }
@@ -461,6 +539,10 @@ export async function mount(section, game) {
   $("scorenow").onclick = () => act(stop);
   $("apply").onclick = () => act(applyAdvice);
   $("save").onclick = () => saveRecord(S.record);
+  $("undo").onclick = () => act(undo);
+  $("redo").onclick = () => act(redo);
+  $("typed").onkeydown = (e) => { if (e.key === "Enter") { e.preventDefault(); e.stopPropagation(); act(typeRoll); } };
+  $("load").onchange = () => { const f = $("load").files[0]; $("load").value = ""; if (f) act(() => loadRecord(f)); };
   $("showall").onclick = () => { S.showAll = !S.showAll; drawAdvice(); };
   document.addEventListener("keydown", onKey);
   await chooseRules();
