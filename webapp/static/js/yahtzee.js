@@ -468,7 +468,9 @@ async function endGame(total) {
   $("review").innerHTML = `<h2>Review of the game</h2><p id="review-total">Final score ${total}; value at the start ` +
     `${fmt(r.start, n)} ${r.unit}; total cost <b id="review-cost">${fmt(r.total_cost, n)}</b> ${r.unit} in ` +
     `${r.decisions} decisions (${r.mistakes} below the best, <span id="review-per">${fmt(r.per_decision, n)}</span> a ` +
-    `decision); luck ${r.total_luck >= 0 ? "+" : ""}${fmt(r.total_luck, n)}</p><ol id="decisions">${rows}</ol>`;
+    `decision); luck ${r.total_luck >= 0 ? "+" : ""}${fmt(r.total_luck, n)} <small>(what the rolls changed of your ` +
+    `value: the value at the end is the value at the start, less the cost, plus the luck)</small></p>` +
+    `<ol id="decisions">${rows}</ol>`;
 }
 
 async function drawDistribution() {
