@@ -13,8 +13,9 @@ with ``os.pread``. ``dicetables verify`` and every publish check an artifact thr
 meaning of valid: ``lookup.store.verify_problems``); the tests read the same files through zarr-python, a second
 implementation, and compare, and the writer reads back through zarr-python what it wrote.
 
-A shard is read through a *source*, ``FileSource`` (``os.pread`` of the file), which hands the bytes to the
-checks below before anything is kept.
+A shard is read through a *source*: ``FileSource`` (``os.pread`` of the file) or, when the artifacts directory is
+an http(s) URL, ``lookup.remote.RangeSource`` (HTTP byte ranges through a checked disk cache). Either hands the
+bytes to the same checks below before anything is kept.
 
 What is checked, and when (the threat model)
 --------------------------------------------
@@ -64,6 +65,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 from lookup.environment import chunk_cache_bytes
 from lookup.errors import ArtifactError
 from lookup.files import open_beneath, read_json_bounded
+from lookup.remote import RangeSource, RemotePath
 
 ARRAY_JSON_LIMIT = 64 << 10  # bytes of an array's zarr.json (about 1 KiB)
 _MISSING = (1 << 64) - 1  # an index entry of an absent chunk: offset and nbytes both all ones
@@ -145,10 +147,10 @@ T = TypeVar("T")
 
 
 class FileSource:
-    """A shard file on disk, opened by ``open_beneath`` and read with ``os.pread``. ``tail(n, parse)`` /
-    ``read(offset, n, parse)`` give ``parse`` of the file's last ``n`` bytes (all of it when shorter) / of ``n``
-    bytes at ``offset`` (fewer past the end); ``parse`` checks them (ArtifactError) and makes what the caller
-    keeps. ``size``: the file's size when opened."""
+    """A shard file on disk, opened by ``open_beneath`` and read with ``os.pread``; its counterpart over HTTP is
+    ``lookup.remote.RangeSource``. ``tail(n, parse)`` / ``read(offset, n, parse)`` give ``parse`` of the file's
+    last ``n`` bytes (all of it when shorter) / of ``n`` bytes at ``offset`` (fewer past the end); ``parse``
+    checks them (ArtifactError) and makes what the caller keeps. ``size``: the file's size when opened."""
 
     def __init__(self, root: Path, parts: tuple[str, ...]) -> None:
         self.name = str(root.joinpath(*parts))
@@ -227,7 +229,9 @@ class ChunkedArray(NDArrayOperatorsMixin):
             raise ArtifactError(f"{directory}: {digests.shape[0]} chunk digests for {self.n_chunks} chunks")
         self._digests = digests
         self._id = next(_ids)
-        self._sources: dict[tuple[int, ...], FileSource] = {}
+        # Over HTTP, what the disk cache of fetched ranges keys them on: a republished array is new bytes.
+        self._version = f"{entry['sha256']} {list(self.chunks)} {list(self.shards)}"
+        self._sources: dict[tuple[int, ...], FileSource | RangeSource] = {}
         self._indexes: dict[tuple[int, ...], np.ndarray] = {}
         self._whole: np.ndarray | None = None
         self._lock = threading.Lock()
@@ -414,8 +418,9 @@ class ChunkedArray(NDArrayOperatorsMixin):
         block = data.reshape(self.chunks)[tuple(slice(0, e) for e in ends)]
         return np.ascontiguousarray(block).tobytes()
 
-    def _shard(self, shard: tuple[int, ...]) -> tuple[FileSource, np.ndarray, Path]:
-        """(source, index (inner, 2) uint64, path) of shard file ``shard``, its index checked."""
+    def _shard(self, shard: tuple[int, ...]) -> tuple[FileSource | RangeSource, np.ndarray, Path]:
+        """(source, index (inner, 2) uint64, path) of shard file ``shard``, its index checked: a ``FileSource``,
+        or over HTTP (the artifact is a ``lookup.remote.RemotePath``) a ``RangeSource``."""
         path = self.directory.joinpath("c", *map(str, shard))
         with self._lock:
             if shard in self._indexes:
@@ -430,9 +435,12 @@ class ChunkedArray(NDArrayOperatorsMixin):
                 return np.frombuffer(raw[:-4], dtype="<u8").reshape(self._inner, 2)
 
             parts = (self.directory.name, "c", *map(str, shard))
-            source: FileSource | None = None
+            source: FileSource | RangeSource | None = None
             try:
-                source = FileSource(self.directory.parent, parts)
+                if isinstance(self.directory, RemotePath):
+                    source = RangeSource(self.directory.parent.joinpath(*parts), self._version)
+                else:
+                    source = FileSource(self.directory.parent, parts)
                 index = source.tail(length, parse)
             except FileNotFoundError as exc:
                 raise ArtifactError(f"{path}: missing (every chunk is written)") from exc
