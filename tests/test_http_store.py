@@ -267,3 +267,15 @@ def test_urls_and_settings_are_checked(monkeypatch):
             m.setenv(name, value)
             with pytest.raises(ValueError, match=rf"{re.escape(f'${name}={value!r}: ')}.*{re.escape(message)}"):
                 check_environment()
+
+
+def test_the_commands_that_work_on_files_refuse_a_url(monkeypatch):
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+
+    monkeypatch.setenv("DICETABLES_ARTIFACTS", "https://example.org/tables/")
+    for command in ("verify", "clean", "manifest", "summary"):
+        done = CliRunner().invoke(main, [command])
+        assert done.exit_code == 1, (command, done.output)
+        assert f"https://example.org/tables: `dicetables {command}` works on the files" in done.output
