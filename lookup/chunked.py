@@ -13,6 +13,10 @@ with ``os.pread``. ``dicetables verify`` and every publish check an artifact thr
 meaning of valid: ``lookup.store.verify_problems``); the tests read the same files through zarr-python, a second
 implementation, and compare, and the writer reads back through zarr-python what it wrote.
 
+A shard is read through a *source*: ``FileSource`` (``os.pread`` of the file) or, when the artifacts directory is
+an http(s) URL, ``lookup.remote.RangeSource`` (HTTP byte ranges through a checked disk cache). Either hands the
+bytes to the same checks below before anything is kept.
+
 What is checked, and when (the threat model)
 --------------------------------------------
 The root of trust is ``MANIFEST.json`` (``lookup.store``): an artifact is used only when the sha256 of
@@ -51,8 +55,9 @@ import hashlib
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -60,6 +65,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 from lookup.environment import chunk_cache_bytes
 from lookup.errors import ArtifactError
 from lookup.files import open_beneath, read_json_bounded
+from lookup.remote import RangeSource, RemotePath
 
 ARRAY_JSON_LIMIT = 64 << 10  # bytes of an array's zarr.json (about 1 KiB)
 _MISSING = (1 << 64) - 1  # an index entry of an absent chunk: offset and nbytes both all ones
@@ -137,6 +143,28 @@ class _Cache:
 
 CACHE = _Cache()
 _ids = iter(range(1 << 62))
+T = TypeVar("T")
+
+
+class FileSource:
+    """A shard file on disk, opened by ``open_beneath`` and read with ``os.pread``; its counterpart over HTTP is
+    ``lookup.remote.RangeSource``. ``tail(n, parse)`` / ``read(offset, n, parse)`` give ``parse`` of the file's
+    last ``n`` bytes (all of it when shorter) / of ``n`` bytes at ``offset`` (fewer past the end); ``parse``
+    checks them (ArtifactError) and makes what the caller keeps. ``size``: the file's size when opened."""
+
+    def __init__(self, root: Path, parts: tuple[str, ...]) -> None:
+        self.name = str(root.joinpath(*parts))
+        self._fd = open_beneath(root, parts)
+        self.size = os.fstat(self._fd).st_size
+
+    def tail(self, n: int, parse: Callable[[bytes], T]) -> T:
+        return parse(os.pread(self._fd, min(n, self.size), max(0, self.size - n)))
+
+    def read(self, offset: int, n: int, parse: Callable[[bytes], T]) -> T:
+        return parse(os.pread(self._fd, n, offset))
+
+    def close(self) -> None:
+        os.close(self._fd)
 
 
 def expected_codecs(dtype: np.dtype, chunks: list[int], level: int) -> list[dict[str, Any]]:
@@ -201,7 +229,9 @@ class ChunkedArray(NDArrayOperatorsMixin):
             raise ArtifactError(f"{directory}: {digests.shape[0]} chunk digests for {self.n_chunks} chunks")
         self._digests = digests
         self._id = next(_ids)
-        self._fds: dict[tuple[int, ...], int] = {}
+        # Over HTTP, what the disk cache of fetched ranges keys them on: a republished array is new bytes.
+        self._version = f"{entry['sha256']} {list(self.chunks)} {list(self.shards)}"
+        self._sources: dict[tuple[int, ...], FileSource | RangeSource] = {}
         self._indexes: dict[tuple[int, ...], np.ndarray] = {}
         self._whole: np.ndarray | None = None
         self._lock = threading.Lock()
@@ -335,17 +365,22 @@ class ChunkedArray(NDArrayOperatorsMixin):
         inner = 0
         for c, p in zip(coords, self._per_shard, strict=True):
             inner = inner * p + c % p
-        fd, index, path = self._shard(shard)
+        source, index, path = self._shard(shard)
         offset, nbytes = int(index[inner, 0]), int(index[inner, 1])
         if offset == _MISSING and nbytes == _MISSING:
             raise ArtifactError(f"{path}: chunk {inner} is missing (every chunk is written)")
-        limit = os.fstat(fd).st_size - (16 * self._inner + 4)
+        limit = source.size - (16 * self._inner + 4)
         if nbytes < 5 or offset + nbytes > limit:
             raise ArtifactError(f"{path}: the index points chunk {inner} outside the file")
         if nbytes > self._stored_limit:
             raise ArtifactError(f"{path}: the index gives chunk {inner} {nbytes} bytes, more than the "
                                 f"{self._stored_limit} a chunk of {self._chunk_bytes} bytes can take; refused")
-        raw = os.pread(fd, nbytes, offset)
+        return source.read(offset, nbytes, lambda raw: self._checked(raw, nbytes, path, inner, k, coords))
+
+    def _checked(self, raw: bytes, nbytes: int, path: Path, inner: int, k: int, coords: list[int]) -> np.ndarray:
+        """Stored chunk ``raw`` of ``nbytes`` bytes (inner chunk ``inner`` of shard ``path``, chunk ``k`` of the
+        array) decoded after its checks (length, crc32c, stated size, decoded size, sha256): a flat read-only array
+        in native order."""
         if len(raw) != nbytes:
             raise ArtifactError(f"{path}: truncated (chunk {inner})")
         if _crc32c(raw[:-4]) != int.from_bytes(raw[-4:], "little"):
@@ -383,32 +418,38 @@ class ChunkedArray(NDArrayOperatorsMixin):
         block = data.reshape(self.chunks)[tuple(slice(0, e) for e in ends)]
         return np.ascontiguousarray(block).tobytes()
 
-    def _shard(self, shard: tuple[int, ...]) -> tuple[int, np.ndarray, Path]:
-        """(descriptor, index (inner, 2) uint64, path) of shard file ``shard``, its index checked."""
+    def _shard(self, shard: tuple[int, ...]) -> tuple[FileSource | RangeSource, np.ndarray, Path]:
+        """(source, index (inner, 2) uint64, path) of shard file ``shard``, its index checked: a ``FileSource``,
+        or over HTTP (the artifact is a ``lookup.remote.RemotePath``) a ``RangeSource``."""
         path = self.directory.joinpath("c", *map(str, shard))
         with self._lock:
             if shard in self._indexes:
-                return self._fds[shard], self._indexes[shard], path
-            try:
-                fd = open_beneath(self.directory.parent, (self.directory.name, "c", *map(str, shard)))
-            except FileNotFoundError as exc:
-                raise ArtifactError(f"{path}: missing (every chunk is written)") from exc
-            try:
-                size = os.fstat(fd).st_size
-                length = 16 * self._inner + 4
-                if size < length:
-                    raise ArtifactError(f"{path}: shorter than its index")
-                raw = os.pread(fd, length, size - length)
+                return self._sources[shard], self._indexes[shard], path
+            length = 16 * self._inner + 4
+
+            def parse(raw: bytes) -> np.ndarray:
                 if len(raw) != length:
-                    raise ArtifactError(f"{path}: truncated")
+                    raise ArtifactError(f"{path}: shorter than its index")
                 if _crc32c(raw[:-4]) != int.from_bytes(raw[-4:], "little"):
                     raise ArtifactError(f"{path}: the shard index fails its crc32c")
+                return np.frombuffer(raw[:-4], dtype="<u8").reshape(self._inner, 2)
+
+            parts = (self.directory.name, "c", *map(str, shard))
+            source: FileSource | RangeSource | None = None
+            try:
+                if isinstance(self.directory, RemotePath):
+                    source = RangeSource(self.directory.parent.joinpath(*parts), self._version)
+                else:
+                    source = FileSource(self.directory.parent, parts)
+                index = source.tail(length, parse)
+            except FileNotFoundError as exc:
+                raise ArtifactError(f"{path}: missing (every chunk is written)") from exc
             except BaseException:
-                os.close(fd)
+                if source is not None:
+                    source.close()
                 raise
-            index = np.frombuffer(raw[:-4], dtype="<u8").reshape(self._inner, 2)
-            self._fds[shard], self._indexes[shard] = fd, index
-            return fd, index, path
+            self._sources[shard], self._indexes[shard] = source, index
+            return source, index, path
 
     def check_shard_files(self) -> None:
         """ArtifactError naming the first shard file that is missing or not a regular file reached through real
@@ -444,9 +485,9 @@ class ChunkedArray(NDArrayOperatorsMixin):
 
     def close(self) -> None:
         with self._lock:
-            for fd in self._fds.values():
-                os.close(fd)
-            self._fds.clear()
+            for source in self._sources.values():
+                source.close()
+            self._sources.clear()
             self._indexes.clear()
 
     def __del__(self) -> None:

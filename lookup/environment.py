@@ -1,7 +1,9 @@
 """The environment variables the library reads, each parsed and checked in one place.
 
-``DICETABLES_ARTIFACTS`` (the artifacts directory), ``DICETABLES_TRUST`` (what an opened artifact is held to)
-and ``DICETABLES_CHUNK_CACHE_MB`` (the cache of decoded chunks). A bad value is a ``ValueError`` naming the
+``DICETABLES_ARTIFACTS`` (the artifacts directory, or the URL of one: ``lookup.remote``), ``DICETABLES_TRUST``
+(what an opened artifact is held to) and ``DICETABLES_CHUNK_CACHE_MB`` (the cache of decoded chunks); the settings
+of reading over HTTP (``DICETABLES_HTTP_TIMEOUT``, ``DICETABLES_HTTP_CACHE_MB``, ``DICETABLES_MANIFEST_SHA256``)
+are parsed in ``lookup.remote`` and checked here too. A bad value is a ``ValueError`` naming the
 variable and the value, raised where the value is first needed; ``check_environment`` checks them all at once,
 and the ``dicetables`` command and ``dicetables serve`` call it before anything else, so that a bad value is a
 message and exit status 1 (never a traceback, nor a server that answers every request with an error).
@@ -13,6 +15,8 @@ import math
 import os
 import stat
 from pathlib import Path
+
+from lookup.remote import remote_root, setting_problems
 
 ARTIFACTS_ENV = "DICETABLES_ARTIFACTS"
 TRUST_ENV = "DICETABLES_TRUST"
@@ -50,11 +54,18 @@ def chunk_cache_bytes() -> int:
 
 
 def default_artifacts_dir() -> Path:
-    """Where artifacts live: ``$DICETABLES_ARTIFACTS`` or the project's ``artifacts/``. ValueError when the
-    variable names something that exists but is not a directory (``/dev/null``, a file)."""
+    """Where artifacts live: ``$DICETABLES_ARTIFACTS`` or the project's ``artifacts/``; an ``http(s)://`` URL
+    gives a ``lookup.remote.RemotePath`` (tables read over HTTP). ValueError when the variable names something
+    that exists but is not a directory (``/dev/null``, a file), or a URL that cannot be read."""
     env = os.environ.get(ARTIFACTS_ENV)
     if not env:
         return Path(__file__).resolve().parent.parent / "artifacts"
+    try:
+        remote = remote_root(env)
+    except ValueError as exc:
+        raise ValueError(f"${ARTIFACTS_ENV}={env!r}: {str(exc).removeprefix(f'{env!r}: ')}") from None
+    if remote is not None:
+        return remote
     try:
         mode = os.stat(env).st_mode
     except FileNotFoundError:
@@ -74,5 +85,6 @@ def check_environment() -> None:
             check()
         except ValueError as exc:
             problems.append(str(exc))
+    problems += setting_problems()
     if problems:
         raise ValueError("; ".join(problems))

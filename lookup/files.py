@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from lookup.errors import ArtifactError
+from lookup.remote import RemotePath, fetch
 
 MANIFEST_LIMIT = 64 << 20  # bytes of MANIFEST.json
 ZARR_JSON_LIMIT = 16 << 20  # bytes of one zarr.json (the root one holds the metadata)
@@ -84,8 +85,11 @@ def read_regular(path: str | Path, limit: int, *, follow_symlinks: bool = False,
     a directory or any other special file, or larger than ``limit``; ``FileNotFoundError`` when it does not
     exist (callers word that one themselves). Never blocks: the open is non-blocking and nothing but a
     regular file is read. ``beneath``: a directory holding ``path``; then every directory from it down to
-    the file must be a real directory (``open_beneath``).
+    the file must be a real directory (``open_beneath``). A ``lookup.remote.RemotePath`` is fetched over HTTP
+    (``lookup.remote.fetch``: at most ``limit`` bytes, within its time limit).
     """
+    if isinstance(path, RemotePath):  # over HTTP: its names were checked as for a local read
+        return fetch(path, limit)
     path = Path(path)
     if beneath is not None:
         fd = open_beneath(beneath, path.relative_to(beneath).parts)

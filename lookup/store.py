@@ -37,6 +37,7 @@ from lookup.environment import default_artifacts_dir as default_artifacts_dir
 from lookup.environment import trust_mode
 from lookup.errors import ArtifactError as ArtifactError
 from lookup.files import MANIFEST_LIMIT, ZARR_JSON_LIMIT, file_kind, read_json_bounded
+from lookup.remote import RemotePath, remote_root
 
 META_KEY = "dicetables"
 # A second root attribute: sha256 of the canonical JSON of the ``dicetables`` attribute, so that a changed
@@ -66,6 +67,12 @@ def zarr_module() -> Any:
     if zarr.config.get("codec_pipeline.batch_size") != ZARR_BATCH:
         zarr.config.set({"codec_pipeline.batch_size": ZARR_BATCH})
     return zarr
+
+
+def as_path(value: str | Path) -> Path:
+    """``value`` as a path: a ``lookup.remote.RemotePath`` when it is an http(s) URL (or one already), else a
+    ``Path``."""
+    return remote_root(value) or Path(value)
 
 
 def check_name(name: Any, what: str) -> str:
@@ -256,7 +263,7 @@ class Artifact:
 def read_meta(path: str | Path) -> dict[str, Any]:
     """The ``dicetables`` attribute of an artifact (its own checksum checked, not the manifest's), without
     checking its arrays."""
-    path = Path(path)
+    path = as_path(path)
     if artifact_format(path) == "zarr":
         return trusted_meta(path, "artifact")
     art = _open_raw(path)
@@ -273,6 +280,11 @@ def checked_entry(path: Path) -> Path:
     ArtifactError naming it otherwise. A missing artifact that an interrupted publish left aside (``.old-*``) is
     named so: ``dicetables clean`` or the next build restores it (a read never renames anything)."""
     fmt = artifact_format(path)
+    if isinstance(path, RemotePath):  # over HTTP: a Zarr artifact its server's manifest lists
+        if fmt != "zarr":
+            raise ArtifactError(f"{path}: HDF5 mirrors are not read over HTTP (lookup reads each table's .zarr)")
+        manifest_entry(path)
+        return path
     inside_dir(path)
     try:
         mode = os.lstat(path).st_mode
@@ -476,23 +488,36 @@ def manifest_entry(path: Path) -> dict[str, Any]:
     """The entry of artifact ``path`` in the ``MANIFEST.json`` of its directory (parsed once per change of
     the file); ArtifactError when there is no manifest or it does not list the artifact."""
     manifest = path.parent / MANIFEST_NAME
-    try:
-        st = manifest.stat()
-    except OSError as exc:
-        raise ArtifactError(
-            f"{manifest}: no manifest; lookup holds every artifact to the manifest it was shipped with "
-            f"(set {TRUST_ENV}=artifact to trust each artifact's own metadata checksum instead)") from exc
-    key = (st.st_ino, st.st_mtime_ns, st.st_size)
-    hit = _manifests.get(manifest)
-    if hit is None or hit[0] != key:
-        data = load_manifest(path.parent)
-        hit = (key, {e["path"]: e for e in data["artifacts"]})
-        _manifests[manifest] = hit
-    entry = hit[1].get(path.name)
+    entry = _manifest_entries(manifest).get(path.name)
+    if entry is None and isinstance(path, RemotePath):
+        raise ArtifactError(f"{path}: not listed in {manifest} (the server does not have it)")
     if entry is None:
         raise ArtifactError(f"{path}: not listed in {manifest} (built with --no-manifest? `dicetables manifest "
                             f"--artifacts {path.parent}` lists every artifact there after verifying it)")
     return entry
+
+
+def _manifest_entries(manifest: Path) -> dict[str, dict[str, Any]]:
+    """{path: entry} of ``manifest``, parsed once per change of the file; over HTTP, once per process."""
+    if isinstance(manifest, RemotePath):
+        if trust_mode() != "manifest":
+            raise ArtifactError(f"{manifest.parent}: over HTTP every artifact is held to the server's {MANIFEST_NAME}; "
+                                f"{TRUST_ENV}=artifact is not supported")
+        key = (0, 0, 0)
+    else:
+        try:
+            st = manifest.stat()
+        except OSError as exc:
+            raise ArtifactError(
+                f"{manifest}: no manifest; lookup holds every artifact to the manifest it was shipped with "
+                f"(set {TRUST_ENV}=artifact to trust each artifact's own metadata checksum instead)") from exc
+        key = (st.st_ino, st.st_mtime_ns, st.st_size)
+    hit = _manifests.get(manifest)
+    if hit is None or hit[0] != key:
+        data = load_manifest(manifest.parent)
+        hit = (key, {e["path"]: e for e in data["artifacts"]})
+        _manifests[manifest] = hit
+    return hit[1]
 
 
 def open_artifact(
@@ -513,7 +538,7 @@ def open_artifact(
     (``trust_mode``), Zarr and HDF5 alike; a Zarr artifact is read through ``lookup.chunked`` (each chunk
     checked on first use). ``verify`` also reads every array whole now and checks its sha256.
     """
-    path = Path(path)
+    path = as_path(path)
     if artifact_format(path) == "hdf5":
         art = _open_raw(path)
         try:
@@ -655,6 +680,9 @@ def artifact_stamp(path: Path) -> int:
     """A value that changes whenever the artifact at ``path`` or the manifest beside it is republished, or
     the trust mode changes (0 when the artifact is absent): callers key their caches of opened artifacts
     on it."""
+    if isinstance(path, RemotePath):  # over HTTP: listed in the server's manifest (read once per process)
+        entry = _manifest_entries(path.parent / MANIFEST_NAME).get(path.name) if path.suffix == ".zarr" else None
+        return (hash((str(path), entry["meta_sha256"])) or 1) if entry is not None else 0
     meta_file = path / "zarr.json" if path.suffix == ".zarr" else path
     try:
         own = meta_file.stat()
@@ -671,8 +699,19 @@ def artifact_stamp(path: Path) -> int:
 
 def artifact_path(root: str | Path, name: str) -> Path:
     """``ROOT/NAME.zarr`` with ``root`` resolved (the artifacts directory may be a link) and ``name``
-    checked; the artifact itself is not resolved, so that a symlinked artifact is seen and refused."""
+    checked; the artifact itself is not resolved, so that a symlinked artifact is seen and refused. A root that
+    is an http(s) URL gives a ``lookup.remote.RemotePath`` (ValueError for a URL that cannot be read)."""
+    remote = remote_root(root)
+    if remote is not None:
+        return remote / f"{check_name(name, 'artifact name')}.zarr"
     return Path(root).resolve() / f"{check_name(name, 'artifact name')}.zarr"
+
+
+def artifact_exists(path: Path) -> bool:
+    """Whether artifact ``path`` (``artifact_path``) is there: on disk, or over HTTP listed in the server's
+    manifest (an ArtifactError naming the URL when the manifest cannot be had). Existence only: opening it
+    verifies."""
+    return bool(artifact_stamp(path)) if isinstance(path, RemotePath) else path.exists()
 
 
 def read_json(path: str | Path, missing: str = "file not found", *, limit: int = MANIFEST_LIMIT,
@@ -680,11 +719,11 @@ def read_json(path: str | Path, missing: str = "file not found", *, limit: int =
     """Parsed JSON of ``path``; ArtifactError (a ValueError) naming the file when it is missing, not a regular
     file (a FIFO, a device: refused without blocking), larger than ``limit`` bytes, nested too deeply or
     not JSON (``lookup.files.read_json_bounded``)."""
-    path = Path(path)
+    path = as_path(path)
     try:
         return read_json_bounded(path, limit, follow_symlinks=follow_symlinks)
-    except FileNotFoundError as exc:
-        raise ArtifactError(f"{path}: {missing}") from exc
+    except FileNotFoundError as exc:  # over HTTP, a 404: the message names the URL and says so
+        raise ArtifactError(str(exc) if isinstance(path, RemotePath) else f"{path}: {missing}") from exc
 
 
 def load_manifest(artifacts_dir: str | Path) -> dict[str, Any]:
@@ -693,7 +732,7 @@ def load_manifest(artifacts_dir: str | Path) -> dict[str, Any]:
     malformed: ``{"artifacts": [entry, ...]}`` and nothing else, each entry with exactly the fields of
     ``manifest_fields`` (its path naming an artifact directly inside ``artifacts_dir``), no path twice. Each
     entry's values are held to its artifact's metadata when that artifact is opened (``held_to_manifest``)."""
-    path = Path(artifacts_dir) / MANIFEST_NAME
+    path = as_path(artifacts_dir) / MANIFEST_NAME
     data = read_json(path, "no manifest (run `dicetables build` or `dvc repro`)", follow_symlinks=False)
     if not isinstance(data, dict) or not isinstance(data.get("artifacts"), list):
         raise ArtifactError(f"{path}: malformed manifest: no 'artifacts' list")

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from pipeline.cli_options import artifacts_option, artifacts_root, params_option
+from pipeline.cli_options import artifacts_option, artifacts_root, files_root, params_option
 from pipeline.progress import say, set_quiet
 
 
@@ -57,7 +57,7 @@ def build(family_names: tuple[str, ...], force: bool, params_path: Path | None, 
         for name, fam in registry.families(params).items():
             click.echo(f"{name}\tparams: {fam.section}\tcode: {', '.join(fam.code_files(params[fam.section]))}")
         return
-    registry.build(list(family_names), params_path=params_path, artifacts_dir=artifacts_root(artifacts_dir),
+    registry.build(list(family_names), params_path=params_path, artifacts_dir=files_root(artifacts_dir, "build"),
                  force=force, manifest=not no_manifest)
 
 
@@ -68,7 +68,7 @@ def manifest(artifacts_dir: Path | None) -> None:
     already lists it as it is (how a family built with --no-manifest is registered)."""
     from pipeline.store import write_manifest
 
-    say(f"wrote {write_manifest(artifacts_root(artifacts_dir))}")
+    say(f"wrote {write_manifest(files_root(artifacts_dir, 'manifest'))}")
 
 
 @main.command()
@@ -91,7 +91,7 @@ def verify(paths: tuple[Path, ...], timeout: float, repair: bool, artifacts_dir:
     from pipeline.store import clean as clean_dir
     from pipeline.verify import check_directory, verify_paths
 
-    root = artifacts_root(artifacts_dir)
+    root = files_root(artifacts_dir, "verify")
     for folder in sorted({p.parent for p in paths} if paths else {root}) if repair else ():
         for path, size in clean_dir(folder):
             click.echo(f"repaired: removed or restored {path} ({_size(size)})", err=True)
@@ -121,7 +121,7 @@ def clean(artifacts_dir: Path | None) -> None:
     missing is renamed back; a live writer's are kept), and the .runtime/ copies older versions made."""
     from pipeline.store import clean as clean_dir
 
-    root = artifacts_root(artifacts_dir)
+    root = files_root(artifacts_dir, "clean")
     removed = clean_dir(root)
     for path, size in removed:
         click.echo(f"removed {path} ({_size(size)})")
@@ -216,7 +216,7 @@ def summary(artifacts_dir: Path | None) -> None:
     """What is built (from the manifest), and one example query."""
     from lookup.store import artifact_files, load_manifest
 
-    root = artifacts_root(artifacts_dir)
+    root = files_root(artifacts_dir, "summary")
     entries = load_manifest(root)["artifacts"]
     files = {e["path"]: artifact_files(root / e["path"]) for e in entries}
     sizes = {name: sum(f.stat().st_size for f in found) for name, found in files.items()}
@@ -297,14 +297,15 @@ def serve(host: str, port: int, workers: int, artifacts_dir: Path | None) -> Non
 
     import uvicorn
 
+    from lookup.remote import remote_root
     from lookup.store import load_manifest, trust_mode
 
-    root = artifacts_root(artifacts_dir).resolve()
-    if not root.is_dir():
+    root = remote_root(artifacts_root(artifacts_dir)) or artifacts_root(artifacts_dir).resolve()
+    if remote_root(root) is None and not root.is_dir():
         raise ValueError(f"{root}: the artifacts directory is not a directory (build the tables first: make run; or "
                          "name it with --artifacts or $DICETABLES_ARTIFACTS)")
     if trust_mode() == "manifest":
-        load_manifest(root)  # an ArtifactError naming the file and its first problem
+        load_manifest(root)  # an ArtifactError naming the file (over HTTP, the URL) and its first problem
     try:
         socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:

@@ -93,6 +93,18 @@ def artifacts_root(artifacts_dir: Path | None) -> Path:
     return artifacts_dir if artifacts_dir is not None else default_artifacts_dir()
 
 
+def files_root(artifacts_dir: Path | None, command: str) -> Path:
+    """``artifacts_root`` for a command that works on the files themselves (build, verify, ...): a URL is refused
+    with a message (only lookup reads tables over HTTP)."""
+    from lookup.remote import remote_root
+
+    root = artifacts_root(artifacts_dir)
+    if remote_root(root) is not None:
+        raise click.ClickException(f"{remote_root(root)}: `dicetables {command}` works on the files of an artifacts "
+                                   "directory; a URL is read by lookup only (docs/artifacts.md, \"Reading over HTTP\")")
+    return root
+
+
 def params_section(params_path: Path | None, section: str) -> Mapping[str, Any]:
     """One section of params.yaml (default: the project's); ValueError naming a missing section."""
     from pipeline.family import DEFAULT_PARAMS, load_params

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lookup.protocol import Action, Advisor
-from lookup.store import artifact_path
+from lookup.store import artifact_exists, artifact_path
 from lookup.yahtzee import duel, headsup, party, towin
 from lookup.yahtzee.duel_states import duel_name
 from lookup.yahtzee.game import ROLLS, YahtzeeGame, YState, sheet_of
@@ -250,9 +250,9 @@ def built(root: Path) -> list[dict[str, Any]]:
 
 def _present(root: Path, rules: Rules) -> dict[str, bool]:
     return {"value": built_value_table(rules, root) is not None,
-            **{t: artifact_path(root, towin.towin_name(rules, t)).exists() for t in ("goal", "win", "law")},
-            "win2": artifact_path(root, duel_name(rules, 2)).exists(),
-            "win3": artifact_path(root, party_name(rules, 3)).exists()}
+            **{t: artifact_exists(artifact_path(root, towin.towin_name(rules, t))) for t in ("goal", "win", "law")},
+            "win2": artifact_exists(artifact_path(root, duel_name(rules, 2))),
+            "win3": artifact_exists(artifact_path(root, party_name(rules, 3)))}
 
 
 __all__ = ["DEFAULT_TARGET", "DuelAdvisor", "ExpectedAdvisor", "GoalAdvisor", "HeadsUpAdvisor", "PartyAdvisor",

@@ -21,6 +21,7 @@ from lookup.chunked import ChunkedArray
 from lookup.errors import NotBuiltError
 from lookup.store import (
     ArtifactError,
+    artifact_exists,
     artifact_path,
     artifact_stamp,
     default_artifacts_dir,
@@ -69,8 +70,8 @@ def built_value_table(rules: Rules, artifacts_dir: str | Path | None = None) -> 
     (``values_name``) when it exists, else the layered one (``layered_name``, Maxi Yatzy), else None (not built).
     The order of ``load_tables``; existence only: ``load_tables`` verifies."""
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
-    return next((name for name in (values_name(rules), layered_name(rules)) if artifact_path(root, name).exists()),
-                None)
+    return next((name for name in (values_name(rules), layered_name(rules))
+                 if artifact_exists(artifact_path(root, name))), None)
 
 
 @dataclass(frozen=True, eq=False)

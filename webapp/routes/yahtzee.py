@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from lookup.errors import NotBuiltError
-from lookup.store import artifact_path
+from lookup.store import artifact_exists, artifact_path
 from lookup.yahtzee import RULE_SETS, Sheet, chance, decide, distribution, explain, value
 from lookup.yahtzee.coach import coach
 from lookup.yahtzee.duel import DuelDecision, duel_name, win_probability
@@ -82,7 +82,7 @@ def _sheet_view(sh: Sheet) -> dict[str, object]:
 
 
 def _built(root: Path, name: str) -> bool:
-    return artifact_path(root, name).exists()
+    return artifact_exists(artifact_path(root, name))
 
 
 def _rule_set(root: Path, r: Rules) -> dict[str, object]:
