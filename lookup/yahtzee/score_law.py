@@ -89,8 +89,8 @@ class ScoreDistribution:
         return float(self.stats["mean"])
 
     @property
-    def std(self) -> float:
-        """Standard deviation of the final score (points)."""
+    def sd(self) -> float:
+        """Standard deviation of the final score (points); the artifact's statistics store it as ``std``."""
         return float(self.stats["std"])
 
     @property
@@ -128,6 +128,11 @@ class ScoreDistribution:
     def cdf(self) -> np.ndarray:
         """``cdf[x]`` = P(final score <= x)."""
         return np.cumsum(self.pmf)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The statistics as the command line's ``--json`` prints them: the rule set's name and ``stats``, with
+        the standard deviation named ``sd`` as everywhere a person reads it (the text, the web's answer)."""
+        return {"rules": self.rules.name, **{"sd" if k == "std" else k: v for k, v in self.stats.items()}}
 
 
 @lru_cache(maxsize=16)

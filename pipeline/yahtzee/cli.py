@@ -248,11 +248,11 @@ def distribution(rules_name: str, artifacts_dir: Path | None, thresholds: tuple[
     s = law.stats
     extra = {str(t): law.p_at_least(t) for t in thresholds}
     if as_json:
-        opt.echo_json({"rules": rules_name, **s, "p_at_least": {**s["p_at_least"], **extra}})
+        opt.echo_json({**law.as_dict(), "p_at_least": {**s["p_at_least"], **extra}})
         return
     q1, med, q3 = law.quartiles
     click.echo(f"{rules_name}: final score under optimal play (exact, {s['min_score']}..{s['max_score']} points)")
-    click.echo(f"mean {law.mean:.7f}  sd {law.std:.7f}  median {med}  quartiles {q1} / {q3}")
+    click.echo(f"mean {law.mean:.7f}  sd {law.sd:.7f}  median {med}  quartiles {q1} / {q3}")
     click.echo("percentiles  " + "  ".join(f"{p}%: {v}" for p, v in s["percentiles"].items()))
     click.echo(f"P(upper bonus) {law.p_upper_bonus:.7f}")
     for t, p in {**s["p_at_least"], **extra}.items():

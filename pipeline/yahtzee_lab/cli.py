@@ -44,7 +44,7 @@ def _played(games_n: int, run) -> Any:
 
 
 def _show_summary(label: str, s: dict[str, Any]) -> None:
-    click.echo(f"{label}: mean {s['mean']:.3f} [{s['mean_ci'][0]:.3f}, {s['mean_ci'][1]:.3f}]  std {s['std']:.2f}  "
+    click.echo(f"{label}: mean {s['mean']:.3f} [{s['mean_ci'][0]:.3f}, {s['mean_ci'][1]:.3f}]  sd {s['std']:.2f}  "
                f"q1 {s['q1']:.0f}  median {s['median']:.0f}  q3 {s['q3']:.0f}  upper bonus "
                f"{100 * s['p_upper_bonus']:.1f}%  (n = {s['n']:,})")
 

@@ -256,7 +256,7 @@ def distribution_route(rules: str, root: Artifacts) -> Response:
     nonzero = law.pmf.nonzero()[0]
     end = int(nonzero[-1]) + 1 if len(nonzero) else 0
     return json_response({"rules": law.rules.name, "pmf": law.pmf[:end].tolist(), "mean": law.mean,
-                          "sd": law.std, "median": law.median, "quartiles": list(law.quartiles),
+                          "sd": law.sd, "median": law.median, "quartiles": list(law.quartiles),
                           "p_upper_bonus": law.p_upper_bonus})
 
 
