@@ -74,14 +74,21 @@ def _state(banked: int, turn_total: int, other_banked: int | None, target: int, 
 
 @cli.command()
 @opt.rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
-def distribution(rules_name: str) -> None:
+@opt.json_option
+def distribution(rules_name: str, as_json: bool) -> None:
     """Exact law of the points of one roll, with its mean and standard deviation."""
     from lookup.g151.rules import roll_distribution, roll_moments
 
-    for pts, p in roll_distribution(rules_name).items():
-        click.echo(f"{pts:>4} points  {str(p):>7}  {float(p):.6f}")
+    law = roll_distribution(rules_name)
     mean, var = roll_moments(rules_name)
-    click.echo(f"mean {mean} = {float(mean):.6f} points; variance {var}; std {float(var) ** 0.5:.6f} points")
+    sd = float(var) ** 0.5
+    if as_json:  # roll_distribution's {points: probability} and roll_moments' (mean, variance), exact
+        opt.echo_json({"rules": rules_name, "distribution": {str(pts): opt.fraction_text(p) for pts, p in law.items()},
+                       "mean": opt.fraction_text(mean), "variance": opt.fraction_text(var), "sd": sd})
+        return
+    for pts, p in law.items():
+        click.echo(f"{pts:>4} points  {str(p):>7}  {float(p):.6f}")
+    click.echo(f"mean {mean} = {float(mean):.6f} points; variance {var}; sd {sd:.6f} points")
 
 
 @cli.command()

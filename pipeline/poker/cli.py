@@ -61,7 +61,7 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
                        "deals": result.deals, "board": result.board, "opponents": result.opponents,
                        "notes": list(result.notes), "hands": [
                            {"hand": label, "win": win and win[i], "tie": tie and tie[i], "equity": result.equity[i],
-                            "equity_exact": _fraction(Fraction(result.shares[i]) / result.deals)
+                            "equity_exact": opt.fraction_text(Fraction(result.shares[i]) / result.deals)
                             if result.exact else None,
                             "wins": result.wins and result.wins[i], "ties": result.ties and result.ties[i],
                             "se": result.se[i]}
@@ -85,11 +85,6 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
             click.echo(f"  {label}: {split}equity {100 * result.equity[i]:8.4f} % +- {100 * half:.4f} %  "
                        f"(se {result.se[i]:.2e})")
     click.echo(f"time {time.perf_counter() - start:.3f} s")
-
-
-def _fraction(p: Fraction | None) -> str | None:
-    """An exact probability as JSON text "numerator/denominator" (null when estimated)."""
-    return None if p is None else f"{p.numerator}/{p.denominator}"
 
 
 def _quiet() -> bool:
@@ -121,7 +116,7 @@ def preflop(hand: str, opponents: int, against: str | None, artifacts_dir: Path 
     r = heads_up(hand, against, artifacts_dir=root) if against else preflop_(hand, opponents, artifacts_dir=root)
     if as_json:
         opt.echo_json({"hand": r.hand, "against": r.against, "equity": r.equity, "exact": r.exact, "se": r.se,
-                       "fraction": _fraction(r.fraction), "wins": r.wins, "ties": r.ties, "deals": r.deals})
+                       "fraction": opt.fraction_text(r.fraction), "wins": r.wins, "ties": r.ties, "deals": r.deals})
         return
     if r.exact:
         extra = f" (wins {r.wins:,}, ties {r.ties:,} of {r.deals:,})" if r.deals else ""

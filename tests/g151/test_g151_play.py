@@ -174,6 +174,24 @@ def test_cli(g151_tables):
     assert out.exit_code == 0 and "z =" in out.output
 
 
+def test_cli_distribution_json_is_the_library_law():
+    """`g151 distribution --json`: roll_distribution's law and roll_moments' mean and variance, exact (fractions as
+    text, docs/cli.md), and the standard deviation as the text names it (sd)."""
+    from lookup.g151.rules import roll_distribution, roll_moments
+
+    out = CliRunner().invoke(main, ["g151", "distribution", "--rules", "straights", "--json"])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    mean, var = roll_moments("straights")
+    assert got == {"rules": "straights", "mean": "3475/36", "variance": f"{var.numerator}/{var.denominator}",
+                   "sd": float(var) ** 0.5,
+                   "distribution": {str(k): f"{p.numerator}/{p.denominator}"
+                                    for k, p in roll_distribution("straights").items()}}
+    assert mean == Fraction(3475, 36)
+    text = CliRunner().invoke(main, ["g151", "distribution", "--rules", "straights"]).output
+    assert f"sd {got['sd']:.6f} points" in text and "std" not in text
+
+
 @pytest.mark.parametrize("how", ["flip", "rewrite"])
 def test_a_damaged_table_is_refused_naming_the_problem(g151_tables, tmp_path, how):
     """A flipped bit (crc32c) or a changed policy entry re-encoded with a valid crc32c (sha256 digest), in a
