@@ -45,7 +45,7 @@ from lookup.validate import integer
 
 ROLL, BANK = "roll", "bank"
 ACTIONS = (ROLL, BANK)
-DEFAULT_TARGET = 1000
+DEFAULT_TARGET = 1000  # the one default target (points): the setup's, the entry points', the command's, the web's
 MAX_TARGET = 1_000_000
 MAX_TURNS = 10**6  # turns counted in a position typed in: far more than any game
 ROLL_CODE = 1  # the tables' policy code for "roll" (0 banks)
@@ -229,14 +229,15 @@ class G151Advisor(Advisor):
 
 def setups(root: Path) -> list[dict[str, JSON]]:
     """Every built variant and target, alone and with two players (alternating, so that the first few setups
-    hold both); [] when nothing is built."""
+    hold both), the default target first (the page starts with the first setup: the same game as the command
+    line's defaults when it is built); [] when nothing is built."""
     built = []
     for name in RULE_SETS:
         try:
             built += [(name, t) for t in load_tables(get_rules(name), root).targets]
         except ArtifactError:
             continue
-    built.sort(key=lambda rt: (rt[1], list(RULE_SETS).index(rt[0])))
+    built.sort(key=lambda rt: (rt[1] != DEFAULT_TARGET, rt[1], list(RULE_SETS).index(rt[0])))
     return [{"rules": r, "target": t, "players": 1 + (i + flip) % 2} for flip in (0, 1)
             for i, (r, t) in enumerate(built)]
 
@@ -262,4 +263,5 @@ SPEC = GameSpec(
 )
 
 
-__all__ = ["ACTIONS", "BANK", "P_WIN", "ROLL", "SPEC", "TURNS", "G151Advisor", "G151Game", "G151State"]
+__all__ = ["ACTIONS", "BANK", "DEFAULT_TARGET", "P_WIN", "ROLL", "SPEC", "TURNS", "G151Advisor", "G151Game",
+           "G151State"]

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
+from lookup.g151.game import DEFAULT_TARGET
 from lookup.g151.rules import DEFAULT_RULES, RULE_SETS, UNIT
 from pipeline import cli_options as opt
 
-target_option = click.option("--target", type=int, default=1000, show_default=True,
+target_option = click.option("--target", type=int, default=DEFAULT_TARGET, show_default=True,
                              help="Points to reach exactly (a multiple of 50).")
 other_option = click.option("--other", "other_banked", type=int, default=None,
                             help="Opponent's banked points (two-player policy); omit for solitaire.")
