@@ -233,10 +233,12 @@ def from_preflop_table(problem: Problem, tables: PreflopTables, start: float) ->
                          f"{samples:,} deals)", seconds=time.perf_counter() - start, **common)
 
 
-def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, budget: float = DEFAULT_BUDGET,
+def equity(hands: Any, board: Any = (), opponents: int | None = None, dead: Any = (), *,
+           budget: float = DEFAULT_BUDGET,
            samples: int = DEFAULT_SAMPLES, seed: int = 0, engine: Engine | None = None,
            artifacts_dir: str | Path | None = None, use_table: bool = True) -> Equity:
-    """Equity of each known hand against the others and ``opponents`` players with unknown cards.
+    """Equity of each known hand against the others and ``opponents`` players with unknown cards (default: one
+    random hand against a single known hand, none beside two or more: ``problem.default_opponents``).
 
     ``hands``: two-card hands (``["AsAh", "Kd Kc"]`` or card indices); ``board``: 0, 3, 4 or 5 cards;
     ``dead``: cards out of play. One hand with no board and no dead cards against random opponents is

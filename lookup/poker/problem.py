@@ -89,9 +89,17 @@ def count_arg(value: Any, what: str) -> int:
     return int(value)
 
 
-def make_problem(hands: Any, board: Any = (), opponents: Any = 0, dead: Any = ()) -> Problem:
+def default_opponents(known_hands: int) -> int:
+    """The unknown opponents of a question that names none: one random hand against a single known hand (its
+    equity against a random hand, as ``preflop`` answers by default), none beside two or more known hands (their
+    equity against each other). One rule for the library, the command line and the web."""
+    return 1 if known_hands == 1 else 0
+
+
+def make_problem(hands: Any, board: Any = (), opponents: Any = None, dead: Any = ()) -> Problem:
     """Check an equity question; ValueError naming the problem (a card that does not exist, a card used
-    twice, a board of 1, 2 or more than 5 cards, a hand that is not two cards, too many players)."""
+    twice, a board of 1, 2 or more than 5 cards, a hand that is not two cards, too many players). ``opponents``
+    None: ``default_opponents`` (1 with a single known hand, else 0); 0 is asked for explicitly."""
     if isinstance(hands, str):
         hands = hands.split()
     try:
@@ -108,7 +116,7 @@ def make_problem(hands: Any, board: Any = (), opponents: Any = 0, dead: Any = ()
     if len(board_cards) not in BOARD_SIZES:
         raise ValueError(f"a board of {len(board_cards)} card(s) is not a hold'em board (0, 3, 4 or 5 cards)")
     dead_cards = parse_cards(dead, "dead")
-    n = count_arg(opponents, "opponents")
+    n = default_opponents(len(parsed)) if opponents is None else count_arg(opponents, "opponents")
     if not 0 <= n < MAX_PLAYERS:
         raise ValueError(f"opponents must be in 0..{MAX_PLAYERS - 1} (at most {MAX_PLAYERS} players sit at a hold'em "
                          f"table), got {n}")

@@ -20,7 +20,8 @@ def cli() -> None:
 @cli.command()
 @click.argument("hands", nargs=-1)
 @click.option("--board", default="", help="0, 3, 4 or 5 cards, e.g. 2c7d9h.")
-@click.option("--opponents", type=int, default=0, show_default=True, help="Players with unknown cards.")
+@click.option("--opponents", type=int, default=None,
+              help="Players with unknown cards [default: 1 with one hand (as `poker preflop`), else 0].")
 @click.option("--dead", default="", help="Cards out of play.")
 @click.option("--budget", type=float, default=10.0, show_default=True,
               help="Seconds allowed for an exact count; beyond it, a Monte Carlo estimate.")
@@ -30,8 +31,8 @@ def cli() -> None:
               help="Enumerate even when the preflop table holds the answer (one hand, no board, no dead cards).")
 @artifacts_option
 @opt.json_option
-def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget: float, samples: int, seed: int,
-           no_table: bool, artifacts_dir: Path | None, as_json: bool) -> None:
+def equity(hands: tuple[str, ...], board: str, opponents: int | None, dead: str, budget: float, samples: int,
+           seed: int, no_table: bool, artifacts_dir: Path | None, as_json: bool) -> None:
     """Win / tie / equity of each of HANDS (e.g. AsAh KsKd), exact or estimated; from the preflop table when
     it holds the question."""
     from lookup.poker.equity import equity as equity_

@@ -8,7 +8,7 @@ const HTML = `
   <h2>Equity <small>(cards as text: AsKh, Td 9d; ranks 23456789TJQKA, suits c d h s)</small></h2>
   <div id="pk-hands"></div>
   <div class="row"><button id="pk-add">Add a hand</button>
-   <label>Random opponents <input id="pk-opp" type="number" min="0" max="8" value="0"></label></div>
+   <label>Random opponents <input id="pk-opp" type="number" min="0" max="8" placeholder="1 with one hand, else 0"></label></div>
   <div class="row"><label>Board (0, 3, 4 or 5 cards) <input id="pk-board" class="pk-cards" placeholder="2c 7d 9h"></label>
    <label>Dead cards <input id="pk-dead" class="pk-cards" placeholder="none"></label>
    <button id="pk-go">Equity</button></div>
@@ -38,7 +38,9 @@ function percent(x) { return x === null ? "–" : fmt(100 * x, 3) + " %"; }
 async function computeEquity() {
   $("pk-error").textContent = "";
   const hands = [...$("pk-hands").querySelectorAll("input")].map((i) => i.value.trim()).filter((v) => v);
-  const q = {hands, opponents: Number($("pk-opp").value), board: $("pk-board").value, dead: $("pk-dead").value};
+  // Random opponents left empty: the API's default, as the library's and the command line's (1 with one hand, else 0).
+  const opp = $("pk-opp").value.trim();
+  const q = {hands, ...(opp === "" ? {} : {opponents: Number(opp)}), board: $("pk-board").value, dead: $("pk-dead").value};
   try {
     const e = await api("poker/equity", q);
     const kind = e.exact ? `<b>exact</b>: every one of ${e.deals.toLocaleString()} equally likely deals counted`
