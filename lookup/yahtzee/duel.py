@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from lookup.errors import NotBuiltError
+from lookup.protocol import seat_text
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
 from lookup.yahtzee.duel_states import DUEL_SCHEMA, SCHEMA_VERSIONS, DuelLayout, duel_layout, duel_name, layer_offsets
 from lookup.yahtzee.party import load_party, party_analysis, party_outcomes, party_position, prefix_filled
@@ -132,7 +133,7 @@ class DuelDecision:
 
     def __str__(self) -> str:
         action = action_text(self.dice, self.reroll, self.keep, self.category)
-        return f"{action}; P(win) + P(tie)/2 = {self.probability:.6f} (seat {self.seat + 1})"
+        return f"{action}; P(win) + P(tie)/2 = {self.probability:.6f} ({seat_text(self.seat)} in turn order)"
 
 
 @dataclass(frozen=True)

@@ -163,7 +163,7 @@ def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes:
         decision = decide_(list(dice), rerolls, sheet, rules_name, **aim, artifacts_dir=artifacts_dir)
         options = explain(list(dice), rerolls, sheet, rules_name, **aim, artifacts_dir=artifacts_dir)
         if "opponents" in aim:
-            _print_chances(rules_name, decision, options, top, as_json, {"seat": decision.seat + 1})
+            _print_chances(rules_name, decision, options, top, as_json, {"seat": decision.seat})  # 0: first
         elif "opponent" in aim:
             _print_chances(rules_name, decision, options, top, as_json,
                            {"opponent_plays": "expected", "opponent_points": decision.target,
