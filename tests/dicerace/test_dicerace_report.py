@@ -68,7 +68,8 @@ def test_show_json_is_the_tables(built):
     assert entry == {"a": names[0], "b": names[1], "exact": {"win": win, "draw": draw, "loss": loss,
                                                               "gain": win - loss}}
     assert {(e["a"], e["b"], e["first"]) for e in got["matchups"]["sequential"]} >= {("optimal", "blind", "a")}
-    text = _run("dicerace", "show", "--dice", "5", "--target", "30", "--artifacts", str(built)).output
+    text = CliRunner().invoke(main, ["dicerace", "show", "--dice", "5", "--target", "30", "--artifacts", str(built)],
+                              env={"COLUMNS": "250"}).output  # rich wraps at the width
     assert f"EG(0, 0) = {seq.value[0, 0]:+.9f}" in text and f"wins with probability {seq.win[0, 0]:.9f}" in text
 
 
