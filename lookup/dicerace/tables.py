@@ -22,6 +22,7 @@ from lookup.store import (
     trusted_meta,
 )
 from lookup.validate import integer
+from lookup.words import counted
 
 PROBABILITIES_NAME = "dicerace-probabilities"
 PROBABILITIES_SCHEMA = "dicerace.probabilities"
@@ -66,7 +67,7 @@ def probabilities(d: int, *, artifacts_dir: str | Path | None = None) -> RollDis
         raise NotBuiltError(
             f"{root / PROBABILITIES_NAME}.zarr holds d up to max_dice={max_dice}: d={d} is not built; "
             "raise dicerace.max_dice in params.yaml and rebuild",
-            f"d={d} is not built on this server (rolls of up to {max_dice} dice are)")
+            f"d={d} is not built on this server (rolls of up to {counted(max_dice, 'die')} are)")
     width = 6 * d + 1
     return RollDistribution(dice=int(d), p=p[d, :width], q=q[d, :width])
 

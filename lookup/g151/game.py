@@ -42,6 +42,7 @@ from lookup.g151.tables import G151Tables, load_tables
 from lookup.games import GameSpec, Option
 from lookup.protocol import CHANCE, JSON, Action, Advisor, Game, Unit, json_object
 from lookup.validate import integer
+from lookup.words import counted
 
 ROLL, BANK = "roll", "bank"
 ACTIONS = (ROLL, BANK)
@@ -134,8 +135,8 @@ class G151Game(Game):
 
     def state_text(self, state: G151State) -> str:
         scores = " and ".join(map(str, state.banked))
-        head = f"banked {scores} (target {self.target})" + (f", {state.turns} turns counted" if self.players == 1
-                                                            else "")
+        counts = f", {counted(state.turns, 'turn')} counted" if self.players == 1 else ""
+        head = f"banked {scores} (target {self.target}){counts}"
         if self.is_terminal(state):
             return head + (": the target is reached" if self.players == 1 else f": player {state.mover + 1} has won")
         who = "" if self.players == 1 else f"player {state.mover + 1} "

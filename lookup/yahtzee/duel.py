@@ -38,6 +38,7 @@ import numpy as np
 from lookup.errors import NotBuiltError
 from lookup.protocol import seat_text
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
+from lookup.words import counted
 from lookup.yahtzee.duel_states import DUEL_SCHEMA, SCHEMA_VERSIONS, DuelLayout, duel_layout, duel_name, layer_offsets
 from lookup.yahtzee.party import load_party, party_analysis, party_outcomes, party_position, prefix_filled
 from lookup.yahtzee.party_states import share_weights
@@ -157,7 +158,7 @@ def _position(sheet: SheetLike, opponents: Any, rules: Rules | str) -> _Position
     if k == rules.n_boxes:
         raise ValueError("the mover's sheet is finished: every box is filled, there is nothing to decide")
     if ko not in (k, k + 1):
-        raise ValueError(f"sheets not at the same box index: the mover has filled {k} boxes and the opponent "
+        raise ValueError(f"sheets not at the same box index: the mover has filled {counted(k, 'box')} and the opponent "
                          f"{ko}; in seat order the opponent has filled {k} (the mover plays first at this box) "
                          f"or {k + 1} (the mover plays second)")
     seat = 0 if ko == k else 1

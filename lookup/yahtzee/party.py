@@ -23,6 +23,7 @@ import numpy as np
 
 from lookup.errors import NotBuiltError
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
+from lookup.words import counted
 from lookup.yahtzee.party_states import (
     PARTY_SCHEMA,
     PARTY_SCHEMA_VERSIONS,
@@ -119,7 +120,7 @@ def party_position(sheet: SheetLike, opponents: Sequence[SheetLike], rules: Rule
     seat = sum(1 for f in filled if f == k + 1)
     expected = [k] * (players - 1 - seat) + [k + 1] * seat
     if filled != expected:
-        raise ValueError(f"sheets not at the same box in turn order: the mover has filled {k} boxes and the "
+        raise ValueError(f"sheets not at the same box in turn order: the mover has filled {counted(k, 'box')} and the "
                          f"opponents {filled}; list the opponents in turn order after the mover, those still to "
                          f"play this box ({k} filled) first, then those who have played it ({k + 1})")
     by_seat = [me] + them  # turn order from the mover: seats seat, seat + 1, ... (mod players)

@@ -29,6 +29,7 @@ from lookup.chunked import ChunkedArray
 from lookup.errors import NotBuiltError
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
 from lookup.validate import shown
+from lookup.words import counted
 from lookup.yahtzee.question import Objective, Plan, Question
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike
@@ -85,7 +86,7 @@ class TowinTable:
 
     def check_needed(self, t: int) -> None:
         if self.max_points is not None and t > self.max_points:
-            raise ValueError(f"{t} points still needed, but the {self.rules.name!r} {self.objective} table "
+            raise ValueError(f"{counted(t, 'point')} still needed, but the {self.rules.name!r} {self.objective} table "
                              f"holds t <= {self.max_points} only (yahtzee.towin.max_points); rebuild it with a "
                              "larger cap or null")
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 import numpy as np
 
+from lookup.words import counted
 from pipeline import cli_options as opt
 
 dice_option = click.option("--dice", type=int, default=10, show_default=True, help="Most dice a turn may roll (D).")
@@ -119,7 +120,7 @@ def decide(my_score: int, other_score: int, dice: int, target: int, mode: str, s
                        "option_values": {str(k): v for k, v in info.option_values.items()},
                        "mixed": info.mixed, "unique": info.unique, "saddle_point": info.saddle_point})
         return
-    click.echo(f"{mode}, D={dice}, N={target}, scores {my_score} vs {other_score}: roll {d} dice "
+    click.echo(f"{mode}, D={dice}, N={target}, scores {my_score} vs {other_score}: roll {counted(d, 'die')} "
                f"(value {info.value:+.9f})")
     click.echo("optimal strategy: " + ", ".join(f"d={k}: {p:.6f}" for k, p in info.strategy.items()))
     if mode == "simultaneous":
@@ -185,5 +186,5 @@ def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games
         if games:
             sim = simulate(a, b, target, mode, games, seed, a_first=key != "b_first")
             got, se = sim.outcome, sim.standard_errors()
-            line += f"\n{'simulated':>12}: A wins {got.win:.6f} +- {se.win:.6f} over {games} games"
+            line += f"\n{'simulated':>12}: A wins {got.win:.6f} +- {se.win:.6f} over {counted(games, 'game')}"
         click.echo(line)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from lookup.words import counted
 from pipeline import cli_options as opt
 from pipeline.cli_options import artifacts_option, artifacts_root
 
@@ -70,8 +71,8 @@ def equity(hands: tuple[str, ...], board: str, opponents: int | None, dead: str,
         return
     kind = f"exact over {result.deals:,} deals" if result.exact else \
         f"ESTIMATE from {result.deals:,} random deals (+- 1.96 standard errors)"
-    click.echo(f"{result.method}: {kind}; board [{result.board or '-'}], {result.opponents} unknown opponent(s); "
-               f"source: {result.source}")
+    click.echo(f"{result.method}: {kind}; board [{result.board or '-'}], "
+               f"{counted(result.opponents, 'unknown opponent')}; source: {result.source}")
     for i, label in enumerate(result.hands):
         split = "" if win is None else f"win {100 * win[i]:8.4f} %  tie {100 * tie[i]:8.4f} %  "
         if result.exact:

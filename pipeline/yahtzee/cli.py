@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from lookup.words import counted
 from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS, get_rules
 from pipeline import cli_options as opt
 
@@ -167,11 +168,12 @@ def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes:
         elif "opponent" in aim:
             _print_chances(rules_name, decision, options, top, as_json,
                            {"opponent_plays": "expected", "opponent_points": decision.target,
-                            "behind": decision.needed}, f" (the opponent's lead: {decision.needed:+d} points)")
+                            "behind": decision.needed},
+                           f" (the opponent's lead: {counted(decision.needed, 'point', spec='+d')})")
         else:
             _print_chances(rules_name, decision, options, top, as_json,
                            {"goal": goal, "beat": beat, "needed": decision.needed},
-                           f" ({decision.needed} points still needed)")
+                           f" ({counted(decision.needed, 'point')} still needed)")
         return
     decision = decide_(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
     options = explain(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)

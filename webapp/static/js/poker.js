@@ -1,6 +1,6 @@
 // The poker view: the equity of known hands (POST /api/poker/equity) and the preflop chart of every starting
 // hand against random opponents (GET /api/poker/preflop). Every number comes from the API.
-import {$, api, fmt, stylesheet} from "./api.js";
+import {$, api, counted, fmt, stylesheet} from "./api.js";
 
 const HTML = `
 <div class="cols pk-cols">
@@ -43,11 +43,11 @@ async function computeEquity() {
   const q = {hands, ...(opp === "" ? {} : {opponents: Number(opp)}), board: $("pk-board").value, dead: $("pk-dead").value};
   try {
     const e = await api("poker/equity", q);
-    const kind = e.exact ? `<b>exact</b>: every one of ${e.deals.toLocaleString()} equally likely deals counted`
-      : `<b>estimate</b>: ${e.deals.toLocaleString()} sampled deals (± is one standard error)`;
+    const kind = e.exact ? `<b>exact</b>: every one of ${counted(e.deals, "equally likely deal")} counted`
+      : `<b>estimate</b>: ${counted(e.deals, "sampled deal")} (± is one standard error)`;
     const rows = e.players.map((p) => `<tr data-hand="${p.hand}"><td>${p.hand}</td><td>${percent(p.win)}</td>
       <td>${percent(p.tie)}</td><td class="eq">${fmt(p.equity, 6)}</td><td>${e.exact ? "exact" : "± " + fmt(p.se, 6)}</td></tr>`);
-    $("pk-out").innerHTML = `<p id="pk-kind">${kind} (${e.source}${e.opponents ? `; ${e.opponents} random opponent(s)` : ""})</p>
+    $("pk-out").innerHTML = `<p id="pk-kind">${kind} (${e.source}${e.opponents ? `; ${counted(e.opponents, "random opponent")}` : ""})</p>
       <table id="pk-table"><tr><th>hand</th><th>win</th><th>tie</th><th>equity (share of the pot)</th><th>error</th></tr>
       ${rows.join("")}</table><p class="legend">${e.method}${e.notes.length ? "; " + e.notes.join("; ") : ""}</p>`;
   } catch (err) { $("pk-error").textContent = err.message; $("pk-out").innerHTML = ""; }
@@ -58,7 +58,7 @@ const colour = (t) => `hsl(${240 - 240 * t},75%,${62 + 12 * Math.sin(Math.PI * t
 
 function showCell(c, chart) {
   const how = c.exact ? `exact${c.fraction ? ` (${c.fraction})` : ""}` : `estimate, standard error ${fmt(c.se, 6)}`;
-  const counts = c.wins === null ? "" : `; ${c.wins.toLocaleString()} wins and ${c.ties.toLocaleString()} ties in ${c.deals.toLocaleString()} deals`;
+  const counts = c.wins === null ? "" : `; ${counted(c.wins, "win")} and ${counted(c.ties, "tie")} in ${counted(c.deals, "deal")}`;
   $("pk-cell").innerHTML = `<p><b>${c.hand}</b> against ${chart.against}: equity <span id="pk-cell-equity">${fmt(c.equity, 6)}</span> (${how}${counts})</p>`;
 }
 
