@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lookup.errors import ArtifactError, NotBuiltError
+from lookup.errors import ArtifactError, not_built
 from lookup.g151.rules import (
     DEFAULT_RULES,
     RULE_SETS,
@@ -38,7 +38,7 @@ from lookup.g151.rules import (
     target_units,
     to_units,
 )
-from lookup.g151.tables import G151Tables, load_tables
+from lookup.g151.tables import COST, G151Tables, load_tables
 from lookup.games import GameSpec, Option
 from lookup.protocol import CHANCE, JSON, Action, Advisor, Game, Unit, json_object
 from lookup.validate import integer
@@ -191,10 +191,11 @@ class G151Advisor(Advisor):
         kind = "solitaire" if game.players == 1 else "duel"
         if (kind, game.target) not in tables.tables:
             name = game.rules.name
-            raise NotBuiltError(f"the 151 table for target {game.target} (variant {name!r}) is not built; built: "
-                                f"{list(tables.targets)}. Add it to g151.targets in params.yaml and rebuild",
-                                f"the 151 target {game.target} (variant {name!r}) is not built on this server; "
-                                f"built: {list(tables.targets)}")
+            raise not_built(f"the 151 table for target {game.target} (variant {name!r}) is not built (built: "
+                            f"{list(tables.targets)})",
+                            f"the 151 target {game.target} (variant {name!r}) is not built on this server; "
+                            f"built: {list(tables.targets)}",
+                            params=f"{game.target} in g151.targets", build=f"g151-{name}", cost=COST)
         self.arrays: dict[str, np.ndarray] = tables.tables[(kind, game.target)]
 
     def _index(self, state: G151State) -> tuple[int, ...]:

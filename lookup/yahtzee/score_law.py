@@ -22,10 +22,19 @@ from typing import Any
 
 import numpy as np
 
+from lookup.errors import not_built
 from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
 from lookup.validate import integer
 from lookup.yahtzee.rules import DEFAULT_RULES, Rules, get_rules
-from lookup.yahtzee.tables import DISTRIBUTION_SCHEMA, DISTRIBUTION_VERSIONS, distribution_name
+from lookup.yahtzee.tables import (
+    DISTRIBUTION_SCHEMA,
+    DISTRIBUTION_VERSIONS,
+    LAW_COST,
+    TABLES_COST,
+    dashed,
+    distribution_name,
+    layered_only,
+)
 
 __all__ = ["PERCENTILES", "THRESHOLDS", "ScoreDistribution", "distribution", "score_statistics"]
 
@@ -139,11 +148,13 @@ class ScoreDistribution:
 def _load(rules: Rules, path: Path, stamp: int) -> ScoreDistribution:
     # ``stamp`` makes a republished artifact a new cache entry.
     if not stamp:
-        raise ArtifactError(
-            f"{path}: the score distribution of {rules.name!r} is not built; add {rules.name!r} to "
-            f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`); "
-            f"Maxi Yatzy's (no policy table) to yahtzee.law.rule_sets (`dicetables build "
-            f"yahtzee-law-{rules.name.replace('+', '-')}`)")
+        missing, public = (f"{path}: the score distribution of {rules.name!r} is not built",
+                           f"the score distribution of rule set {rules.name!r} is not built on this server")
+        if layered_only(rules):  # six dice: the law built without a policy table
+            raise not_built(missing, public, params=f"{rules.name!r} in yahtzee.law.rule_sets",
+                            build=f"yahtzee-law-{dashed(rules)}", cost=LAW_COST)
+        raise not_built(missing, public, params=f"{rules.name!r} in yahtzee.rule_sets",
+                        build=f"yahtzee-{rules.name}", cost=TABLES_COST + " with the tables")
     with open_artifact(path, schema=DISTRIBUTION_SCHEMA, versions=DISTRIBUTION_VERSIONS,
                        rules=rules.to_dict()) as art:
         pmf = art.read("pmf")

@@ -139,7 +139,8 @@ def test_bad_input_is_a_value_error(g151_tables, args, kwargs, match):
 
 
 def test_missing_table_is_an_artifact_error(tmp_path):
-    with pytest.raises(ArtifactError, match="the 'stated' 151 tables are not built; add 'stated' to g151.variants"):
+    with pytest.raises(ArtifactError, match="the 'stated' 151 tables are not built; to build: `dicetables build "
+                                          "g151-stated`, with 'stated' in g151.variants"):
         decide(0, 0, artifacts_dir=tmp_path)
 
 
