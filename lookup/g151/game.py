@@ -158,7 +158,7 @@ class G151Game(Game):
         data = json_object(data, "151 position", keys)
         banked = data["banked"]
         if not isinstance(banked, list) or len(banked) != self.players:
-            raise ValueError(f"banked must be a list of {self.players} banked score(s)")
+            raise ValueError(f"banked must be a list of {counted(self.players, 'banked score')}")
         scores = tuple(to_units(s, "banked") * UNIT for s in banked)
         mover = integer(data.get("to_move", 0), "to_move", 0, self.players - 1)
         turn = to_units(data.get("turn_total", 0), "turn_total") * UNIT

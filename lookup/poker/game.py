@@ -121,7 +121,7 @@ class PokerHand(Game):
             raise ValueError(f"poker: action {action!r} is not legal here; legal: {', '.join(ACTIONS)}")
         cards = tuple(sorted(parse_cards(action if isinstance(action, str) else list(action), "dealt cards")))
         if len(cards) != k:
-            raise ValueError(f"poker: {k} card(s) are dealt here, got {len(cards)}")
+            raise ValueError(f"poker: this deal is of {counted(k, 'card')}, got {len(cards)}")
         used = self._used(state)
         taken = [c for c in cards if c in used]
         if taken:

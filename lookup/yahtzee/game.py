@@ -215,7 +215,7 @@ class YahtzeeGame(Game):
                                                       "rerolls": False, "kept": False})
         sheets = data["sheets"]
         if not isinstance(sheets, list) or len(sheets) != self.seats:
-            raise ValueError(f"sheets must be a list of {self.seats} sheet(s), one per seat")
+            raise ValueError(f"sheets must be a list of {counted(self.seats, 'sheet')}, one per seat")
         parsed = [Sheet.parse(s, self.rules) for s in sheets]
         mover = integer(data.get("to_move", 0), "to_move", 0, self.seats - 1)
         filled = [sum(b is not None for b in s.boxes) for s in parsed]
