@@ -19,3 +19,18 @@ class NotBuiltError(ArtifactError):
     def __init__(self, message: str, public: str) -> None:
         super().__init__(message)
         self.public = public
+
+
+BUILD_EXTRA = "pip install 'dicetables[build]'"
+
+
+def not_built(missing: str, public: str, *, build: str, cost: str, params: str = "") -> NotBuiltError:
+    """The error for a table that is not built, worded once for every game: ``missing`` says exactly what is
+    missing (its file first), then how to build it: with ``params`` in params.yaml where the table is not asked for
+    by default (a rule set, a target, a grid point: "'maxi' in yahtzee.layered.rule_sets"), the command
+    ``dicetables build BUILD`` (``build``: the family or families), which needs the [build] extra, and roughly
+    what the build costs (``cost``: the figures of docs/benchmarks.md on the project's 2-core machine).
+    ``public``: the same fact for a caller who cannot build (the web's answer)."""
+    where = f", with {params} in params.yaml" if params else ""
+    return NotBuiltError(f"{missing}; to build: `dicetables build {build}`{where}; the command needs the [build] "
+                         f"extra ({BUILD_EXTRA}); the build takes {cost}", public)

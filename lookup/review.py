@@ -24,6 +24,7 @@ from typing import Any
 
 from lookup.protocol import CHANCE, JSON, Action, Advisor, State, seat_text
 from lookup.records import GameRecord, parse_record, replay
+from lookup.words import counted
 
 DECISION, CHANCE_EVENT, OTHER_SEAT = "decision", "chance", "opponent"
 
@@ -109,7 +110,7 @@ class Review:
 
         lines = [f"review of {seat_text(self.seat)} ({self.game}, values in {self.unit}, "
                  f"{'higher' if self.higher else 'lower'} is better):",
-                 f"  {self.decisions} decision{'s' * (self.decisions != 1)}, {self.mistakes} below the best; "
+                 f"  {counted(self.decisions, 'decision')}, {self.mistakes} below the best; "
                  f"cost {f(self.total_cost)} in all ({f(self.per_decision)} a decision); "
                  f"luck {self.total_luck:+.{digits}f}",
                  f"  value {f(self.start)} at the start, {f(self.end)} {'at the end' if self.finished else 'now'}"]

@@ -25,6 +25,7 @@ from lookup.opponents import MODELS
 from lookup.protocol import CHANCE, Action, Advisor, Game, State
 from lookup.records import MAX_EVENTS, Step
 from lookup.validate import integer
+from lookup.words import counted
 
 Player = Callable[[State, random.Random], Action]  # the action a seat plays at ``state`` (its turn)
 
@@ -114,7 +115,8 @@ def simulate(advisor: Advisor, names: Sequence[str], games: int = 1000, seed: in
     games = integer(games, "games", 1, 10**7)
     seed = integer(seed, "seed", 0, 2**63 - 1)
     if len(names) != game.seats:
-        raise ValueError(f"{game.name} has {game.seats} seat(s): give {game.seats} player(s), got {len(names)}")
+        raise ValueError(f"{game.name} has {counted(game.seats, 'seat')}: give {counted(game.seats, 'player')}, got "
+                         f"{len(names)}")
     if swap and game.seats != 2:
         raise ValueError("swap exchanges the two seats of a two-player game")
     chosen = [player(advisor, n) for n in names]
@@ -123,8 +125,8 @@ def simulate(advisor: Advisor, names: Sequence[str], games: int = 1000, seed: in
     for g in range(games):
         spent = time.perf_counter() - began
         if budget is not None and spent > budget:
-            raise ValueError(f"games={games}: {g} game(s) took {spent:.1f} s, over the {budget:g} s one run may "
-                             f"take here; ask for at most about {max(1, int(g * budget / spent))} games")
+            raise ValueError(f"games={games}: {counted(g, 'game')} took {spent:.1f} s, over the {budget:g} s one "
+                             f"run may take here; ask for at most about {max(1, int(g * budget / spent))} games")
         orders = [(0, 1), (1, 0)] if swap else [tuple(range(game.seats))]
         results = [0.0] * len(names)
         for order in orders:  # order[seat] = the player sitting there

@@ -289,7 +289,8 @@ def checked_entry(path: Path) -> Path:
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
-        raise ArtifactError(f"{path}: no such artifact (build it with `dicetables build`){_aside(path)}") from None
+        raise ArtifactError(f"{path}: no such artifact (build it with `dicetables build`, which needs the [build] "
+                            f"extra: pip install 'dicetables[build]'){_aside(path)}") from None
     except OSError as exc:  # ENOTDIR: the artifacts "directory" is a file
         raise ArtifactError(f"{path}: cannot be examined ({exc.strerror})") from None
     if fmt == "zarr" and not stat.S_ISDIR(mode):

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from lookup.words import counted
 from pipeline.cli_options import artifacts_option, artifacts_root, files_root, params_option
 from pipeline.progress import say, set_quiet
 
@@ -110,7 +111,7 @@ def verify(paths: tuple[Path, ...], timeout: float, repair: bool, artifacts_dir:
     if not checked:
         raise click.ClickException(f"{root}: no artifacts, nothing listed in its MANIFEST.json, nothing to verify")
     if bad:
-        click.echo(f"{bad} problem(s) in {checked} item(s) checked", err=True)
+        click.echo(f"{counted(bad, 'problem')} in {counted(checked, 'item')} checked", err=True)
         sys.exit(1)
 
 
@@ -125,7 +126,7 @@ def clean(artifacts_dir: Path | None) -> None:
     removed = clean_dir(root)
     for path, size in removed:
         click.echo(f"removed {path} ({_size(size)})")
-    click.echo(f"cleaned {root}: {len(removed)} item(s), {_size(sum(s for _, s in removed))}")
+    click.echo(f"cleaned {root}: {counted(len(removed), 'item')}, {_size(sum(s for _, s in removed))}")
 
 
 def _size(n: int) -> str:
@@ -199,7 +200,7 @@ def repro(stages: tuple[str, ...], jobs: int | None, force: bool, dry: bool, roo
         say("Everything is up to date.")
         return
     jobs = jobs or _default_jobs()
-    say(f"{len(plan.stages)} stage(s) to run, {jobs} at a time")
+    say(f"{counted(len(plan.stages), 'stage')} to run, {jobs} at a time")
     try:
         parallel.run(plan, jobs, say)
     except RuntimeError as exc:
@@ -260,7 +261,7 @@ def compile_(games: tuple[str, ...], jobs: int, force: bool) -> None:
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
     if done:
-        say(f"compiled {len(done)} game(s) in {time.perf_counter() - start:.1f} s into {cache_dir()}")
+        say(f"compiled {counted(len(done), 'game')} in {time.perf_counter() - start:.1f} s into {cache_dir()}")
     else:
         say("every game's kernels are already compiled for this code")
 

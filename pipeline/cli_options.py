@@ -11,6 +11,7 @@ import importlib
 import os
 import stat
 from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,11 @@ def echo_json(content: Any) -> None:
     import json
 
     click.echo(json.dumps(content, indent=2))
+
+
+def fraction_text(p: Fraction | None) -> str | None:
+    """An exact number in ``--json``: the text "numerator/denominator" (null for None: an estimate)."""
+    return None if p is None else f"{p.numerator}/{p.denominator}"
 
 
 def rules_option(rule_sets: Iterable[str], default: str, help: str = "Rule set.") -> Callable[[Any], Any]:

@@ -22,6 +22,7 @@ from typing import Any
 
 import click
 
+from lookup.words import counted
 from pipeline.cli_options import artifacts_option, artifacts_root, echo_json, json_option, seed_option
 
 SETUP_HELP = "A setup option KEY=VALUE (repeatable; VALUE read as JSON when it is JSON, else as text)."
@@ -194,7 +195,7 @@ def protocol_commands(game: str) -> list[click.Command]:
             return
         for i, name in enumerate(names):
             click.echo(f"{name:<10} mean {result.mean[i]:.4f} ± {result.half_width[i]:.4f} ({advisor.game.unit.name}"
-                       f", {result.games} games)")
+                       f", {counted(result.games, 'game')})")
         click.echo("the tables against themselves, exactly: " + ", ".join(f"{v:.6f}" for v in exact if v is not None))
 
     return [setups, advise, review, play, simulate]

@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
 from lookup.errors import ArtifactError, NotBuiltError
+from lookup.words import counted
 
 MEDIA_TYPE = "application/problem+json"
 DETAIL_LIMIT = 300  # characters of a detail; anything longer is cut (a message that quotes input stays short)
@@ -77,7 +78,7 @@ async def invalid_request(request: Request, exc: Exception) -> Response:
     errors = list(exc.errors())
     words = [f"{_loc(e.get('loc', ()))}: {e.get('msg', 'invalid')}" for e in errors[:ERRORS_SHOWN]]
     if len(errors) > ERRORS_SHOWN:
-        words.append(f"and {len(errors) - ERRORS_SHOWN} more error(s)")
+        words.append(f"and {counted(len(errors) - ERRORS_SHOWN, 'more error')}")
     return problem(422, "; ".join(words) or "invalid request")
 
 

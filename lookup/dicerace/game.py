@@ -50,6 +50,7 @@ from lookup.games import GameSpec, Option
 from lookup.protocol import CHANCE, JSON, Action, Advisor, Game, Unit, json_object
 from lookup.store import artifact_path, trusted_meta
 from lookup.validate import integer
+from lookup.words import counted
 
 DEFAULT_DICE, DEFAULT_TARGET = 10, 100
 MAX_TARGET = 100_000  # far above any built table; bounds what a setup may ask
@@ -136,11 +137,11 @@ class DiceRace(Game):
 
     def action_text(self, state: RaceState, action: Action) -> str:
         if not self._rolling(state):
-            return f"rolls {action} {'die' if action == 1 else 'dice'}"
+            return f"rolls {counted(action, 'die')}"
         who = f"player {len(state.points) + 1}" if self.simultaneous else "the roll"
         if action == BUST_SCORE:
-            return f"{who}: a 1 shows, {BUST_SCORE} point"
-        return f"{who}: {action} points"
+            return f"{who}: a 1 shows, {counted(BUST_SCORE, 'point')}"
+        return f"{who}: {counted(action, 'point')}"
 
     def state_text(self, state: RaceState) -> str:
         a, b = state.scores
@@ -150,7 +151,9 @@ class DiceRace(Game):
             return f"{head}: {'a draw' if r == 0 else f'player {1 if r > 0 else 2} has won'}"
         if self._rolling(state):
             rolled = "".join(f", player {i + 1} scored {k}" for i, k in enumerate(state.points))
-            return f"{head}; rolling {' and '.join(map(str, state.dice))} dice{rolled}"
+            both = " and ".join(map(str, state.dice))
+            dice = counted(state.dice[0], "die") if len(state.dice) == 1 else f"{both} dice"
+            return f"{head}; rolling {dice}{rolled}"
         return f"{head}; player {self.to_move(state) + 1} to choose how many dice to roll"
 
     def state_json(self, state: RaceState) -> dict[str, JSON]:

@@ -11,7 +11,7 @@ import numpy as np
 
 from lookup.chunked import ChunkedArray
 from lookup.dicerace.rules import rules_dict
-from lookup.errors import NotBuiltError
+from lookup.errors import not_built
 from lookup.store import (
     ArtifactError,
     artifact_path,
@@ -22,6 +22,7 @@ from lookup.store import (
     trusted_meta,
 )
 from lookup.validate import integer
+from lookup.words import counted
 
 PROBABILITIES_NAME = "dicerace-probabilities"
 PROBABILITIES_SCHEMA = "dicerace.probabilities"
@@ -44,6 +45,10 @@ class RollDistribution:
 @lru_cache(maxsize=4)
 def _load_probabilities(path: Path, stamp: int) -> tuple[np.ndarray, np.ndarray, int]:
     # ``stamp`` (the metadata file's mtime) makes a rebuilt artifact a new cache entry.
+    if not stamp:
+        raise not_built(f"{path}: the dice-race roll probabilities are not built",
+                        "the dice-race roll probabilities are not built on this server", build=PROBABILITIES_NAME,
+                        cost="well under a second")
     with open_artifact(path, schema=PROBABILITIES_SCHEMA, versions=PROBABILITIES_VERSIONS,
                        rules=rules_dict()) as art:
         p, q = art.read("P"), art.read("Q")
@@ -63,10 +68,10 @@ def probabilities(d: int, *, artifacts_dir: str | Path | None = None) -> RollDis
     path = artifact_path(root, PROBABILITIES_NAME)
     p, q, max_dice = _load_probabilities(path, artifact_stamp(path))
     if d > max_dice:
-        raise NotBuiltError(
-            f"{root / PROBABILITIES_NAME}.zarr holds d up to max_dice={max_dice}: d={d} is not built; "
-            "raise dicerace.max_dice in params.yaml and rebuild",
-            f"d={d} is not built on this server (rolls of up to {max_dice} dice are)")
+        raise not_built(f"{path} holds d up to max_dice={max_dice}: d={d} is not built",
+                        f"d={d} is not built on this server (rolls of up to {counted(max_dice, 'die')} are)",
+                        params=f"dicerace.max_dice {d} or more", build="dicerace-probabilities",
+                        cost="well under a second")
     width = 6 * d + 1
     return RollDistribution(dice=int(d), p=p[d, :width], q=q[d, :width])
 
@@ -78,6 +83,8 @@ SIMULTANEOUS_NAME, SIMULTANEOUS_SCHEMA = "dicerace-simultaneous", "dicerace.simu
 ONESHOT_NAME, ONESHOT_SCHEMA = "dicerace-oneshot", "dicerace.oneshot"
 MATCHUPS_NAME, MATCHUPS_SCHEMA = "dicerace-matchups", "dicerace.matchups"
 STRATEGY_VERSIONS = (1,)
+# docs/benchmarks.md ("make run", "Dice race"): the stage's CPU for the default grid; a (30, 1000) game adds ~25 s.
+STRATEGIES_COST = "about 30-40 s of CPU for the default grid, ~25 s more for a game of 30 dice to 1000"
 # Version 2 of the sequential schema: P(win) and P(lose) stored, optimal sets exact (docs/dicerace.md).
 SEQUENTIAL_VERSIONS = (2,)
 # Version 2 of the simultaneous schema: supports, "not unique" and "no saddle point" flags of the exact game,
@@ -159,9 +166,9 @@ def _load_strategy(path: Path, stamp: int, schema: str, arrays: tuple[str, ...],
                    target: int) -> dict[str, ChunkedArray]:
     # ``stamp`` makes a rebuilt artifact (or manifest) a new cache entry.
     if not stamp:
-        raise NotBuiltError(f"{path}: the dice-race strategy tables are not built; run `make run` "
-                            "(or `dicetables build dicerace-strategies`)",
-                            "the dice-race strategy tables are not built on this server")
+        raise not_built(f"{path}: the dice-race strategy tables are not built",
+                        "the dice-race strategy tables are not built on this server", build="dicerace-strategies",
+                        cost=STRATEGIES_COST)
     meta = trusted_meta(path)
     try:
         grid = built_grid(meta)
@@ -169,10 +176,10 @@ def _load_strategy(path: Path, stamp: int, schema: str, arrays: tuple[str, ...],
         raise ArtifactError(f"{path}: malformed params.grid in its metadata") from exc
     if (dice, target) not in grid:
         built = ', '.join(f'({d}, {n})' for d, n in built_grid(meta))
-        raise NotBuiltError(
-            f"{path}: (dice={dice}, target={target}) is not built (built: {built}); add it to dicerace.grid in "
-            "params.yaml and rebuild",
-            f"the dice race with dice={dice}, target={target} is not built on this server (built: {built})")
+        raise not_built(
+            f"{path}: (dice={dice}, target={target}) is not built (built: {built})",
+            f"the dice race with dice={dice}, target={target} is not built on this server (built: {built})",
+            params=f"[{dice}, {target}] in dicerace.grid", build="dicerace-strategies", cost=STRATEGIES_COST)
     key = grid_key(dice, target)
     versions = {SEQUENTIAL_SCHEMA: SEQUENTIAL_VERSIONS, SIMULTANEOUS_SCHEMA: SIMULTANEOUS_VERSIONS}.get(
         schema, STRATEGY_VERSIONS)

@@ -1,8 +1,13 @@
 """Dominoes against opponent models, with the opponent's hand hidden: the rules as
-the game API of ``lookup.opponents``, and a player's decision from what it has seen.
+the game API of ``lookup.opponents``, and a player's decision from what it has seen (no table needed; the
+example runs as a doctest, tests/test_doctests.py):
 
-    from lookup.dominoes import decide, value
-    decide(["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"], "6-6", seat=1, player="realistic")
+    >>> from lookup.dominoes import decide, value
+    >>> hand = ["3-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]   # seat 1: the opponent opened with 6-6
+    >>> decide(hand, "6-6", seat=1, player="realistic")
+    '3-6L'
+    >>> round(value(hand, "6-6", seat=1, player="realistic"), 3)   # expected result: +1 win, -1 loss
+    -0.106
 """
 
 from lookup.dominoes.game import GAME, Dominoes, Observation, State, deal

@@ -47,6 +47,7 @@ from lookup.farkle.tables import FarkleTable, built_sizes, load_table
 from lookup.games import GameSpec, Option
 from lookup.protocol import CHANCE, JSON, Action, Advisor, Game, Unit, json_object
 from lookup.validate import integer
+from lookup.words import counted
 
 MAX_TURN = 100_000  # the largest turn total a position may give (hot dice have no limit; tables end far below)
 
@@ -124,7 +125,7 @@ class FarkleGame(Game):
             return f"sets aside {' '.join(map(str, action))} ({points(action, self.rules)} points)"
         if action == BANK:
             return f"banks {state.turn_total}"
-        return f"rolls {state.dice} {'die' if state.dice == 1 else 'dice'}"
+        return f"rolls {counted(state.dice, 'die')}"
 
     def action_json(self, state: FarkleState, action: Action) -> JSON:
         return list(action) if isinstance(action, tuple) else action
@@ -136,11 +137,12 @@ class FarkleGame(Game):
             return f"{head}: player {1 if a >= self.size.target else 2} has won"
         who = f"player {state.mover + 1}"
         if state.rolling:
-            return f"{head}; {who} rolls {state.dice} dice with a turn total of {state.turn_total}"
+            return f"{head}; {who} rolls {counted(state.dice, 'die')} with a turn total of {state.turn_total}"
         if state.roll is not None:
             return (f"{head}; {who} rolled {' '.join(map(str, state.roll))} with a turn total of {state.turn_total}:"
                     " which dice to set aside?")
-        return f"{head}; {who} has a turn total of {state.turn_total} and {state.dice} dice to roll: roll or bank?"
+        return (f"{head}; {who} has a turn total of {state.turn_total} and {counted(state.dice, 'die')} to roll: "
+                "roll or bank?")
 
     def state_json(self, state: FarkleState) -> dict[str, JSON]:
         return {"scores": list(state.scores), "farkles": list(state.farkles), "to_move": state.mover,

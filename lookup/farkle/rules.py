@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from lookup.naming import by_name
 from lookup.validate import integer, shown
+from lookup.words import counted
 
 ROLL, BANK = "roll", "bank"
 FACES = 6
@@ -79,7 +80,7 @@ class Size(NamedTuple):
     dice: int
 
     def text(self) -> str:
-        return f"target {self.target}, floor {self.floor}, {self.dice} dice"
+        return f"target {self.target}, floor {self.floor}, {counted(self.dice, 'die')}"
 
 
 FULL = Size(10_000, -2_500, 6)  # the published two-player game

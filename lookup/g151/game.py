@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lookup.errors import ArtifactError, NotBuiltError
+from lookup.errors import ArtifactError, not_built
 from lookup.g151.rules import (
     DEFAULT_RULES,
     RULE_SETS,
@@ -38,14 +38,15 @@ from lookup.g151.rules import (
     target_units,
     to_units,
 )
-from lookup.g151.tables import G151Tables, load_tables
+from lookup.g151.tables import COST, G151Tables, load_tables
 from lookup.games import GameSpec, Option
 from lookup.protocol import CHANCE, JSON, Action, Advisor, Game, Unit, json_object
 from lookup.validate import integer
+from lookup.words import counted
 
 ROLL, BANK = "roll", "bank"
 ACTIONS = (ROLL, BANK)
-DEFAULT_TARGET = 1000
+DEFAULT_TARGET = 1000  # the one default target (points): the setup's, the entry points', the command's, the web's
 MAX_TARGET = 1_000_000
 MAX_TURNS = 10**6  # turns counted in a position typed in: far more than any game
 ROLL_CODE = 1  # the tables' policy code for "roll" (0 banks)
@@ -134,8 +135,8 @@ class G151Game(Game):
 
     def state_text(self, state: G151State) -> str:
         scores = " and ".join(map(str, state.banked))
-        head = f"banked {scores} (target {self.target})" + (f", {state.turns} turns counted" if self.players == 1
-                                                            else "")
+        counts = f", {counted(state.turns, 'turn')} counted" if self.players == 1 else ""
+        head = f"banked {scores} (target {self.target}){counts}"
         if self.is_terminal(state):
             return head + (": the target is reached" if self.players == 1 else f": player {state.mover + 1} has won")
         who = "" if self.players == 1 else f"player {state.mover + 1} "
@@ -157,7 +158,7 @@ class G151Game(Game):
         data = json_object(data, "151 position", keys)
         banked = data["banked"]
         if not isinstance(banked, list) or len(banked) != self.players:
-            raise ValueError(f"banked must be a list of {self.players} banked score(s)")
+            raise ValueError(f"banked must be a list of {counted(self.players, 'banked score')}")
         scores = tuple(to_units(s, "banked") * UNIT for s in banked)
         mover = integer(data.get("to_move", 0), "to_move", 0, self.players - 1)
         turn = to_units(data.get("turn_total", 0), "turn_total") * UNIT
@@ -190,10 +191,11 @@ class G151Advisor(Advisor):
         kind = "solitaire" if game.players == 1 else "duel"
         if (kind, game.target) not in tables.tables:
             name = game.rules.name
-            raise NotBuiltError(f"the 151 table for target {game.target} (variant {name!r}) is not built; built: "
-                                f"{list(tables.targets)}. Add it to g151.targets in params.yaml and rebuild",
-                                f"the 151 target {game.target} (variant {name!r}) is not built on this server; "
-                                f"built: {list(tables.targets)}")
+            raise not_built(f"the 151 table for target {game.target} (variant {name!r}) is not built (built: "
+                            f"{list(tables.targets)})",
+                            f"the 151 target {game.target} (variant {name!r}) is not built on this server; "
+                            f"built: {list(tables.targets)}",
+                            params=f"{game.target} in g151.targets", build=f"g151-{name}", cost=COST)
         self.arrays: dict[str, np.ndarray] = tables.tables[(kind, game.target)]
 
     def _index(self, state: G151State) -> tuple[int, ...]:
@@ -229,14 +231,15 @@ class G151Advisor(Advisor):
 
 def setups(root: Path) -> list[dict[str, JSON]]:
     """Every built variant and target, alone and with two players (alternating, so that the first few setups
-    hold both); [] when nothing is built."""
+    hold both), the default target first (the page starts with the first setup: the same game as the command
+    line's defaults when it is built); [] when nothing is built."""
     built = []
     for name in RULE_SETS:
         try:
             built += [(name, t) for t in load_tables(get_rules(name), root).targets]
         except ArtifactError:
             continue
-    built.sort(key=lambda rt: (rt[1], list(RULE_SETS).index(rt[0])))
+    built.sort(key=lambda rt: (rt[1] != DEFAULT_TARGET, rt[1], list(RULE_SETS).index(rt[0])))
     return [{"rules": r, "target": t, "players": 1 + (i + flip) % 2} for flip in (0, 1)
             for i, (r, t) in enumerate(built)]
 
@@ -262,4 +265,5 @@ SPEC = GameSpec(
 )
 
 
-__all__ = ["ACTIONS", "BANK", "P_WIN", "ROLL", "SPEC", "TURNS", "G151Advisor", "G151Game", "G151State"]
+__all__ = ["ACTIONS", "BANK", "DEFAULT_TARGET", "P_WIN", "ROLL", "SPEC", "TURNS", "G151Advisor", "G151Game",
+           "G151State"]

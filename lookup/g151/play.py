@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lookup.g151.game import BANK, ROLL, G151Advisor, G151Game, G151State
+from lookup.g151.game import BANK, DEFAULT_TARGET, ROLL, G151Advisor, G151Game, G151State
 from lookup.g151.rules import DEFAULT_RULES, UNIT, Rules, get_rules, target_units, to_units
 from lookup.g151.tables import load_tables
 
@@ -44,7 +44,7 @@ def _position(banked: Any, turn_total: Any, other_banked: Any, target: Any, rule
     return advisor, G151State(scores, 0, t * UNIT, t == 0)
 
 
-def decide(banked: int, turn_total: int, other_banked: int | None = None, target: int = 1000,
+def decide(banked: int, turn_total: int, other_banked: int | None = None, target: int = DEFAULT_TARGET,
            rules: str | Rules = DEFAULT_RULES, *, artifacts_dir: str | Path | None = None) -> str:
     """``"roll"`` or ``"bank"``: the optimal action (two-player policy when ``other_banked`` is given).
 
@@ -54,7 +54,7 @@ def decide(banked: int, turn_total: int, other_banked: int | None = None, target
     return ROLL if state.rolling else advisor.decide(state)
 
 
-def value(banked: int, turn_total: int, other_banked: int | None = None, target: int = 1000,
+def value(banked: int, turn_total: int, other_banked: int | None = None, target: int = DEFAULT_TARGET,
           rules: str | Rules = DEFAULT_RULES, *, artifacts_dir: str | Path | None = None) -> float:
     """Value of the state under optimal play: the win probability of the player to move (with
     ``other_banked``) or the expected number of turns still counted, this one included (alone)."""
@@ -62,7 +62,7 @@ def value(banked: int, turn_total: int, other_banked: int | None = None, target:
     return advisor.value(state, 0)
 
 
-def action_values(banked: int, turn_total: int, other_banked: int | None = None, target: int = 1000,
+def action_values(banked: int, turn_total: int, other_banked: int | None = None, target: int = DEFAULT_TARGET,
                   rules: str | Rules = DEFAULT_RULES, *,
                   artifacts_dir: str | Path | None = None) -> dict[str, float]:
     """{"roll": value, "bank": value} of both actions, optimal play afterwards (``bank`` absent at

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from lookup.errors import NotBuiltError
+from lookup.errors import not_built
 from lookup.g151.rules import Rules
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
 
@@ -22,6 +22,7 @@ SCHEMA = "g151.tables"
 SCHEMA_VERSIONS = (1,)
 KINDS = ("solitaire", "duel")  # duel = two players
 FIELDS = ("roll", "bank", "policy")
+COST = "about a second for the default targets (docs/benchmarks.md)"  # what a build costs
 
 
 def artifact_name(rules: Rules) -> str:
@@ -61,10 +62,9 @@ def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> G151Ta
 def _load(rules: Rules, path: Path, stamp: int) -> G151Tables:
     # ``stamp`` (the metadata file's mtime) makes a republished artifact a new cache entry.
     if not stamp:
-        raise NotBuiltError(
-            f"{path}: the {rules.name!r} 151 tables are not built; add {rules.name!r} to g151.variants in "
-            f"params.yaml and run `make run` (or `dicetables build g151-{rules.name}`)",
-            f"the 151 variant {rules.name!r} is not built on this server")
+        raise not_built(f"{path}: the {rules.name!r} 151 tables are not built",
+                        f"the 151 variant {rules.name!r} is not built on this server",
+                        params=f"{rules.name!r} in g151.variants", build=f"g151-{rules.name}", cost=COST)
     with open_artifact(path, schema=SCHEMA, versions=SCHEMA_VERSIONS, rules=rules.to_dict()) as art:
         targets = tuple(int(t) for t in art.meta["params"]["targets"])
         tables = {}

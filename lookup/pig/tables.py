@@ -10,13 +10,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from lookup.errors import NotBuiltError
+from lookup.errors import not_built
 from lookup.pig.rules import Rules
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays, trusted_meta
 
 SCHEMA = "pig.tables"
 SCHEMA_VERSIONS = (1,)
 FIELDS = ("roll", "hold")
+COST = "about 3 s for the target 100 (docs/pig.md)"  # what a build costs
 
 
 def artifact_name(rules: Rules) -> str:
@@ -67,13 +68,13 @@ def _path(rules: Rules, artifacts_dir: str | Path | None) -> Path:
 def _load(rules: Rules, target: int, path: Path, stamp: int) -> PigTable:
     # ``stamp`` (the metadata file's mtime) makes a rebuilt artifact a new cache entry.
     if not stamp:
-        raise NotBuiltError(f"{path}: the Pig tables are not built; add pig to params.yaml and run `make run` "
-                            f"(or `dicetables build pig-{rules.name}`)", "the Pig tables are not built on this server")
+        raise not_built(f"{path}: the Pig tables are not built", "the Pig tables are not built on this server",
+                        build=f"pig-{rules.name}", cost=COST)
     targets = built_targets(rules, path.parent)
     if target not in targets:
-        raise NotBuiltError(f"{path}: target {target} is not built (built: {list(targets)}); add it to pig.targets "
-                            "in params.yaml and rebuild",
-                            f"Pig to {target} is not built on this server (built: {list(targets)})")
+        raise not_built(f"{path}: target {target} is not built (built: {list(targets)})",
+                        f"Pig to {target} is not built on this server (built: {list(targets)})",
+                        params=f"{target} in pig.targets", build=f"pig-{rules.name}", cost=COST)
     _, arrays = play_arrays(path, [array_name(f, target) for f in FIELDS], schema=SCHEMA, versions=SCHEMA_VERSIONS,
                             rules=rules.to_dict())
     return PigTable(rules, target, *(arrays[array_name(f, target)] for f in FIELDS))

@@ -43,6 +43,7 @@ from lookup.poker.tables import (
 from lookup.store import ArtifactError
 from lookup.validate import integer, number
 from lookup.validate import seed as validate_seed
+from lookup.words import counted
 
 DEFAULT_BUDGET = 5.0
 DEFAULT_SAMPLES = 2_000_000
@@ -221,22 +222,25 @@ def from_preflop_table(problem: Problem, tables: PreflopTables, start: float) ->
     if flag == 1:
         share = exact_share(value, deals, n + 1)
         if share is None:
-            return f"the preflop table's exact entry for {name} against {n} hands is not a rational over its deals"
+            return (f"the preflop table's exact entry for {name} against {counted(n, 'hand')} is not a rational over "
+                    "its deals")
         return Equity(exact=True, deals=deals, wins=None, ties=None, shares=(share * deals,), se=(0.0,),
-                      method=f"preflop table ({name} against {n} random hands, exact)",
+                      method=f"preflop table ({name} against {counted(n, 'random hand')}, exact)",
                       seconds=time.perf_counter() - start, **common)
     samples, se = int(a["multi_samples"][n - 1]), float(a["multi_se"][n - 1, x])
     if flag != 0 or samples <= 0 or not (np.isfinite(value) and np.isfinite(se) and se > 0):
-        return f"the preflop table's row for {n} random hands is incomplete"
+        return f"the preflop table's row for {counted(n, 'random hand')} is incomplete"
     return Equity(exact=False, deals=samples, wins=None, ties=None, shares=(Fraction(value) * samples,), se=(se,),
-                  method=f"preflop table ({name} against {n} random hands, board-stratified Monte Carlo over "
-                         f"{samples:,} deals)", seconds=time.perf_counter() - start, **common)
+                  method=f"preflop table ({name} against {counted(n, 'random hand')}, board-stratified Monte Carlo "
+                         f"over {samples:,} deals)", seconds=time.perf_counter() - start, **common)
 
 
-def equity(hands: Any, board: Any = (), opponents: int = 0, dead: Any = (), *, budget: float = DEFAULT_BUDGET,
+def equity(hands: Any, board: Any = (), opponents: int | None = None, dead: Any = (), *,
+           budget: float = DEFAULT_BUDGET,
            samples: int = DEFAULT_SAMPLES, seed: int = 0, engine: Engine | None = None,
            artifacts_dir: str | Path | None = None, use_table: bool = True) -> Equity:
-    """Equity of each known hand against the others and ``opponents`` players with unknown cards.
+    """Equity of each known hand against the others and ``opponents`` players with unknown cards (default: one
+    random hand against a single known hand, none beside two or more: ``problem.default_opponents``).
 
     ``hands``: two-card hands (``["AsAh", "Kd Kc"]`` or card indices); ``board``: 0, 3, 4 or 5 cards;
     ``dead``: cards out of play. One hand with no board and no dead cards against random opponents is

@@ -41,6 +41,7 @@ from lookup.poker.tables import EvaluatorTables, built_preflop, load_evaluator
 from lookup.protocol import CHANCE, JSON, Action, Advisor, Game, Unit, json_object
 from lookup.store import ArtifactError
 from lookup.validate import integer
+from lookup.words import counted
 
 FOLD, CALL = "fold", "call"
 ACTIONS = (FOLD, CALL)
@@ -120,7 +121,7 @@ class PokerHand(Game):
             raise ValueError(f"poker: action {action!r} is not legal here; legal: {', '.join(ACTIONS)}")
         cards = tuple(sorted(parse_cards(action if isinstance(action, str) else list(action), "dealt cards")))
         if len(cards) != k:
-            raise ValueError(f"poker: {k} card(s) are dealt here, got {len(cards)}")
+            raise ValueError(f"poker: this deal is of {counted(k, 'card')}, got {len(cards)}")
         used = self._used(state)
         taken = [c for c in cards if c in used]
         if taken:
@@ -175,7 +176,8 @@ class PokerHand(Game):
 
     def state_text(self, state: HandState) -> str:
         if not state.hole:
-            return f"{self.opponents} opponent(s) all in, pot {self.pot}, {self.to_call} to call; the deal is next"
+            return (f"{counted(self.opponents, 'opponent')} all in, pot {self.pot}, {self.to_call} to call; the deal "
+                    "is next")
         parts = [f"hand {' '.join(map(card_text, state.hole))}, pot {self.pot}, {self.to_call} to call"]
         if state.called is None:
             return parts[0] + ": call or fold"
@@ -209,8 +211,8 @@ class PokerHand(Game):
         if len(hole) not in (0, HOLE_CARDS) or any(len(h) != HOLE_CARDS for h in shown):
             raise ValueError("a hand is two cards")
         if len(board) not in (0, 3, 4, 5) or len(shown) > self.opponents:
-            raise ValueError(f"a board of {len(board)} cards and {len(shown)} hands shown: not a position of this "
-                             f"hand ({self.opponents} opponents)")
+            raise ValueError(f"a board of {counted(len(board), 'card')} and {counted(len(shown), 'hand')} shown: not "
+                             f"a position of this hand ({counted(self.opponents, 'opponent')})")
         every = [*hole, *board, *(c for h in shown for c in h)]
         if len(set(every)) != len(every):
             raise ValueError("a card is dealt twice")

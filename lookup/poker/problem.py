@@ -16,6 +16,7 @@ import numpy as np
 
 from lookup.poker.cards import DECK_SIZE, card_text, parse_cards
 from lookup.poker.rules import BOARD_SIZES, HOLE_CARDS, MAX_PLAYERS
+from lookup.words import counted
 
 
 @dataclass(frozen=True)
@@ -89,9 +90,17 @@ def count_arg(value: Any, what: str) -> int:
     return int(value)
 
 
-def make_problem(hands: Any, board: Any = (), opponents: Any = 0, dead: Any = ()) -> Problem:
+def default_opponents(known_hands: int) -> int:
+    """The unknown opponents of a question that names none: one random hand against a single known hand (its
+    equity against a random hand, as ``preflop`` answers by default), none beside two or more known hands (their
+    equity against each other). One rule for the library, the command line and the web."""
+    return 1 if known_hands == 1 else 0
+
+
+def make_problem(hands: Any, board: Any = (), opponents: Any = None, dead: Any = ()) -> Problem:
     """Check an equity question; ValueError naming the problem (a card that does not exist, a card used
-    twice, a board of 1, 2 or more than 5 cards, a hand that is not two cards, too many players)."""
+    twice, a board of 1, 2 or more than 5 cards, a hand that is not two cards, too many players). ``opponents``
+    None: ``default_opponents`` (1 with a single known hand, else 0); 0 is asked for explicitly."""
     if isinstance(hands, str):
         hands = hands.split()
     try:
@@ -102,13 +111,14 @@ def make_problem(hands: Any, board: Any = (), opponents: Any = 0, dead: Any = ()
     for i, hand in enumerate(hand_list):
         cards = parse_cards(hand, f"hand {i + 1}")
         if len(cards) != HOLE_CARDS:
-            raise ValueError(f"hand {i + 1} {hand!r} has {len(cards)} card(s); a hold'em hand is exactly two cards")
+            raise ValueError(f"hand {i + 1} {hand!r} has {counted(len(cards), 'card')}; a hold'em hand is exactly two "
+                             "cards")
         parsed.append(tuple(cards))
     board_cards = parse_cards(board, "board")
     if len(board_cards) not in BOARD_SIZES:
-        raise ValueError(f"a board of {len(board_cards)} card(s) is not a hold'em board (0, 3, 4 or 5 cards)")
+        raise ValueError(f"a board of {counted(len(board_cards), 'card')} is not a hold'em board (0, 3, 4 or 5 cards)")
     dead_cards = parse_cards(dead, "dead")
-    n = count_arg(opponents, "opponents")
+    n = default_opponents(len(parsed)) if opponents is None else count_arg(opponents, "opponents")
     if not 0 <= n < MAX_PLAYERS:
         raise ValueError(f"opponents must be in 0..{MAX_PLAYERS - 1} (at most {MAX_PLAYERS} players sit at a hold'em "
                          f"table), got {n}")
@@ -124,6 +134,6 @@ def make_problem(hands: Any, board: Any = (), opponents: Any = 0, dead: Any = ()
             seen[c] = where
     problem = Problem(hands=tuple(parsed), board=board_cards, dead=dead_cards, opponents=n)
     if problem.pool < 2 * n:
-        raise ValueError(f"not enough cards: {len(problem.rem)} left in the deck for {problem.k} board card(s) and "
-                         f"{n} opponent hand(s)")
+        raise ValueError(f"not enough cards: {len(problem.rem)} left in the deck for "
+                         f"{counted(problem.k, 'board card')} and {counted(n, 'opponent hand')}")
     return problem

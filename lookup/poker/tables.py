@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from lookup.errors import not_built
 from lookup.poker.rules import RULES
-from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
+from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
 
 EVALUATOR = "poker-evaluator"
 EVALUATOR_SCHEMA = "poker.evaluator"
@@ -136,11 +137,17 @@ def _load_preflop(path: Path, stamp: int) -> PreflopTables:
     return PreflopTables(arrays=arrays, params=dict(meta["params"]), stats=dict(meta.get("stats", {})))
 
 
+# docs/benchmarks.md ("Poker"): what each family costs to build on the project's 2-core machine.
+COSTS = {"poker-evaluator": "a few seconds",
+         "poker-preflop": "about 1.5 minutes (70-90 s of CPU), after poker-evaluator",
+         "poker-multiway": "about 35 minutes on 2 cores for every class to 9 opponents (poker.multiway)"}
+
+
 def _read(path: Path, stamp: int, schema: str, versions: tuple[int, ...], names: tuple[str, ...],
           family: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     if not stamp:
-        raise ArtifactError(f"{path}: the poker tables are not built; run `make run` "
-                            f"(or `dicetables build {family}`)")
+        raise not_built(f"{path}: the poker tables ({family}) are not built", "the poker tables are not built on "
+                        "this server", build=family, cost=COSTS[family])
     with open_artifact(path, schema=schema, versions=versions, rules=RULES) as art:
         arrays = {name: art.read(name) for name in names}
         meta = art.meta

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
+from lookup.errors import not_built
+from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
 from lookup.tictactoe.rules import get_rules
 
 TABLES_NAME = "tictactoe-tables"
@@ -50,8 +51,9 @@ class Tables:
 def _load(path: Path, stamp: int) -> Tables:
     # ``stamp`` (the metadata file's mtime) makes a rebuilt artifact a new cache entry.
     if not stamp:
-        raise ArtifactError(f"{path}: the tic-tac-toe tables are not built; run `make run` "
-                            "(or `dicetables build tictactoe-standard`)")
+        raise not_built(f"{path}: the tic-tac-toe tables are not built",
+                        "the tic-tac-toe tables are not built on this server", build="tictactoe-standard",
+                        cost="about a second")
     with open_artifact(path, schema=TABLES_SCHEMA, versions=TABLES_VERSIONS,
                        rules=get_rules().to_dict()) as art:
         arrays = {k: art.read(k) for k in ("code", "minimax", "minimax_moves", "best_response", "best_moves")}

@@ -35,14 +35,17 @@ from typing import Any
 
 import numpy as np
 
-from lookup.errors import NotBuiltError
+from lookup.errors import not_built
+from lookup.protocol import seat_text
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
+from lookup.words import counted
 from lookup.yahtzee.duel_states import DUEL_SCHEMA, SCHEMA_VERSIONS, DuelLayout, duel_layout, duel_name, layer_offsets
 from lookup.yahtzee.party import load_party, party_analysis, party_outcomes, party_position, prefix_filled
 from lookup.yahtzee.party_states import share_weights
 from lookup.yahtzee.question import Objective, Plan, Question, objective_of
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike
+from lookup.yahtzee.tables import dashed
 from lookup.yahtzee.turn import action_text, analyse_final, chosen_keep, final_outcomes, ranked_options
 
 __all__ = ["DUEL_SCHEMA", "DuelDecision", "DuelLayout", "DuelOption", "DuelTable", "decide", "duel_layout",
@@ -86,11 +89,11 @@ def load_duel(rules: Rules | str, players: int = 2,
 def _load(lay: DuelLayout, path: Path, stamp: int) -> DuelTable:
     name = lay.rules.name
     if not stamp:
-        raise NotBuiltError(f"{path}: the {name!r} {lay.players}-player table is not built; add {name!r} to "
-                            "yahtzee.duel.rule_sets and "
-                            f"{lay.players} to yahtzee.duel.players in params.yaml and run `dicetables build "
-                            f"yahtzee-duel{lay.players}-{name.replace('+', '-')}`",
-                            f"the {lay.players}-player table of rule set {name!r} is not built on this server")
+        raise not_built(f"{path}: the {name!r} {lay.players}-player table is not built",
+                        f"the {lay.players}-player table of rule set {name!r} is not built on this server",
+                        params=f"{name!r} in yahtzee.duel.rule_sets and {lay.players} in yahtzee.duel.players",
+                        build=f"yahtzee-duel{lay.players}-{dashed(lay.rules)}",
+                        cost="about 15 s")
     meta, arrays = play_arrays(path, ["value", "tie", "layer_offset"], schema=DUEL_SCHEMA, versions=SCHEMA_VERSIONS,
                                rules=lay.rules.to_dict(), params={"players": lay.players})
     offsets = np.asarray(arrays["layer_offset"]).astype(np.int64)
@@ -132,7 +135,7 @@ class DuelDecision:
 
     def __str__(self) -> str:
         action = action_text(self.dice, self.reroll, self.keep, self.category)
-        return f"{action}; P(win) + P(tie)/2 = {self.probability:.6f} (seat {self.seat + 1})"
+        return f"{action}; P(win) + P(tie)/2 = {self.probability:.6f} ({seat_text(self.seat)} in turn order)"
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,7 @@ def _position(sheet: SheetLike, opponents: Any, rules: Rules | str) -> _Position
     if k == rules.n_boxes:
         raise ValueError("the mover's sheet is finished: every box is filled, there is nothing to decide")
     if ko not in (k, k + 1):
-        raise ValueError(f"sheets not at the same box index: the mover has filled {k} boxes and the opponent "
+        raise ValueError(f"sheets not at the same box index: the mover has filled {counted(k, 'box')} and the opponent "
                          f"{ko}; in seat order the opponent has filled {k} (the mover plays first at this box) "
                          f"or {k + 1} (the mover plays second)")
     seat = 0 if ko == k else 1

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 from lookup.games import GameSpec, Option
 from lookup.protocol import CHANCE, JSON, Action, Game, Unit, json_object
 from lookup.validate import integer
+from lookup.words import counted
 from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS, Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, category_index, parse_dice
 from lookup.yahtzee.turn import PROBABILITY_TIE_REL, TIE_EPS
@@ -183,20 +184,20 @@ class YahtzeeGame(Game):
                 return "keep all"
             return f"keep {list(action)}, reroll {self.rules.n_dice - len(action)}" if action else "reroll all"
         points = self.sheet(state).allowed(state.dice)[action]
-        return f"score {action.replace('_', ' ')} ({points} point{'s' * (points != 1)})"
+        return f"score {action.replace('_', ' ')} ({counted(points, 'point')})"
 
     def state_text(self, state: YState) -> str:
-        seats = [f"player {s + 1}: {sheet_of(k, self.rules).total} points, "
-                 f"{sum(b is None for b in k[0])} boxes open" for s, k in enumerate(state.sheets)]
+        seats = [f"player {s + 1}: {counted(sheet_of(k, self.rules).total, 'point')}, "
+                 f"{counted(sum(b is None for b in k[0]), 'box')} open" for s, k in enumerate(state.sheets)]
         if self.is_terminal(state):
             return "; ".join(seats) + "; the game is over"
         who = f"player {state.mover + 1}" if self.seats > 1 else "the player"
         if state.dice is None:
             now = f"{who} rolls the dice"
         elif state.kept is not None:
-            now = f"{who} keeps {list(state.kept)} and rerolls {self.rules.n_dice - len(state.kept)} dice"
+            now = f"{who} keeps {list(state.kept)} and rerolls {counted(self.rules.n_dice - len(state.kept), 'die')}"
         else:
-            left = f"{state.rerolls} reroll{'s' * (state.rerolls != 1)} left" if state.rerolls else "time to score"
+            left = f"{counted(state.rerolls, 'reroll')} left" if state.rerolls else "time to score"
             now = f"dice {list(state.dice)}, {left}"
         return "; ".join(seats) + f"; {now}"
 
@@ -214,7 +215,7 @@ class YahtzeeGame(Game):
                                                       "rerolls": False, "kept": False})
         sheets = data["sheets"]
         if not isinstance(sheets, list) or len(sheets) != self.seats:
-            raise ValueError(f"sheets must be a list of {self.seats} sheet(s), one per seat")
+            raise ValueError(f"sheets must be a list of {counted(self.seats, 'sheet')}, one per seat")
         parsed = [Sheet.parse(s, self.rules) for s in sheets]
         mover = integer(data.get("to_move", 0), "to_move", 0, self.seats - 1)
         filled = [sum(b is not None for b in s.boxes) for s in parsed]
@@ -267,7 +268,7 @@ def game_of(setup: Mapping[str, JSON]) -> YahtzeeGame:
     players = players if players is not None else SEATS[objective][0]
     if players not in SEATS[objective]:
         raise ValueError(f"objective {objective!r} is played by {' or '.join(map(str, SEATS[objective]))} "
-                         f"player(s), not {players}")
+                         f"players, not {players}")
     if (target is None) != (objective not in ("goal", "beat")):
         raise ValueError("target (a final score) goes with the objectives goal and beat, and only with them")
     if objective == "win" and not rules.forced_order:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from lookup.validate import integer_array
+from lookup.words import counted
 from lookup.yahtzee import duel, headsup, towin
 from lookup.yahtzee.question import EXPECTED, Question, ask, objective_of, plan_of
 from lookup.yahtzee.rules import DEFAULT_RULES, Rules, get_rules
@@ -64,7 +65,7 @@ class Decision:
         elif not any(self.reroll):
             action = f"keep all of {list(self.dice)} (stop rolling)"
         else:
-            action = f"keep {list(self.keep)}, reroll {sum(self.reroll)} dice"
+            action = f"keep {list(self.keep)}, reroll {counted(sum(self.reroll), 'die')}"
         return f"{action}; expected final score {self.expected_final:.4f}"
 
     def as_dict(self) -> dict[str, object]:

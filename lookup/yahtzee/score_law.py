@@ -22,10 +22,19 @@ from typing import Any
 
 import numpy as np
 
+from lookup.errors import not_built
 from lookup.store import ArtifactError, artifact_path, artifact_stamp, default_artifacts_dir, open_artifact
 from lookup.validate import integer
 from lookup.yahtzee.rules import DEFAULT_RULES, Rules, get_rules
-from lookup.yahtzee.tables import DISTRIBUTION_SCHEMA, DISTRIBUTION_VERSIONS, distribution_name
+from lookup.yahtzee.tables import (
+    DISTRIBUTION_SCHEMA,
+    DISTRIBUTION_VERSIONS,
+    LAW_COST,
+    TABLES_COST,
+    dashed,
+    distribution_name,
+    layered_only,
+)
 
 __all__ = ["PERCENTILES", "THRESHOLDS", "ScoreDistribution", "distribution", "score_statistics"]
 
@@ -89,8 +98,8 @@ class ScoreDistribution:
         return float(self.stats["mean"])
 
     @property
-    def std(self) -> float:
-        """Standard deviation of the final score (points)."""
+    def sd(self) -> float:
+        """Standard deviation of the final score (points); the artifact's statistics store it as ``std``."""
         return float(self.stats["std"])
 
     @property
@@ -129,16 +138,23 @@ class ScoreDistribution:
         """``cdf[x]`` = P(final score <= x)."""
         return np.cumsum(self.pmf)
 
+    def as_dict(self) -> dict[str, Any]:
+        """The statistics as the command line's ``--json`` prints them: the rule set's name and ``stats``, with
+        the standard deviation named ``sd`` as everywhere a person reads it (the text, the web's answer)."""
+        return {"rules": self.rules.name, **{"sd" if k == "std" else k: v for k, v in self.stats.items()}}
+
 
 @lru_cache(maxsize=16)
 def _load(rules: Rules, path: Path, stamp: int) -> ScoreDistribution:
     # ``stamp`` makes a republished artifact a new cache entry.
     if not stamp:
-        raise ArtifactError(
-            f"{path}: the score distribution of {rules.name!r} is not built; add {rules.name!r} to "
-            f"yahtzee.rule_sets in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`); "
-            f"Maxi Yatzy's (no policy table) to yahtzee.law.rule_sets (`dicetables build "
-            f"yahtzee-law-{rules.name.replace('+', '-')}`)")
+        missing, public = (f"{path}: the score distribution of {rules.name!r} is not built",
+                           f"the score distribution of rule set {rules.name!r} is not built on this server")
+        if layered_only(rules):  # six dice: the law built without a policy table
+            raise not_built(missing, public, params=f"{rules.name!r} in yahtzee.law.rule_sets",
+                            build=f"yahtzee-law-{dashed(rules)}", cost=LAW_COST)
+        raise not_built(missing, public, params=f"{rules.name!r} in yahtzee.rule_sets",
+                        build=f"yahtzee-{rules.name}", cost=TABLES_COST + " with the tables")
     with open_artifact(path, schema=DISTRIBUTION_SCHEMA, versions=DISTRIBUTION_VERSIONS,
                        rules=rules.to_dict()) as art:
         pmf = art.read("pmf")

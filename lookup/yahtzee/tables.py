@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from lookup.chunked import ChunkedArray
-from lookup.errors import NotBuiltError
+from lookup.errors import not_built
 from lookup.store import (
     ArtifactError,
     artifact_exists,
@@ -63,6 +63,27 @@ def layered_name(rules: Rules) -> str:
 
 def saved_values_name(rules: Rules) -> str:
     return f"yahtzee-{rules.name}-saved-values"
+
+
+# What a rule set's tables cost to build (docs/benchmarks.md, on the project's 2-core machine): a five-dice rule set's
+# value and policy tables and its score law (family yahtzee-RULES), and for six dice (Maxi Yatzy) the layered value
+# table (yahtzee-layered-RULES) and the law without a policy table (yahtzee-law-RULES).
+TABLES_COST = "about a minute of CPU (hasbro 35 s, scandinavian 92 s)"
+LAYERED_COST = "about 30 minutes, 4 GB of memory and 0.8 GB on disk on 2 cores"
+LAW_COST = "about 35 minutes, 3 GB of memory and 20 GB of temporary files under $TMPDIR on 2 cores"
+
+
+def layered_only(rules: Rules) -> bool:
+    """Whether ``rules`` is too large for a policy table (six dice, Maxi Yatzy: 33 M rows x 2 x 462 rolls, 31 GB):
+    its values are then the layered table and its score law the law built without a policy table."""
+    return rules.n_dice > 5
+
+
+def dashed(rules: Rules) -> str:
+    """``rules``' name as the Dask-built families and the law's have it ('+' written '-':
+    yahtzee-layered-scandinavian-forced, yahtzee-towin-..., yahtzee-duel2-...); the family of the tables is
+    ``yahtzee-RULES``."""
+    return rules.name.replace("+", "-")
 
 
 def built_value_table(rules: Rules, artifacts_dir: str | Path | None = None) -> str | None:
@@ -162,12 +183,15 @@ def load_tables(rules: Rules, artifacts_dir: str | Path | None = None) -> Yahtze
 def _load(rules: Rules, values: Path, values_stamp: int, policy: Path, policy_stamp: int) -> YahtzeeTables:
     # The stamps make a republished artifact (or manifest) a new cache entry.
     if not values_stamp:
-        raise NotBuiltError(
-            f"{values}: the {rules.name!r} Yahtzee tables are not built; add {rules.name!r} to yahtzee.rule_sets "
-            f"in params.yaml and run `make run` (or `dicetables build yahtzee-{rules.name}`); a rule set too large "
-            f"for a policy table (Maxi Yatzy) goes in yahtzee.layered.rule_sets (`dicetables build "
-            f"yahtzee-layered-{rules.name.replace('+', '-')}`)",
-            f"rule set {rules.name!r} is not built on this server")
+        public = f"rule set {rules.name!r} is not built on this server"
+        if layered_only(rules):  # six dice: the layered table, the one play reads without a policy table
+            raise not_built(f"{values.with_name(layered_name(rules) + '.zarr')}: the {rules.name!r} Yahtzee table "
+                            "(six dice: a layered value table) is not built", public,
+                            params=f"{rules.name!r} in yahtzee.layered.rule_sets",
+                            build=f"yahtzee-layered-{dashed(rules)}", cost=LAYERED_COST)
+        raise not_built(f"{values}: the {rules.name!r} Yahtzee tables (values and policy) are not built", public,
+                        params=f"{rules.name!r} in yahtzee.rule_sets", build=f"yahtzee-{rules.name}",
+                        cost=TABLES_COST)
     identity = dict(versions=SCHEMA_VERSIONS, rules=rules.to_dict())
     meta, arrays = play_arrays(values, ["value"], schema=VALUES_SCHEMA, **identity)
     pol = None

@@ -26,13 +26,15 @@ from typing import Any
 import numpy as np
 
 from lookup.chunked import ChunkedArray
-from lookup.errors import NotBuiltError
+from lookup.errors import not_built
 from lookup.store import artifact_path, artifact_stamp, default_artifacts_dir, play_arrays
 from lookup.validate import shown
+from lookup.words import counted
 from lookup.yahtzee.question import Objective, Plan, Question
 from lookup.yahtzee.rules import Rules, get_rules
 from lookup.yahtzee.sheet import Sheet, SheetLike
 from lookup.yahtzee.states import layer_name
+from lookup.yahtzee.tables import dashed
 from lookup.yahtzee.turn import TurnAnalysis, action_text, analyse_final, chosen_keep, final_outcomes, ranked_options
 
 OBJECTIVE_SCHEMAS = {"goal": "yahtzee.goal", "win": "yahtzee.win", "law": "yahtzee.law"}
@@ -85,7 +87,7 @@ class TowinTable:
 
     def check_needed(self, t: int) -> None:
         if self.max_points is not None and t > self.max_points:
-            raise ValueError(f"{t} points still needed, but the {self.rules.name!r} {self.objective} table "
+            raise ValueError(f"{counted(t, 'point')} still needed, but the {self.rules.name!r} {self.objective} table "
                              f"holds t <= {self.max_points} only (yahtzee.towin.max_points); rebuild it with a "
                              "larger cap or null")
 
@@ -103,12 +105,16 @@ def load_towin(rules: Rules | str, objective: str, artifacts_dir: str | Path | N
 @lru_cache(maxsize=8)
 def _load(rules: Rules, objective: str, path: Path, stamp: int) -> TowinTable:
     if not stamp:
-        raise NotBuiltError(f"{path}: the {rules.name!r} play-to-win table ({objective}) is not built; add "
-                            f"{rules.name!r} to yahtzee.towin.rule_sets and {objective!r} to yahtzee.towin.objectives "
-                            "in params.yaml and run `dicetables build "
-                            f"yahtzee-towin-{rules.name.replace('+', '-')}`",
-                            f"the play-to-win table ({objective}) of rule set {rules.name!r} is not built on this "
-                            "server")
+        # docs/benchmarks.md, "Yahtzee play to win" and "heads-up": a forced-order rule set's tables in seconds,
+        # a free-order one's (13 boxes in any order) in minutes each.
+        cost = ("about 10-25 s with every objective" if rules.forced_order else
+                "5 to 20 minutes and about 1 GB on disk for each objective on 2 cores (hasbro: goal 5, law 5, win "
+                "19 minutes)")
+        raise not_built(f"{path}: the {rules.name!r} play-to-win table ({objective}) is not built",
+                        f"the play-to-win table ({objective}) of rule set {rules.name!r} is not built on this server",
+                        params=f"{rules.name!r} in yahtzee.towin.rule_sets and {objective!r} in "
+                               "yahtzee.towin.objectives",
+                        build=f"yahtzee-towin-{dashed(rules)}", cost=cost)
     names = ["state_index", "bound", "layer_ptr"] + [layer_name(n) for n in range(rules.n_boxes + 1)]
     meta, arrays = play_arrays(path, names, schema=OBJECTIVE_SCHEMAS[objective], versions=SCHEMA_VERSIONS,
                                   rules=rules.to_dict(), params={"objective": objective})

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from lookup.words import counted
 from lookup.yahtzee.rules import (
     Rules,
     box_outcome_n,
@@ -238,7 +239,7 @@ def action_text(dice: tuple[int, ...], reroll: tuple[bool, ...] | None, keep: tu
         return f"score {list(dice)} as {category}"
     if not any(reroll or ()):
         return f"keep all of {list(dice)} (stop rolling)"
-    return f"keep {list(keep or ())}, reroll {sum(reroll or ())} dice"
+    return f"keep {list(keep or ())}, reroll {counted(sum(reroll or ()), 'die')}"
 
 
 def ranked_options(analysis: TurnAnalysis, roll: int, rerolls: int

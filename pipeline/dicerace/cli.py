@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 import numpy as np
 
+from lookup.words import counted
 from pipeline import cli_options as opt
 
 dice_option = click.option("--dice", type=int, default=10, show_default=True, help="Most dice a turn may roll (D).")
@@ -29,29 +30,42 @@ def cli() -> None:
 @click.option("--step", type=click.IntRange(min=1), default=None,
               help="Score step of the printed d* map (default: N/10).")
 @opt.artifacts_option
-def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -> None:
+@opt.json_option
+def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None, as_json: bool) -> None:
     """A readable summary of one game: values, the optimal-dice map, mixed states, exact match-ups."""
-    from rich.console import Console
-    from rich.table import Table
-
-    from lookup.dicerace.tables import MIXED, NO_SADDLE, NOT_UNIQUE, sequential_table, simultaneous_table
-    from pipeline.dicerace.report import read_matchups
+    from lookup.dicerace.tables import MIXED, NO_SADDLE, NOT_UNIQUE, grid_key, sequential_table, simultaneous_table
+    from pipeline.dicerace.report import matchup_entries, read_matchups
     from pipeline.dicerace.sequential import lowest_bit
 
     root = opt.artifacts_root(artifacts_dir)
     seq = sequential_table(dice, target, artifacts_dir=root)
     sim = simultaneous_table(dice, target, artifacts_dir=root)
+    flags = np.asarray(sim.flags)
+    counts = {name: int(np.count_nonzero(flags & bit))
+              for name, bit in (("mixed", MIXED), ("not_unique", NOT_UNIQUE), ("no_saddle", NO_SADDLE))}
+    step = step or max(1, target // 10)
+    scores = list(range(0, target, step))
+    meta, arrays = read_matchups(root)
+    if as_json:
+        # The tables' own names (SequentialTable, SimultaneousTable and its flags, the match-ups' Outcome): the
+        # values at the start, every optimal d on the printed grid, the flags counted, the report's match-ups.
+        optimal = [[[d + 1 for d in range(dice) if int(seq.optimal[i, j]) >> d & 1] for j in scores] for i in scores]
+        opt.echo_json({"dice": dice, "target": target,
+                       "sequential": {"value": float(seq.value[0, 0]), "win": float(seq.win[0, 0]),
+                                      "lose": float(seq.lose[0, 0]), "scores": scores, "optimal": optimal},
+                       "simultaneous": {"value": float(sim.value[0, 0]), "states": target * target, "flags": counts},
+                       "matchups": matchup_entries(meta, arrays, None, dice, target, 0, 0)})
+        return
+    from rich.console import Console
+    from rich.table import Table
+
     con = Console()
     con.print(f"[bold]Dice race, D={dice} dice at most, target N={target}[/]")
     con.print(f"sequential: EG(0, 0) = {seq.value[0, 0]:+.9f} for the first player "
-              f"(wins with probability {(1 + seq.value[0, 0]) / 2:.9f})")
-    flags = np.asarray(sim.flags)
+              f"(wins with probability {seq.win[0, 0]:.9f})")
     con.print(f"simultaneous: EG1(0, 0) = {sim.value[0, 0]:+.9f}; states without a pure saddle point "
-              f"{int(np.count_nonzero(flags & NO_SADDLE))}, mixed optimal strategies "
-              f"{int(np.count_nonzero(flags & MIXED))}, non-unique {int(np.count_nonzero(flags & NOT_UNIQUE))} "
-              f"of {target * target}")
-    step = step or max(1, target // 10)
-    scores = list(range(0, target, step))
+              f"{counts['no_saddle']}, mixed optimal strategies {counts['mixed']}, non-unique "
+              f"{counts['not_unique']} of {target * target}")
     best = lowest_bit(np.asarray(seq.optimal))
     table = Table(title="sequential d*(my score, other's score) (smallest optimal d; * = tied)")
     table.add_column("my \\ other", justify="right")
@@ -61,9 +75,6 @@ def show(dice: int, target: int, step: int | None, artifacts_dir: Path | None) -
         cells = [f"{best[i, j]}{'*' if bin(int(seq.optimal[i, j])).count('1') > 1 else ''}" for j in scores]
         table.add_row(str(i), *cells)
     con.print(table)
-    meta, arrays = read_matchups(root)
-    from lookup.dicerace.tables import grid_key
-
     key = grid_key(dice, target)
     for mode, names in (("sequential", meta["stats"]["sequential_policies"]),
                         ("simultaneous", meta["stats"]["simultaneous_policies"])):
@@ -109,7 +120,7 @@ def decide(my_score: int, other_score: int, dice: int, target: int, mode: str, s
                        "option_values": {str(k): v for k, v in info.option_values.items()},
                        "mixed": info.mixed, "unique": info.unique, "saddle_point": info.saddle_point})
         return
-    click.echo(f"{mode}, D={dice}, N={target}, scores {my_score} vs {other_score}: roll {d} dice "
+    click.echo(f"{mode}, D={dice}, N={target}, scores {my_score} vs {other_score}: roll {counted(d, 'die')} "
                f"(value {info.value:+.9f})")
     click.echo("optimal strategy: " + ", ".join(f"d={k}: {p:.6f}" for k, p in info.strategy.items()))
     if mode == "simultaneous":
@@ -175,5 +186,5 @@ def match(policy_a: str, policy_b: str, dice: int, target: int, mode: str, games
         if games:
             sim = simulate(a, b, target, mode, games, seed, a_first=key != "b_first")
             got, se = sim.outcome, sim.standard_errors()
-            line += f"\n{'simulated':>12}: A wins {got.win:.6f} +- {se.win:.6f} over {games} games"
+            line += f"\n{'simulated':>12}: A wins {got.win:.6f} +- {se.win:.6f} over {counted(games, 'game')}"
         click.echo(line)

@@ -91,9 +91,10 @@ def z_score(exact: float, got: float, games: int) -> float:
     return (got - exact) / se
 
 
-def matchup_entries(meta: dict[str, Any], arrays: dict[str, np.ndarray], pols: dict[str, dict[str, Any]],
+def matchup_entries(meta: dict[str, Any], arrays: dict[str, np.ndarray], pols: dict[str, dict[str, Any]] | None,
                     dice: int, target: int, games: int, seed: int) -> dict[str, list[dict[str, Any]]]:
-    """The exact match-ups of one game, each pair of distinct policies with a simulation beside it."""
+    """The exact match-ups of one game, each pair of distinct policies with a simulation of ``games`` games beside
+    it (none at 0 games: ``pols`` is then not needed; `dicetables dicerace show --json`)."""
     key = grid_key(dice, target)
     out: dict[str, list[dict[str, Any]]] = {"sequential": [], "simultaneous": []}
     names = meta["stats"]["sequential_policies"]
@@ -103,7 +104,7 @@ def matchup_entries(meta: dict[str, Any], arrays: dict[str, np.ndarray], pols: d
             for first, label in enumerate(("a", "b")):
                 exact = Outcome(*table[a, b, first])
                 sim = None
-                if a < b:
+                if a < b and games:
                     sim = simulate(pols["sequential"][name_a], pols["sequential"][name_b], target, "sequential",
                                    games, seed + 2 * (a * len(names) + b) + first, a_first=first == 0)
                 out["sequential"].append(_entry(name_a, name_b, label, exact, sim))
@@ -112,7 +113,7 @@ def matchup_entries(meta: dict[str, Any], arrays: dict[str, np.ndarray], pols: d
     for a, name_a in enumerate(names):
         for b, name_b in enumerate(names):
             sim = None
-            if a < b:
+            if a < b and games:
                 sim = simulate(pols["simultaneous"][name_a], pols["simultaneous"][name_b], target, "simultaneous",
                                games, seed + 1000 + a * len(names) + b)
             out["simultaneous"].append(_entry(name_a, name_b, None, Outcome(*table[a, b]), sim))

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
+from lookup.g151.game import DEFAULT_TARGET
 from lookup.g151.rules import DEFAULT_RULES, RULE_SETS, UNIT
 from pipeline import cli_options as opt
 
-target_option = click.option("--target", type=int, default=1000, show_default=True,
+target_option = click.option("--target", type=int, default=DEFAULT_TARGET, show_default=True,
                              help="Points to reach exactly (a multiple of 50).")
 other_option = click.option("--other", "other_banked", type=int, default=None,
                             help="Opponent's banked points (two-player policy); omit for solitaire.")
@@ -74,14 +75,21 @@ def _state(banked: int, turn_total: int, other_banked: int | None, target: int, 
 
 @cli.command()
 @opt.rules_option(RULE_SETS, DEFAULT_RULES, "Variant.")
-def distribution(rules_name: str) -> None:
+@opt.json_option
+def distribution(rules_name: str, as_json: bool) -> None:
     """Exact law of the points of one roll, with its mean and standard deviation."""
     from lookup.g151.rules import roll_distribution, roll_moments
 
-    for pts, p in roll_distribution(rules_name).items():
-        click.echo(f"{pts:>4} points  {str(p):>7}  {float(p):.6f}")
+    law = roll_distribution(rules_name)
     mean, var = roll_moments(rules_name)
-    click.echo(f"mean {mean} = {float(mean):.6f} points; variance {var}; std {float(var) ** 0.5:.6f} points")
+    sd = float(var) ** 0.5
+    if as_json:  # roll_distribution's {points: probability} and roll_moments' (mean, variance), exact
+        opt.echo_json({"rules": rules_name, "distribution": {str(pts): opt.fraction_text(p) for pts, p in law.items()},
+                       "mean": opt.fraction_text(mean), "variance": opt.fraction_text(var), "sd": sd})
+        return
+    for pts, p in law.items():
+        click.echo(f"{pts:>4} points  {str(p):>7}  {float(p):.6f}")
+    click.echo(f"mean {mean} = {float(mean):.6f} points; variance {var}; sd {sd:.6f} points")
 
 
 @cli.command()

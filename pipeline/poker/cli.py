@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from lookup.words import counted
 from pipeline import cli_options as opt
 from pipeline.cli_options import artifacts_option, artifacts_root
 
@@ -20,7 +21,8 @@ def cli() -> None:
 @cli.command()
 @click.argument("hands", nargs=-1)
 @click.option("--board", default="", help="0, 3, 4 or 5 cards, e.g. 2c7d9h.")
-@click.option("--opponents", type=int, default=0, show_default=True, help="Players with unknown cards.")
+@click.option("--opponents", type=int, default=None,
+              help="Players with unknown cards [default: 1 with one hand (as `poker preflop`), else 0].")
 @click.option("--dead", default="", help="Cards out of play.")
 @click.option("--budget", type=float, default=10.0, show_default=True,
               help="Seconds allowed for an exact count; beyond it, a Monte Carlo estimate.")
@@ -30,8 +32,8 @@ def cli() -> None:
               help="Enumerate even when the preflop table holds the answer (one hand, no board, no dead cards).")
 @artifacts_option
 @opt.json_option
-def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget: float, samples: int, seed: int,
-           no_table: bool, artifacts_dir: Path | None, as_json: bool) -> None:
+def equity(hands: tuple[str, ...], board: str, opponents: int | None, dead: str, budget: float, samples: int,
+           seed: int, no_table: bool, artifacts_dir: Path | None, as_json: bool) -> None:
     """Win / tie / equity of each of HANDS (e.g. AsAh KsKd), exact or estimated; from the preflop table when
     it holds the question."""
     from lookup.poker.equity import equity as equity_
@@ -61,7 +63,7 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
                        "deals": result.deals, "board": result.board, "opponents": result.opponents,
                        "notes": list(result.notes), "hands": [
                            {"hand": label, "win": win and win[i], "tie": tie and tie[i], "equity": result.equity[i],
-                            "equity_exact": _fraction(Fraction(result.shares[i]) / result.deals)
+                            "equity_exact": opt.fraction_text(Fraction(result.shares[i]) / result.deals)
                             if result.exact else None,
                             "wins": result.wins and result.wins[i], "ties": result.ties and result.ties[i],
                             "se": result.se[i]}
@@ -69,8 +71,8 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
         return
     kind = f"exact over {result.deals:,} deals" if result.exact else \
         f"ESTIMATE from {result.deals:,} random deals (+- 1.96 standard errors)"
-    click.echo(f"{result.method}: {kind}; board [{result.board or '-'}], {result.opponents} unknown opponent(s); "
-               f"source: {result.source}")
+    click.echo(f"{result.method}: {kind}; board [{result.board or '-'}], "
+               f"{counted(result.opponents, 'unknown opponent')}; source: {result.source}")
     for i, label in enumerate(result.hands):
         split = "" if win is None else f"win {100 * win[i]:8.4f} %  tie {100 * tie[i]:8.4f} %  "
         if result.exact:
@@ -85,11 +87,6 @@ def equity(hands: tuple[str, ...], board: str, opponents: int, dead: str, budget
             click.echo(f"  {label}: {split}equity {100 * result.equity[i]:8.4f} % +- {100 * half:.4f} %  "
                        f"(se {result.se[i]:.2e})")
     click.echo(f"time {time.perf_counter() - start:.3f} s")
-
-
-def _fraction(p: Fraction | None) -> str | None:
-    """An exact probability as JSON text "numerator/denominator" (null when estimated)."""
-    return None if p is None else f"{p.numerator}/{p.denominator}"
 
 
 def _quiet() -> bool:
@@ -121,7 +118,7 @@ def preflop(hand: str, opponents: int, against: str | None, artifacts_dir: Path 
     r = heads_up(hand, against, artifacts_dir=root) if against else preflop_(hand, opponents, artifacts_dir=root)
     if as_json:
         opt.echo_json({"hand": r.hand, "against": r.against, "equity": r.equity, "exact": r.exact, "se": r.se,
-                       "fraction": _fraction(r.fraction), "wins": r.wins, "ties": r.ties, "deals": r.deals})
+                       "fraction": opt.fraction_text(r.fraction), "wins": r.wins, "ties": r.ties, "deals": r.deals})
         return
     if r.exact:
         extra = f" (wins {r.wins:,}, ties {r.ties:,} of {r.deals:,})" if r.deals else ""

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from lookup.words import counted
 from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS, get_rules
 from pipeline import cli_options as opt
 
@@ -163,15 +164,16 @@ def decide(dice: tuple[int, ...], rerolls: int, sheet_source: str | None, boxes:
         decision = decide_(list(dice), rerolls, sheet, rules_name, **aim, artifacts_dir=artifacts_dir)
         options = explain(list(dice), rerolls, sheet, rules_name, **aim, artifacts_dir=artifacts_dir)
         if "opponents" in aim:
-            _print_chances(rules_name, decision, options, top, as_json, {"seat": decision.seat + 1})
+            _print_chances(rules_name, decision, options, top, as_json, {"seat": decision.seat})  # 0: first
         elif "opponent" in aim:
             _print_chances(rules_name, decision, options, top, as_json,
                            {"opponent_plays": "expected", "opponent_points": decision.target,
-                            "behind": decision.needed}, f" (the opponent's lead: {decision.needed:+d} points)")
+                            "behind": decision.needed},
+                           f" (the opponent's lead: {counted(decision.needed, 'point', spec='+d')})")
         else:
             _print_chances(rules_name, decision, options, top, as_json,
                            {"goal": goal, "beat": beat, "needed": decision.needed},
-                           f" ({decision.needed} points still needed)")
+                           f" ({counted(decision.needed, 'point')} still needed)")
         return
     decision = decide_(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
     options = explain(list(dice), rerolls, sheet, rules_name, artifacts_dir=artifacts_dir)
@@ -248,11 +250,11 @@ def distribution(rules_name: str, artifacts_dir: Path | None, thresholds: tuple[
     s = law.stats
     extra = {str(t): law.p_at_least(t) for t in thresholds}
     if as_json:
-        opt.echo_json({"rules": rules_name, **s, "p_at_least": {**s["p_at_least"], **extra}})
+        opt.echo_json({**law.as_dict(), "p_at_least": {**s["p_at_least"], **extra}})
         return
     q1, med, q3 = law.quartiles
     click.echo(f"{rules_name}: final score under optimal play (exact, {s['min_score']}..{s['max_score']} points)")
-    click.echo(f"mean {law.mean:.7f}  sd {law.std:.7f}  median {med}  quartiles {q1} / {q3}")
+    click.echo(f"mean {law.mean:.7f}  sd {law.sd:.7f}  median {med}  quartiles {q1} / {q3}")
     click.echo("percentiles  " + "  ".join(f"{p}%: {v}" for p, v in s["percentiles"].items()))
     click.echo(f"P(upper bonus) {law.p_upper_bonus:.7f}")
     for t, p in {**s["p_at_least"], **extra}.items():

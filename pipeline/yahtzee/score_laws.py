@@ -33,7 +33,7 @@ def laws_markdown(laws: Mapping[str, ScoreDistribution]) -> list[str]:
              "pass over every turn-start state and number of points (no simulation; `dicetables yahtzee "
              "distribution`, `lookup.yahtzee.distribution`). Quantile q: the smallest score x with P(score <= x) "
              ">= q.", "",
-             f"| rules | mean | std | q1 | median | q3 | 5 % | 95 % | {head} | upper bonus | max |",
+             f"| rules | mean | sd | q1 | median | q3 | 5 % | 95 % | {head} | upper bonus | max |",
              "|---|---|---|---|---|---|---|---|" + "---|" * len(SHOWN_THRESHOLDS) + "---|---|"]
     for name, law in laws.items():
         s = law.stats

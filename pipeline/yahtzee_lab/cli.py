@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from lookup.words import counted
 from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS
 from pipeline import cli_options as opt
 
@@ -44,7 +45,7 @@ def _played(games_n: int, run) -> Any:
 
 
 def _show_summary(label: str, s: dict[str, Any]) -> None:
-    click.echo(f"{label}: mean {s['mean']:.3f} [{s['mean_ci'][0]:.3f}, {s['mean_ci'][1]:.3f}]  std {s['std']:.2f}  "
+    click.echo(f"{label}: mean {s['mean']:.3f} [{s['mean_ci'][0]:.3f}, {s['mean_ci'][1]:.3f}]  sd {s['std']:.2f}  "
                f"q1 {s['q1']:.0f}  median {s['median']:.0f}  q3 {s['q3']:.0f}  upper bonus "
                f"{100 * s['p_upper_bonus']:.1f}%  (n = {s['n']:,})")
 
@@ -70,12 +71,12 @@ def simulate(player_name: str, games: int, seed: int, rules_name: str, artifacts
     if hist_path is not None:
         from pipeline.yahtzee_lab.plots import histogram
 
-        histogram(hist_path, {player_name: result.scores[:, 0]}, f"{player_name}, {games:,} games")
+        histogram(hist_path, {player_name: result.scores[:, 0]}, f"{player_name}, {counted(games, 'game', spec=',')}")
     if as_json:
         click.echo(json.dumps({"player": player_name, "seed": seed, "rules": rules_name, "summary": s}, indent=2))
         return
     _show_summary(player_name, s)
-    click.echo(f"{games:,} games in {elapsed:.2f} s ({games / elapsed:,.0f} games/s)")
+    click.echo(f"{counted(games, 'game', spec=',')} in {elapsed:.2f} s ({games / elapsed:,.0f} games/s)")
 
 
 @cli.command()
@@ -100,7 +101,7 @@ def match(player_a: str, player_b: str, games: int, mode: str, seed: int, rules_
         from pipeline.yahtzee_lab.plots import histogram
 
         histogram(hist_path, {player_a: result.scores[:, 0], player_b: result.scores[:, 1]},
-                  f"{player_a} vs {player_b} ({mode}, {games:,} games)")
+                  f"{player_a} vs {player_b} ({mode}, {counted(games, 'game', spec=',')})")
     if as_json:
         click.echo(json.dumps({"a": player_a, "b": player_b, "mode": mode, "seed": seed, "summary_a": sa,
                                "summary_b": sb, "pair": p}, indent=2))

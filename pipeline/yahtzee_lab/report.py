@@ -24,7 +24,7 @@ SEED = [
                                                                      "independent", "mean")),
     ("5.1 independent", "decision_une mean score", "230.95 +- 0.38", ("summary_b", "esperance", "decision_une",
                                                                          "independent", "mean")),
-    ("5.1 independent", "esperance std / decision_une std", "52.96 / 60.74", ("stds", "esperance", "decision_une",
+    ("5.1 independent", "esperance sd / decision_une sd", "52.96 / 60.74", ("stds", "esperance", "decision_une",
                                                                                 "independent", None)),
     ("5.1 independent", "esperance wins against decision_une", "53.2 +- 0.3 %", ("win", "esperance",
                                                                                   "decision_une", "independent",
@@ -147,7 +147,7 @@ def markdown(results: Mapping[str, Any], figures: Mapping[str, str]) -> str:
              f"Rules `{cfg['rules']}` (upper bonus always paid), {cfg['games']:,} games per match, seed "
              f"{cfg['seed']}, round robin in `{cfg['mode']}` mode. Scores are real final scores (points); "
              "intervals are 95%.", "", "## Players (all their round-robin games)", "",
-             "| player | games | mean | std | q1 | median | q3 | upper bonus | exact mean |",
+             "| player | games | mean | sd | q1 | median | q3 | upper bonus | exact mean |",
              "|---|---|---|---|---|---|---|---|---|"]
     for name, s in results["players"].items():
         exact = results.get("exact", {}).get(name, {}).get("mean")

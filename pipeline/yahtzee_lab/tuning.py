@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from lookup.errors import not_built
 from lookup.store import default_artifacts_dir, open_artifact
 from pipeline.yahtzee_lab.perturbation import FEATURES, N_FEATURES
 
@@ -100,8 +101,9 @@ def load_weights(artifacts_dir: str | Path | None = None) -> tuple[float, ...]:
     root = Path(artifacts_dir) if artifacts_dir is not None else default_artifacts_dir()
     path = root / f"{NAME}.zarr"
     if not path.exists():
-        raise ValueError(f"{path}: Perturbation's weights are not built; run `dicetables build {NAME}` "
-                         "(or give the weights explicitly)")
+        raise not_built(f"{path}: Perturbation's weights are not built (or give the weights explicitly)",
+                        "Perturbation's weights are not built on this server", build=NAME,
+                        cost="about 25-50 s of CPU (docs/benchmarks.md, \"make run\"), after the seed's tables")
     with open_artifact(path, schema=SCHEMA, versions=SCHEMA_VERSIONS) as art:
         if art.meta["params"].get("features") != list(FEATURES):
             raise ValueError(f"{path}: built for other functions f_i; rebuild it")

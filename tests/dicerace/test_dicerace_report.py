@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 from click.testing import CliRunner
 
 from lookup.store import read_meta, verify_problems
@@ -36,6 +37,40 @@ def test_show_decide_match(built):
     assert out.exit_code == 0 and "a_first" in out.output and "simulated" in out.output
     bad = _run("dicerace", "decide", "40", "0", "--dice", "5", "--target", "30", "--artifacts", str(built))
     assert bad.exit_code == 1 and "my_score=40" in bad.output
+
+
+def test_show_json_is_the_tables(built):
+    """`dicerace show --json`: the numbers the text shows, under the library's names (SequentialTable's value, win,
+    lose and optimal, SimultaneousTable's value and flags, the match-ups as the report's matchups.json holds them)."""
+    from lookup.dicerace import explain, sequential_table, simultaneous_table
+    from lookup.dicerace.tables import MIXED, NO_SADDLE, NOT_UNIQUE
+    from pipeline.dicerace.report import read_matchups
+
+    out = _run("dicerace", "show", "--dice", "5", "--target", "30", "--step", "7", "--artifacts", str(built), "--json")
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    seq, sim = sequential_table(5, 30, artifacts_dir=built), simultaneous_table(5, 30, artifacts_dir=built)
+    assert (got["dice"], got["target"]) == (5, 30)
+    assert got["sequential"]["value"] == seq.value[0, 0] and got["sequential"]["win"] == seq.win[0, 0]
+    assert got["sequential"]["lose"] == seq.lose[0, 0] and got["sequential"]["scores"] == [0, 7, 14, 21, 28]
+    for i, mine in enumerate(got["sequential"]["scores"]):
+        for j, other in enumerate(got["sequential"]["scores"]):
+            assert got["sequential"]["optimal"][i][j] == list(explain(mine, other, dice=5, target=30,
+                                                                      artifacts_dir=built).optimal)
+    flags = np.asarray(sim.flags)
+    assert got["simultaneous"] == {"value": sim.value[0, 0], "states": 900, "flags": {
+        "mixed": int((flags & MIXED > 0).sum()), "not_unique": int((flags & NOT_UNIQUE > 0).sum()),
+        "no_saddle": int((flags & NO_SADDLE > 0).sum())}}
+    meta, arrays = read_matchups(built)
+    names = meta["stats"]["simultaneous_policies"]
+    entry = next(e for e in got["matchups"]["simultaneous"] if (e["a"], e["b"]) == (names[0], names[1]))
+    win, draw, loss = arrays["d5_n30_simultaneous"][0, 1]
+    assert entry == {"a": names[0], "b": names[1], "exact": {"win": win, "draw": draw, "loss": loss,
+                                                              "gain": win - loss}}
+    assert {(e["a"], e["b"], e["first"]) for e in got["matchups"]["sequential"]} >= {("optimal", "blind", "a")}
+    text = CliRunner().invoke(main, ["dicerace", "show", "--dice", "5", "--target", "30", "--artifacts", str(built)],
+                              env={"COLUMNS": "250"}).output  # rich wraps at the width
+    assert f"EG(0, 0) = {seq.value[0, 0]:+.9f}" in text and f"wins with probability {seq.win[0, 0]:.9f}" in text
 
 
 def test_report(built, tmp_path):

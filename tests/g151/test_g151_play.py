@@ -139,7 +139,8 @@ def test_bad_input_is_a_value_error(g151_tables, args, kwargs, match):
 
 
 def test_missing_table_is_an_artifact_error(tmp_path):
-    with pytest.raises(ArtifactError, match="the 'stated' 151 tables are not built; add 'stated' to g151.variants"):
+    with pytest.raises(ArtifactError, match="the 'stated' 151 tables are not built; to build: `dicetables build "
+                                          "g151-stated`, with 'stated' in g151.variants"):
         decide(0, 0, artifacts_dir=tmp_path)
 
 
@@ -172,6 +173,24 @@ def test_cli(g151_tables):
     assert out.exit_code == 0 and f"expected turns {turns:.9f}" in out.output
     out = runner.invoke(main, ["g151", "simulate", "auMoins200", "--games", "2000", "--target", "500"])
     assert out.exit_code == 0 and "z =" in out.output
+
+
+def test_cli_distribution_json_is_the_library_law():
+    """`g151 distribution --json`: roll_distribution's law and roll_moments' mean and variance, exact (fractions as
+    text, docs/cli.md), and the standard deviation as the text names it (sd)."""
+    from lookup.g151.rules import roll_distribution, roll_moments
+
+    out = CliRunner().invoke(main, ["g151", "distribution", "--rules", "straights", "--json"])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    mean, var = roll_moments("straights")
+    assert got == {"rules": "straights", "mean": "3475/36", "variance": f"{var.numerator}/{var.denominator}",
+                   "sd": float(var) ** 0.5,
+                   "distribution": {str(k): f"{p.numerator}/{p.denominator}"
+                                    for k, p in roll_distribution("straights").items()}}
+    assert mean == Fraction(3475, 36)
+    text = CliRunner().invoke(main, ["g151", "distribution", "--rules", "straights"]).output
+    assert f"sd {got['sd']:.6f} points" in text and "std" not in text
 
 
 @pytest.mark.parametrize("how", ["flip", "rewrite"])

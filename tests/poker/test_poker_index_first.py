@@ -176,6 +176,29 @@ def test_cli_shows_the_source(preflop_artifacts):
     assert out.exit_code == 0 and "source: enumeration" in out.output
 
 
+def test_one_hand_defaults_to_one_random_opponent(preflop_artifacts):
+    """A single known hand with no opponents named is played against one random hand, as `poker preflop` is (the
+    command said 100 % for `poker equity AsAh`): in the library, the command and its JSON; 0 stays possible
+    explicitly, and two known hands still default to none."""
+    from lookup.poker.problem import default_opponents
+
+    assert [default_opponents(k) for k in (0, 1, 2, 3)] == [0, 1, 0, 0]
+    assert make_problem(["AsAh"]).opponents == 1 and make_problem(["AsAh"], opponents=0).opponents == 0
+    assert make_problem(["AsAh", "KdKc"]).opponents == 0
+    default, one = (dataclasses.replace(equity(["AsAh"], *n, artifacts_dir=preflop_artifacts), seconds=0.0)
+                    for n in ((), ((), 1)))
+    assert default == one and default.opponents == 1
+    root = ["--artifacts", str(preflop_artifacts)]
+    got = json.loads(CliRunner().invoke(main, ["--quiet", "poker", "equity", "AsAh", "--json", *root]).output)
+    assert got["opponents"] == 1 and got["hands"][0]["equity_exact"] == "893604787/1048786200"
+    alone = json.loads(CliRunner().invoke(main, ["--quiet", "poker", "equity", "AsAh", "--opponents", "0", "--json",
+                                                 *root]).output)
+    assert alone["opponents"] == 0 and alone["hands"][0]["equity"] == 1.0
+    two = json.loads(CliRunner().invoke(main, ["--quiet", "poker", "equity", "AsAh", "KdKc", "--board", "2c7d9h",
+                                               "--json", *root]).output)
+    assert two["opponents"] == 0
+
+
 @pytest.mark.slow
 def test_cli_no_table_enumerates(preflop_artifacts, monkeypatch):
     # The numba engine even if this run has not compiled every equity kernel yet (the command would use the

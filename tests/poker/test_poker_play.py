@@ -122,7 +122,7 @@ def test_cli(preflop_artifacts):
     out = runner.invoke(main, ["--quiet", "poker", "preflop", "AA", "--against", "KK", "--artifacts", root])
     assert out.exit_code == 0 and "AA vs KK: equity 81.9" in out.output
     out = runner.invoke(main, ["--quiet", "poker", "equity", "AsAh", "--board", "2c7d", "--artifacts", root])
-    assert out.exit_code == 1 and "board of 2 card(s)" in out.output
+    assert out.exit_code == 1 and "board of 2 cards is not" in out.output
     out = runner.invoke(main, ["--quiet", "poker", "equity", "AsAh", "--opponents", "3", "--board", "2c7d9h",
                                "--budget", "0", "--samples", "20000", "--artifacts", root])
     assert out.exit_code == 0 and "ESTIMATE from 20,000 random deals" in out.output

@@ -69,7 +69,7 @@ def test_yahtzee_play_to_win_chance_and_distribution_match_lookup(client, web_ar
         "probability": yahtzee.chance(sheet, SCANDINAVIAN, **opponent, **kw)}
     law = yahtzee.distribution("hasbro", **kw)
     got = client.get("/api/yahtzee/hasbro/distribution").json()
-    assert (got["mean"], got["sd"], got["median"], got["p_upper_bonus"]) == (law.mean, law.std, law.median,
+    assert (got["mean"], got["sd"], got["median"], got["p_upper_bonus"]) == (law.mean, law.sd, law.median,
                                                                              law.p_upper_bonus)
     assert got["pmf"] == law.pmf[:len(got["pmf"])].tolist() and sum(law.pmf[len(got["pmf"]):]) == 0
 

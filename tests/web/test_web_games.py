@@ -40,6 +40,17 @@ def test_poker_equity_estimate_carries_its_standard_error(client, web_artifacts)
     assert got["players"][0]["equity"] == want.equity[0] and got["players"][0]["se"] == want.se[0] > 0
 
 
+def test_poker_equity_of_one_hand_defaults_to_one_random_opponent(client, web_artifacts):
+    """The library's default (1 unknown opponent with one known hand, else 0): the route said 100 % for AsAh."""
+    got = client.post("/api/poker/equity", json={"hands": ["AsAh"]}).json()
+    want = poker.equity(["AsAh"], budget=poker_route.MAX_BUDGET, samples=poker_route.DEFAULT_SAMPLES,
+                        artifacts_dir=web_artifacts)
+    assert got["opponents"] == want.opponents == 1 and got["source"] == "preflop table"
+    assert got["players"][0]["equity"] == want.equity[0] == poker.preflop("AA", 1, artifacts_dir=web_artifacts).equity
+    alone = client.post("/api/poker/equity", json={"hands": ["AsAh"], "opponents": 0}).json()
+    assert alone["opponents"] == 0 and alone["players"][0]["equity"] == 1.0
+
+
 def test_poker_preflop_chart_is_the_table(client, web_artifacts):
     one = client.get("/api/poker/preflop", params={"opponents": 1}).json()
     assert one["rows"] == [1, 2] and one["exact"]

@@ -64,7 +64,7 @@ def test_mean_sd_and_bonus_equal_the_backward_statistics(hasbro_law, hasbro_tabl
     assert abs(hasbro_law.mean - start) < 1e-9
     assert abs(hasbro_law.mean - value({}, "hasbro", artifacts_dir=hasbro_tables)) < 1e-9
     # exact_statistics: backward E[X] / E[X^2] recursion under the same policy, over unmerged states.
-    assert abs(hasbro_law.std - tables.stats["std"]) < 1e-9
+    assert abs(hasbro_law.sd - tables.stats["std"]) < 1e-9
     assert abs(hasbro_law.p_upper_bonus - tables.stats["p_upper_bonus"]) < 1e-12
 
 
@@ -194,12 +194,12 @@ def test_verhoeff_published_figures(tmp_path_factory):
     assert round(100 * law.p_upper_bonus, 1) == 68.1
     tables = load_tables(get_rules("verhoeff"), root)
     stats = tables.stats
-    assert abs(law.std - stats["std"]) < 1e-9 and abs(law.p_upper_bonus - stats["p_upper_bonus"]) < 1e-12
+    assert abs(law.sd - stats["std"]) < 1e-9 and abs(law.p_upper_bonus - stats["p_upper_bonus"]) < 1e-12
 
     ours, most = TIE_RULES[0][0], TIE_RULES[2][0]
     tr = tie_range("verhoeff", value=np.asarray(tables.value), tie_rules=(TIE_RULES[0], TIE_RULES[2]))
-    assert abs(tr.mean - law.mean) < 1e-9 and abs(tr.rule_sd[ours] - law.std) < 1e-9
-    assert round(law.std, 4) == 59.6114 and round(tr.rule_sd[most], 4) == 59.6117
+    assert abs(tr.mean - law.mean) < 1e-9 and abs(tr.rule_sd[ours] - law.sd) < 1e-9
+    assert round(law.sd, 4) == 59.6114 and round(tr.rule_sd[most], 4) == 59.6117
     assert tr.sd_min <= 59.61175 and tr.sd_max >= 59.61165  # 59.6117 as printed is inside the range
     space, exact = state_space(tr.rules), ExactTies(tr.rules)
     for n_open in (1, 2):  # the row of each of the last two layers whose tie range is widest
@@ -244,10 +244,14 @@ def test_cli_distribution_and_info(hasbro_law, hasbro_tables):
     median = int(np.searchsorted(np.cumsum(hasbro_law.pmf), 0.5))
     out = runner.invoke(main, ["yahtzee", "distribution", "--artifacts", str(hasbro_tables), "--at-least", "333"])
     assert out.exit_code == 0, out.output
+    text = out.output
     assert f"median {median}" in out.output and f"P(upper bonus) {hasbro_law.p_upper_bonus:.7f}" in out.output
     assert f"P(score >= 333) = {hasbro_law.p_at_least(333):.10f}" in out.output
     out = runner.invoke(main, ["yahtzee", "distribution", "--artifacts", str(hasbro_tables), "--json"])
-    assert out.exit_code == 0 and json.loads(out.output)["median"] == median
+    printed = json.loads(out.output)
+    assert out.exit_code == 0 and printed["median"] == median
+    # The standard deviation is "sd" as in the text and the web's answer (it said "std").
+    assert printed["sd"] == hasbro_law.sd and "std" not in printed and f"sd {hasbro_law.sd:.7f}" in text
     out = runner.invoke(main, ["info", str(hasbro_tables / "yahtzee-hasbro-distribution.zarr")])
     assert out.exit_code == 0, out.output
     assert f"stat        median = {median}" in out.output and "p_upper_bonus" in out.output

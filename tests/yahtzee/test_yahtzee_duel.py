@@ -386,8 +386,13 @@ def test_cli_opponent_prints_the_librarys_ranking(duel_tables, tmp_path):
     assert got.exit_code == 0, got.output
     want = explain([6, 2, 2, 5, 1], 2, me, FORCED, opponents=[them], artifacts_dir=duel_tables)
     printed = json.loads(got.output)
-    assert printed["seat"] == 2 and [(o["action"], o["probability"]) for o in printed["options"]] == [
+    # Seats numbered from 0 as in every JSON (the web's, the records'): the mover plays second at this box (the CLI
+    # said 2); the text says "player 2".
+    decision = decide([6, 2, 2, 5, 1], 2, me, FORCED, opponents=[them], artifacts_dir=duel_tables)
+    assert printed["seat"] == decision.seat == 1 and [(o["action"], o["probability"]) for o in printed["options"]] == [
         (o.action, o.probability) for o in want]
+    text = CliRunner().invoke(main, args).output
+    assert "(player 2 in turn order)" in text
     refused = CliRunner().invoke(main, [*args, "--goal", "100"])
     assert refused.exit_code == 1 and "give one objective" in refused.output
     (tmp_path / "bad.json").write_text("[")

@@ -9,7 +9,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from lookup.g151 import DEFAULT_RULES, UNIT, decide, value
+from lookup.g151 import DEFAULT_RULES, DEFAULT_TARGET, UNIT, decide, value
 from webapp.common import artifacts_dir
 
 router = APIRouter(prefix="/api/g151", tags=["g151"])
@@ -25,7 +25,7 @@ def _heatmap(target: int, rules: str, other_banked: int | None, root: Path) -> d
 
 
 @router.get("/heatmap")
-def heatmap_route(root: Artifacts, target: int = 1000, rules: str = DEFAULT_RULES,
+def heatmap_route(root: Artifacts, target: int = DEFAULT_TARGET, rules: str = DEFAULT_RULES,
                   other_banked: int | None = None) -> dict[str, object]:
     """roll[banked / 50][turn_total / 50]: true = roll on, false = bank, null = turn already lost."""
     value(0, 0, other_banked, target, rules, artifacts_dir=root)  # the library validates first

@@ -30,12 +30,12 @@ MAX_CARDS_TEXT = 200  # "AsKh" is 4 characters; no real board, hand or dead list
 
 class EquityQuery(StrictModel):
     """hands: each known player's two hole cards ("AsKh", "As Kh"); opponents: players with unknown cards
-    (random hands); board: 0, 3, 4 or 5 cards; dead: cards out of play; budget: seconds the exact count
-    may take by lookup's estimate (at most MAX_BUDGET; else an estimate from ``samples`` deals drawn with
-    ``seed``)."""
+    (random hands; default: 1 with one known hand, else 0, as the library and the command line); board: 0, 3,
+    4 or 5 cards; dead: cards out of play; budget: seconds the exact count may take by lookup's estimate (at
+    most MAX_BUDGET; else an estimate from ``samples`` deals drawn with ``seed``)."""
 
     hands: list[str]
-    opponents: int = 0
+    opponents: int | None = None
     board: str = ""
     dead: str = ""
     budget: float = MAX_BUDGET

@@ -14,7 +14,6 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from lookup.errors import NotBuiltError
 from lookup.store import artifact_exists, artifact_path
 from lookup.yahtzee import RULE_SETS, Sheet, chance, decide, distribution, explain, value
 from lookup.yahtzee.coach import coach
@@ -248,15 +247,11 @@ def distribution_route(rules: str, root: Artifacts) -> Response:
     ``pmf[x]`` = P(final score = x points) for x = 0..len-1 (trailing zeros cut), mean and sd (points),
     median and quartiles (the smallest x with P(score <= x) >= q), p_upper_bonus (probability the upper bonus
     is earned)."""
-    r = get_rules(rules)
-    if not _built(root, distribution_name(r)):  # not a damaged table: say so (a layered rule set has none)
-        raise NotBuiltError(f"{artifact_path(root, distribution_name(r))}: not built",
-                            f"the score distribution of rule set {r.name!r} is not built on this server")
-    law = distribution(r, artifacts_dir=root)
+    law = distribution(get_rules(rules), artifacts_dir=root)  # a law not built: the library's NotBuiltError
     nonzero = law.pmf.nonzero()[0]
     end = int(nonzero[-1]) + 1 if len(nonzero) else 0
     return json_response({"rules": law.rules.name, "pmf": law.pmf[:end].tolist(), "mean": law.mean,
-                          "sd": law.std, "median": law.median, "quartiles": list(law.quartiles),
+                          "sd": law.sd, "median": law.median, "quartiles": list(law.quartiles),
                           "p_upper_bonus": law.p_upper_bonus})
 
 

@@ -1,5 +1,5 @@
 // What every view shares: the JSON API call (every error is application/problem+json with one `detail`
-// string, docs/web.md "Errors"), number formatting, a small DOM helper, a view's own style sheet, and a game
+// string, docs/web.md "Errors"), number formatting, counts with their nouns, a small DOM helper, a view's own style sheet, and a game
 // record saved to a file and read back.
 export const $ = (id) => document.getElementById(id);
 
@@ -12,6 +12,12 @@ export async function api(path, body) {
 }
 
 export const fmt = (x, n = 4) => Number(x).toFixed(n);
+
+// A count and its noun, singular for exactly 1 ("1 die", "3 dice", "2,000 deals"): lookup/words.py's `counted`,
+// the same rule for the page as for the library's and the command line's text.
+const IRREGULAR = {die: "dice", box: "boxes"};
+export const counted = (n, noun, plural) =>
+  `${Number(n).toLocaleString("en")} ${Math.abs(n) === 1 ? noun : plural ?? IRREGULAR[noun] ?? noun + "s"}`;
 
 // The style sheet static/<name>.css of a view, linked once (a view brings its own: index.html lists no game);
 // resolves when it has loaded.

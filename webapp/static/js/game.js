@@ -4,7 +4,7 @@
 // player's next decision, advise values every option at the record's end, judge costs a decision before it is
 // played, review judges the whole game. A game may add a picture of its own (js/extras/<game>.js: a board, a map),
 // which gets every answer.
-import {api, fmt, readRecord, saveRecord} from "./api.js";
+import {api, counted, fmt, readRecord, saveRecord} from "./api.js";
 
 const LISTED = 12;  // chance outcomes listed as buttons; more are typed as the game's JSON
 const HTML = `
@@ -170,7 +170,7 @@ export async function mount(section, game) {
       `<td>${e.kind === "decision" ? num(e.cost) : ""}</td><td>${e.luck === null ? "" : (e.luck >= 0 ? "+" : "") +
       num(e.luck)}</td><td>${num(e.value)}</td></tr>`).join("");
     q("gv-review").innerHTML = `<h2>Review for ${who(r.seat)} <small>(${r.unit}, ${r.higher ? "higher" : "lower"} ` +
-      `is better)</small></h2><p class="gv-totals">${r.decisions} decision${r.decisions === 1 ? "" : "s"}, ` +
+      `is better)</small></h2><p class="gv-totals">${counted(r.decisions, "decision")}, ` +
       `${r.mistakes} below the best; cost <b class="gv-total-cost">${num(r.total_cost)}</b> in all ` +
       `(<b class="gv-per-decision">${num(r.per_decision)}</b> a decision); luck <b class="gv-luck">` +
       `${r.total_luck >= 0 ? "+" : ""}${num(r.total_luck)}</b>; value ${num(r.start)} at the start, ` +

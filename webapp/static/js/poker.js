@@ -1,6 +1,6 @@
 // The poker view: the equity of known hands (POST /api/poker/equity) and the preflop chart of every starting
 // hand against random opponents (GET /api/poker/preflop). Every number comes from the API.
-import {$, api, fmt, stylesheet} from "./api.js";
+import {$, api, counted, fmt, stylesheet} from "./api.js";
 
 const HTML = `
 <div class="cols pk-cols">
@@ -8,7 +8,7 @@ const HTML = `
   <h2>Equity <small>(cards as text: AsKh, Td 9d; ranks 23456789TJQKA, suits c d h s)</small></h2>
   <div id="pk-hands"></div>
   <div class="row"><button id="pk-add">Add a hand</button>
-   <label>Random opponents <input id="pk-opp" type="number" min="0" max="8" value="0"></label></div>
+   <label>Random opponents <input id="pk-opp" type="number" min="0" max="8" placeholder="1 with one hand, else 0"></label></div>
   <div class="row"><label>Board (0, 3, 4 or 5 cards) <input id="pk-board" class="pk-cards" placeholder="2c 7d 9h"></label>
    <label>Dead cards <input id="pk-dead" class="pk-cards" placeholder="none"></label>
    <button id="pk-go">Equity</button></div>
@@ -38,14 +38,16 @@ function percent(x) { return x === null ? "–" : fmt(100 * x, 3) + " %"; }
 async function computeEquity() {
   $("pk-error").textContent = "";
   const hands = [...$("pk-hands").querySelectorAll("input")].map((i) => i.value.trim()).filter((v) => v);
-  const q = {hands, opponents: Number($("pk-opp").value), board: $("pk-board").value, dead: $("pk-dead").value};
+  // Random opponents left empty: the API's default, as the library's and the command line's (1 with one hand, else 0).
+  const opp = $("pk-opp").value.trim();
+  const q = {hands, ...(opp === "" ? {} : {opponents: Number(opp)}), board: $("pk-board").value, dead: $("pk-dead").value};
   try {
     const e = await api("poker/equity", q);
-    const kind = e.exact ? `<b>exact</b>: every one of ${e.deals.toLocaleString()} equally likely deals counted`
-      : `<b>estimate</b>: ${e.deals.toLocaleString()} sampled deals (± is one standard error)`;
+    const kind = e.exact ? `<b>exact</b>: every one of ${counted(e.deals, "equally likely deal")} counted`
+      : `<b>estimate</b>: ${counted(e.deals, "sampled deal")} (± is one standard error)`;
     const rows = e.players.map((p) => `<tr data-hand="${p.hand}"><td>${p.hand}</td><td>${percent(p.win)}</td>
       <td>${percent(p.tie)}</td><td class="eq">${fmt(p.equity, 6)}</td><td>${e.exact ? "exact" : "± " + fmt(p.se, 6)}</td></tr>`);
-    $("pk-out").innerHTML = `<p id="pk-kind">${kind} (${e.source}${e.opponents ? `; ${e.opponents} random opponent(s)` : ""})</p>
+    $("pk-out").innerHTML = `<p id="pk-kind">${kind} (${e.source}${e.opponents ? `; ${counted(e.opponents, "random opponent")}` : ""})</p>
       <table id="pk-table"><tr><th>hand</th><th>win</th><th>tie</th><th>equity (share of the pot)</th><th>error</th></tr>
       ${rows.join("")}</table><p class="legend">${e.method}${e.notes.length ? "; " + e.notes.join("; ") : ""}</p>`;
   } catch (err) { $("pk-error").textContent = err.message; $("pk-out").innerHTML = ""; }
@@ -56,7 +58,7 @@ const colour = (t) => `hsl(${240 - 240 * t},75%,${62 + 12 * Math.sin(Math.PI * t
 
 function showCell(c, chart) {
   const how = c.exact ? `exact${c.fraction ? ` (${c.fraction})` : ""}` : `estimate, standard error ${fmt(c.se, 6)}`;
-  const counts = c.wins === null ? "" : `; ${c.wins.toLocaleString()} wins and ${c.ties.toLocaleString()} ties in ${c.deals.toLocaleString()} deals`;
+  const counts = c.wins === null ? "" : `; ${counted(c.wins, "win")} and ${counted(c.ties, "tie")} in ${counted(c.deals, "deal")}`;
   $("pk-cell").innerHTML = `<p><b>${c.hand}</b> against ${chart.against}: equity <span id="pk-cell-equity">${fmt(c.equity, 6)}</span> (${how}${counts})</p>`;
 }
 

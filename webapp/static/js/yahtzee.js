@@ -2,7 +2,7 @@
 // beside theirs), the coach, the score sheet of the chosen rule set, the law of the final score, and a game with
 // its record (the protocol's, lookup/records.py), each decision's cost and the review at the end.
 // Every number comes from the API (docs/web.md, "The Yahtzee view"); this module keeps the state and draws.
-import {$, api, fmt, readRecord, saveRecord, stylesheet} from "./api.js";
+import {$, api, counted, fmt, readRecord, saveRecord, stylesheet} from "./api.js";
 import {barChart} from "./chart.js";
 
 const HTML = `
@@ -467,10 +467,10 @@ async function endGame(total) {
   }).join("");
   $("review").innerHTML = `<h2>Review of the game</h2><p id="review-total">Final score ${total}; value at the start ` +
     `${fmt(r.start, n)} ${r.unit}; total cost <b id="review-cost">${fmt(r.total_cost, n)}</b> ${r.unit} in ` +
-    `${r.decisions} decisions (${r.mistakes} below the best, <span id="review-per">${fmt(r.per_decision, n)}</span> a ` +
-    `decision); luck ${r.total_luck >= 0 ? "+" : ""}${fmt(r.total_luck, n)} <small>(what the rolls changed of your ` +
-    `value: the value at the end is the value at the start, less the cost, plus the luck)</small></p>` +
-    `<ol id="decisions">${rows}</ol>`;
+    `${counted(r.decisions, "decision")} (${r.mistakes} below the best, <span id="review-per">` +
+    `${fmt(r.per_decision, n)}</span> a decision); luck ${r.total_luck >= 0 ? "+" : ""}${fmt(r.total_luck, n)} ` +
+    `<small>(what the rolls changed of your value: the value at the end is the value at the start, less the cost, ` +
+    `plus the luck)</small></p><ol id="decisions">${rows}</ol>`;
 }
 
 async function drawDistribution() {

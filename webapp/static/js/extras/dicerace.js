@@ -1,6 +1,6 @@
 // The dice race's maps in the view of every game (js/game.js): over both scores, the win probability of the player
 // to move and the optimal number of dice (GET /api/dicerace/heatmap), the position circled.
-import {api, fmt} from "../api.js";
+import {api, counted, fmt} from "../api.js";
 import {heatmap, ramp} from "../heat.js";
 
 const maps = new Map();  // setup (JSON) -> the maps' answer, or the error that says why there are none
@@ -25,6 +25,6 @@ export async function draw(box, answer, {setup}) {
     scale: {label: hm.win_meaning, min: 0, max: 1, color: ramp},
     describe: (v, i, j) => `me ${i}, opponent ${j}: ${hm.win_meaning} ${fmt(v, 4)}`});
   heatmap(box.querySelector(".dr-dice"), hm.best, {...axes, color: (d, i, j) => diceColour(d, dice, hm.mixed[i][j]),
-    describe: (d, i, j) => `me ${i}, opponent ${j}: ${d} dice${hm.mixed[i][j] ? " (one of several)" : ""}`,
+    describe: (d, i, j) => `me ${i}, opponent ${j}: ${counted(d, "die")}${hm.mixed[i][j] ? " (one of several)" : ""}`,
     scale: {label: "number of dice", min: 1, max: dice, integer: true, color: (d) => diceColour(Math.round(d), dice)}});
 }
