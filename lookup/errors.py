@@ -13,12 +13,14 @@ class NotBuiltError(ArtifactError):
 
     The message (``str``) tells whoever builds where and how (the path, the params.yaml key, the command);
     ``public`` says the same fact without a path or a build step, for a caller who cannot build anything:
-    the web app answers ``public`` (docs/web.md, "Errors").
+    the web app answers ``public`` (docs/web.md, "Errors"). ``how``: the build step alone (the command, the
+    params.yaml change, the extra, the cost; no path), which the page shows beside an objective it cannot offer.
     """
 
-    def __init__(self, message: str, public: str) -> None:
+    def __init__(self, message: str, public: str, how: str = "") -> None:
         super().__init__(message)
         self.public = public
+        self.how = how
 
 
 BUILD_EXTRA = "pip install 'dicetables[build]'"
@@ -32,5 +34,6 @@ def not_built(missing: str, public: str, *, build: str, cost: str, params: str =
     what the build costs (``cost``: the figures of docs/benchmarks.md on the project's 2-core machine).
     ``public``: the same fact for a caller who cannot build (the web's answer)."""
     where = f", with {params} in params.yaml" if params else ""
-    return NotBuiltError(f"{missing}; to build: `dicetables build {build}`{where}; the command needs the [build] "
-                         f"extra ({BUILD_EXTRA}); the build takes {cost}", public)
+    how = (f"to build: `dicetables build {build}`{where}; the command needs the [build] extra ({BUILD_EXTRA}); the "
+           f"build takes {cost}")
+    return NotBuiltError(f"{missing}; {how}", public, how)

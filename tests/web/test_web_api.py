@@ -32,7 +32,7 @@ def test_yahtzee_decide_explain_value_match_lookup(client, web_artifacts):
 SCANDINAVIAN = "scandinavian+forced"
 
 
-def test_yahtzee_rule_sets_describe_their_sheets_and_tables(client):
+def test_yahtzee_rule_sets_describe_their_sheets_and_tables(client, web_artifacts):
     sets = {r["name"]: r for r in client.get("/api/yahtzee/rules").json()}
     assert set(sets) == set(yahtzee.RULE_SETS)
     for name, r in sets.items():
@@ -45,6 +45,15 @@ def test_yahtzee_rule_sets_describe_their_sheets_and_tables(client):
     # two players (not three) for scandinavian+forced.
     assert {n: (r["objectives"], r["distribution"], r["players"]) for n, r in sets.items() if r["built"]} == {
         "hasbro": ([], True, []), SCANDINAVIAN: (["goal", "win", "opponent"], True, [2])}
+    # Every objective the page offers is either built or says why not: the table missing and the command that
+    # builds it (the library's not-built message, without a path), or that it does not apply (free order).
+    assert set(sets[SCANDINAVIAN]["unavailable"]) == {"opponents3"}
+    assert set(sets["hasbro"]["unavailable"]) == {"goal", "beat", "opponent", "opponents", "opponents3"}
+    for r in sets.values():
+        for kind, why in r["unavailable"].items():
+            assert ("dicetables build " in why and str(web_artifacts) not in why) or "saves unused rolls" in why or (
+                kind.startswith("opponents") and not r["forced_order"] and why.startswith("forced order only")), why
+    assert "yahtzee-party3-scandinavian-forced" in sets[SCANDINAVIAN]["unavailable"]["opponents3"]
 
 
 def test_yahtzee_play_to_win_chance_and_distribution_match_lookup(client, web_artifacts):

@@ -17,11 +17,13 @@ from starlette.concurrency import run_in_threadpool
 from lookup.store import artifact_exists, artifact_path
 from lookup.yahtzee import RULE_SETS, Sheet, chance, decide, distribution, explain, value
 from lookup.yahtzee.coach import coach
-from lookup.yahtzee.duel import DuelDecision, duel_name, win_probability
+from lookup.errors import NotBuiltError
+from lookup.yahtzee.duel import DuelDecision, duel_name, load_duel, win_probability
+from lookup.yahtzee.party import load_party
 from lookup.yahtzee.party_states import party_name
 from lookup.yahtzee.rules import CATEGORIES, Rules, get_rules
-from lookup.yahtzee.tables import built_value_table, distribution_name
-from lookup.yahtzee.towin import WinDecision, towin_name
+from lookup.yahtzee.tables import built_value_table, distribution_name, load_tables
+from lookup.yahtzee.towin import WinDecision, load_towin, towin_name
 from webapp.common import StrictModel, artifacts_dir, body_schema, exact, json_fields, json_response
 
 router = APIRouter(prefix="/api/yahtzee", tags=["yahtzee"])
@@ -92,8 +94,9 @@ def _rule_set(root: Path, r: Rules) -> dict[str, object]:
     advice), the score distribution, and the play-to-win objectives (``goal``: reach a final score, ``win``:
     beat an opponent's final score, ``opponent``: beat an opponent who plays for expected score, from its
     sheet: the ``win`` and ``law`` tables); ``players``: the numbers of players (2, 3) whose forced-order game
-    in which every player plays to win is built (the ``opponents`` objective, with one sheet fewer)."""
-    return {"name": r.name, "description": r.description, "n_dice": r.n_dice,
+    in which every player plays to win is built (the ``opponents`` objective, with one sheet fewer);
+    ``unavailable``: each objective of the page not offered here, with why (``_unavailable``)."""
+    return {"unavailable": _unavailable(root, r), "name": r.name, "description": r.description, "n_dice": r.n_dice,
             "built": built_value_table(r, root) is not None, "boxes": list(r.categories), "upper_boxes": r.n_faces,
             "upper_threshold": r.upper_threshold, "upper_bonus": r.upper_bonus,
             "yahtzee_bonus": r.yahtzee_bonus if r.yahtzee_index >= 0 else 0, "joker": r.joker,
@@ -102,6 +105,33 @@ def _rule_set(root: Path, r: Rules) -> dict[str, object]:
             "objectives": [o for o in ("goal", "win") if _built(root, towin_name(r, o))]
             + (["opponent"] if all(_built(root, towin_name(r, o)) for o in ("win", "law")) else []),
             "players": [n for n, name in _duel_tables(r).items() if _built(root, name)]}
+
+
+def _unavailable(root: Path, r: Rules) -> dict[str, str]:
+    """The page's objectives that ``r`` cannot be played for here (``expected``, ``goal``, ``beat``, ``opponent``,
+    ``opponents`` two players, ``opponents3`` three), each with the reason: the library's own not-built message
+    (``NotBuiltError.public`` and its build step ``how``: the command, the params.yaml change, the cost), or why the
+    objective does not apply. Only a missing table's loader is called: it raises before reading anything."""
+    tables = {"expected": (built_value_table(r, root) is not None, lambda: load_tables(r, root)),
+              "goal": (_built(root, towin_name(r, "goal")), lambda: load_towin(r, "goal", root)),
+              "beat": (_built(root, towin_name(r, "win")), lambda: load_towin(r, "win", root)),
+              "opponent": (all(_built(root, towin_name(r, o)) for o in ("win", "law")),
+                           lambda: [load_towin(r, o, root) for o in ("win", "law")])}
+    if r.forced_order:
+        tables["opponents"] = (_built(root, duel_name(r, 2)), lambda: load_duel(r, 2, root))
+        tables["opponents3"] = (_built(root, party_name(r, 3)), lambda: load_party(r, 3, root))
+    out = {kind: "forced order only: a free-order game of players who all play to win is not solved"
+           for kind in ("opponents", "opponents3") if not r.forced_order}
+    for kind, (built, load) in tables.items():
+        if not built:
+            try:
+                load()
+                out[kind] = "not built on this server"  # (a table published between the two looks)
+            except NotBuiltError as e:
+                out[kind] = f"{e.public}; {e.how}" if e.how else e.public
+            except ValueError as e:  # a rule set play does not take (saved rolls): the library says why
+                out[kind] = str(e)
+    return out
 
 
 def _duel_tables(r: Rules) -> dict[int, str]:

@@ -16,6 +16,7 @@ const HTML = `
       <option value="opponents">beating an opponent who plays to win (forced order)</option></select></label>
     <label id="target-label" hidden>N <input id="target" type="number" value="250" min="0" step="10"></label>
    </div>
+   <details id="unbuilt" class="y-unbuilt" hidden><summary>Why some choices are greyed out</summary><ul></ul></details>
    <div class="row"><button id="newgame">New game</button>
     <button id="roll" disabled title="key R">Roll<span class="y-key"> (R)</span></button>
     <button id="scorenow" disabled title="key S">Score now<span class="y-key"> (S)</span></button>
@@ -497,10 +498,19 @@ async function chooseRules() {
   // The dice of this rule set: those shown are kept, the sixth of Maxi Yatzy added or dropped.
   S.dice = Array.from({length: S.info.n_dice}, (_, i) => S.dice[i] ?? START_DICE[i]);
   S.held = S.dice.map(() => false); $("last-die-key").textContent = S.info.n_dice;
-  const sel = $("objective"), can = {goal: "goal", beat: "win", opponent: "opponent"};
-  // Against a player who plays to win: the forced-order duel table of two players (the rule set's "players").
-  const built = (kind) => (kind === "opponents" ? S.info.players.includes(2) : S.info.objectives.includes(can[kind]));
-  [...sel.options].forEach((o) => { o.disabled = o.value !== "expected" && !built(o.value); });
+  // An objective is offered when its tables are built here; GET /rules says why not for the others (the table
+  // missing and the command that builds it, or why it does not apply), listed under the choice (readable on touch,
+  // not only in a hover title).
+  const sel = $("objective"), why = S.info.unavailable, list = $("unbuilt").querySelector("ul");
+  list.innerHTML = "";
+  [...sel.options].forEach((o) => {
+    o.disabled = o.value in why; o.title = why[o.value] || "";
+    if (o.disabled) {
+      const li = document.createElement("li"); li.dataset.objective = o.value;
+      li.textContent = `${o.textContent}: ${why[o.value]}`; list.append(li);
+    }
+  });
+  $("unbuilt").hidden = !list.children.length;
   if (sel.selectedOptions[0].disabled) sel.value = "expected";
   showObjective();
   S.game = false; S.turn = false; S.sheet = {}; S.opp = {}; S.rerolls = Number($("rerolls").value);
