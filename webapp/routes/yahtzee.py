@@ -14,10 +14,10 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
+from lookup.errors import NotBuiltError
 from lookup.store import artifact_exists, artifact_path
 from lookup.yahtzee import RULE_SETS, Sheet, chance, decide, distribution, explain, value
 from lookup.yahtzee.coach import coach
-from lookup.errors import NotBuiltError
 from lookup.yahtzee.duel import DuelDecision, duel_name, load_duel, win_probability
 from lookup.yahtzee.party import load_party
 from lookup.yahtzee.party_states import party_name
