@@ -145,6 +145,15 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
     else:
         result = equity([hand], board, seats, dead, budget=budget, artifacts_dir=artifacts_dir,
                         samples=min(DEFAULT_SAMPLES, max(MIN_DEALS, deals)))
+    return call_decision(result, pot, to_call)
+
+
+def call_decision(result: Equity | RangeEquity, pot: float, to_call: float) -> CallDecision:
+    """Call or fold ``to_call`` chips into ``pot`` (every opponent all-in) with the first player's equity in
+    ``result``: what ``decide`` answers from the equity it computes."""
+    for name, amount in (("pot", pot), ("to_call", to_call)):
+        if number(amount, name, 0, MAX_CHIPS) == 0:
+            raise ValueError(f"{name} must be a positive number of chips, got 0")
     share, gain = call_gain(result, pot, to_call)
     return CallDecision("call" if gain > 0 else "fold", float(share), to_call / (pot + to_call), float(gain),
                         result.exact)

@@ -119,6 +119,32 @@ class RangeEquity:
     def tie(self) -> tuple[float, ...] | None:
         return None if self.ties is None else tuple(float(Fraction(t) / self.deals) for t in self.ties)
 
+    def as_dict(self) -> dict[str, Any]:
+        """The fields (and ``equity``, ``win``, ``tie``, and ``equity_exact``: each player's exact equity or None)
+        as JSON values, under the same names: what ``dicetables poker range --json`` and the web API return.
+        ``shares`` and ``equity_exact`` are texts "numerator/denominator"; a count (``deals``, ``wins``,
+        ``ties``, ``matchups``) is an integer, or such a text when weights make it a fraction."""
+        def count(x: Any) -> Any:
+            return f"{x.numerator}/{x.denominator}" if isinstance(x, Fraction) and x.denominator != 1 else \
+                (int(x) if isinstance(x, Fraction) else x)
+
+        def ratio(x: Fraction) -> str:
+            x = Fraction(x)
+            return f"{x.numerator}/{x.denominator}"
+
+        out: dict[str, Any] = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        for name in ("players", "hands", "se", "notes"):
+            out[name] = list(out[name])
+        for name in ("wins", "ties"):
+            out[name] = None if out[name] is None else [count(x) for x in out[name]]
+        out["shares"] = [ratio(x) for x in self.shares]
+        out["deals"], out["matchups"] = count(self.deals), count(self.matchups)
+        for name in ("equity", "win", "tie"):
+            value = getattr(self, name)
+            out[name] = None if value is None else list(value)
+        out["equity_exact"] = [ratio(Fraction(s) / self.deals) for s in self.shares] if self.exact else None
+        return out
+
 
 def _number(x: Fraction) -> int | Fraction:
     return int(x) if x.denominator == 1 else x

@@ -219,9 +219,10 @@ def test_decide_against_a_range_calls_exactly_above_break_even(poker_artifacts):
     assert (call.action, fold.action) == ("call", "fold") and call.exact and fold.exact
     assert call.equity == float(share) and call.gain > 0 >= fold.gain
     # A range and a random hand: the same as range_equity with one random opponent.
-    both = decide("AsAh", board=board, pot=pot, to_call=10, ranges=villain, opponents=2, artifacts_dir=poker_artifacts)
-    want = range_equity(["AsAh", villain], board, 1, artifacts_dir=poker_artifacts, budget=2.0)
-    assert both.equity == pytest.approx(want.equity[0], abs=0 if want.exact else 1e-12)
+    both = decide("AsAh", board=board, pot=pot, to_call=10, ranges=villain, opponents=2, budget=0.2,
+                  artifacts_dir=poker_artifacts)
+    want = range_equity(["AsAh", villain], board, 1, artifacts_dir=poker_artifacts, budget=0.2)
+    assert both.equity == want.equity[0] and both.exact == want.exact
 
 
 def test_decide_range_bad_input(poker_artifacts):
@@ -259,3 +260,34 @@ def test_a_range_object_is_accepted(poker_artifacts):
     b = range_equity(["AsAh", "QQ+"], "2c 7d 9h", artifacts_dir=poker_artifacts)
     assert a.shares == b.shares and a.players == b.players == ("AsAh", "QQ+") and a.hands == (1, 18)
     assert load_evaluator(poker_artifacts) is not None
+
+
+# --- the command line ----------------------------------------------------------------------------------------
+
+
+def test_cli_range_json_is_the_library_object(preflop_artifacts):
+    import json
+
+    from click.testing import CliRunner
+
+    from lookup.poker.play import call_decision
+    from pipeline.cli import main
+
+    root = ["--artifacts", str(preflop_artifacts)]
+    out = CliRunner().invoke(main, ["--quiet", "poker", "range", "AsAh", "QQ+, AKs", "--pot", "100", "--to-call", "50",
+                                    "--json", *root])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    want = range_equity(["AsAh", "QQ+, AKs"], artifacts_dir=preflop_artifacts)  # the library's defaults
+    decision = got.pop("decision")
+    assert {k: v for k, v in got.items() if k != "seconds"} == {k: v for k, v in want.as_dict().items()
+                                                                 if k != "seconds"}
+    assert got["exact"] and got["source"] == "preflop table" and got["equity_exact"][0] == "20661989/25684560"
+    assert decision == {"pot": 100, "to_call": 50, **call_decision(want, 100, 50).__dict__}
+    out = CliRunner().invoke(main, ["--quiet", "poker", "range", "AsAh", "QQ+, AKs", "--board", "2c7d9h", *root])
+    assert out.exit_code == 0 and "exact over 14,850 weighted deals" in out.output
+    assert "QQ+, AKs (22 hands)" in out.output
+    out = CliRunner().invoke(main, ["--quiet", "poker", "range", "AsAh", "QQ+, AKx", *root])
+    assert out.exit_code == 1 and "'AKx' is not a hand class" in out.output
+    out = CliRunner().invoke(main, ["--quiet", "poker", "range", "AsAh", "KK", "--pot", "10", *root])
+    assert out.exit_code == 1 and "both --pot and --to-call" in out.output
