@@ -12,7 +12,7 @@ commas or spaces (ranks ``23456789TJQKA`` in either case, the higher rank first 
 ``76s+``                  connectors (ranks next to each other) raise both ranks: 76s, 87s, ... AKs
 ``A5s-A2s`` / ``T9s-65s`` a span with the same higher rank (the lower one moves), or of connectors or hands of
                           the same gap (both move): A5s, A4s, A3s, A2s; T9s, 98s, 87s, 76s, 65s
-``AsKs``                  one specific hand (card, card)
+``AsKs`` / ``As Ks``      one specific hand (card, card)
 ``random`` (or ``any``)   all 1326 hands
 ``TOKEN:0.5``             any token with a weight: a decimal in 0..1, at most 6 digits after the point
 ========================  ===============================================================================
@@ -38,6 +38,7 @@ MAX_WEIGHT_DIGITS = 6  # digits after the decimal point of a weight (keeps the w
 _RANK = "[2-9TJQKA]"
 _CLASS = re.compile(rf"({_RANK})({_RANK})([so]?)", re.IGNORECASE)
 _SPECIFIC = re.compile(r"([2-9TJQKA][cdhs]){2}", re.IGNORECASE)
+_CARD = re.compile(r"[2-9TJQKA][cdhs]", re.IGNORECASE)
 _WEIGHT = re.compile(r"(?:1(?:\.0*)?|0|0?\.\d+|0\.)")
 
 
@@ -201,6 +202,23 @@ def _weight(text: str, token: str, value: str) -> Fraction:
     return Fraction(value if value != "0." else "0")
 
 
+def _tokens(text: str) -> list[str]:
+    """The tokens of a range text; two cards apart (``"As Ah"``, ``"As, Ah:0.5"``) are one hand."""
+    raw = [t for t in re.split(r"[,\s]+", text) if t]
+    out = []
+    i = 0
+    while i < len(raw):
+        if _CARD.fullmatch(raw[i]) and i + 1 < len(raw) and _CARD.fullmatch(raw[i + 1].partition(":")[0]):
+            out.append(raw[i] + raw[i + 1])
+            i += 2
+            continue
+        if _CARD.fullmatch(raw[i].partition(":")[0]):
+            raise _bad(text, raw[i], "is one card: a hand is two (e.g. 'AsKs' or 'As Ks')")
+        out.append(raw[i])
+        i += 1
+    return out
+
+
 def parse_range(text: Any) -> Range:
     """The ``Range`` of a text in the notation above (or a ``Range``, returned as is); ValueError naming the
     token that is not understood, or an empty range."""
@@ -211,7 +229,7 @@ def parse_range(text: Any) -> Range:
     if len(text) > MAX_RANGE_TEXT:
         raise ValueError(f"a range of at most {MAX_RANGE_TEXT} characters, got {len(text)}")
     weights: dict[int, Fraction] = {}
-    for token in (t for t in re.split(r"[,\s]+", text) if t):
+    for token in _tokens(text):
         name, colon, value = token.partition(":")
         w = _weight(text, token, value) if colon else Fraction(1)
         if not name:

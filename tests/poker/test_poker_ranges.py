@@ -59,6 +59,8 @@ def test_counts_specific_hands_and_weights():
     assert len(parse_range("AK")) == 16 and len(parse_range("QQ+")) == 18 and len(parse_range("random")) == 1326
     r = parse_range("AsKs")
     assert r.cards() == [tuple(sorted(parse_cards("AsKs")))] and r.weights == (1,)
+    assert parse_range("As Ks") == Range("As Ks", r.hands, r.weights)
+    assert parse_range("QQ, As Kd:0.5, Ac,Kc").size() == 6 + Fraction(1, 2) + 1
     r = parse_range("AKs:0.5, QQ")
     assert len(r) == 10 and r.size() == 8 and set(r.weights) == {Fraction(1, 2), 1}
     # The last token naming a hand sets its weight; weight 0 removes it.
@@ -84,6 +86,8 @@ def test_counts_specific_hands_and_weights():
     ("A5s-K3s", "'A5s-K3s' is not a span"),
     ("99-AKs", "'99-AKs' mixes"),
     ("Q", "'Q' is not a hand class"),
+    ("QQ, As", "'As' is one card: a hand is two"),
+    ("As Kd Qh", "'Qh' is one card"),
     ("AK++", "'AK\\+\\+' is not a hand class"),
     ("", "holds no hand"),
     ("KK:0", "holds no hand"),
