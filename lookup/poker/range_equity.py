@@ -251,17 +251,23 @@ def range_equity(players: Any, board: Any = (), opponents: int = 0, dead: Any = 
     if m == 2 and n == 0:
         plans.append((_pairwise_seconds(ps, base), "pairs of hands", None))
     idx = _tuples(ps, MAX_TUPLES)
+    perms = base.symmetry()
     if idx is None:
         notes.append(f"more than {MAX_TUPLES:,} tuples of hands to count one by one")
-    else:
-        orbits = _orbits(idx, ps, base.symmetry())
-        plans.append((_per_tuple_seconds(orbits, base, engine, artifacts_dir, use_table), "tuple by tuple", orbits))
-    for seconds, how, orbits in sorted(plans, key=lambda p: p[0]):
+    elif len(idx):
+        # At least len(idx) / len(perms) orbits: the orbits themselves are listed only for this plan.
+        first = [tuple(ps[j].cards[h]) for j, h in enumerate(idx[0])]
+        low = _per_tuple_seconds(-(-len(idx) // len(perms)), first, base, engine, artifacts_dir, use_table)
+        plans.append((low, "tuple by tuple", idx))
+    for seconds, how, tuples in sorted(plans, key=lambda p: p[0]):
+        if tuples is not None and seconds <= budget:
+            orbits = _orbits(tuples, ps, perms)
+            seconds = _per_tuple_seconds(len(orbits[0]), first, base, engine, artifacts_dir, use_table)
         if seconds > budget:
             notes.append(f"an exact count ({how}) needs ~{seconds:.3g} s, over the {budget:g} s budget")
             continue
         evaluator = load_evaluator(artifacts_dir)
-        if orbits is None:
+        if tuples is None:
             return done(_pairwise(ps, base, evaluator), scale)
         engine = engine or NumpyEngine(evaluator)
         got = _per_tuple(orbits, base, engine, budget, artifacts_dir, use_table, notes)
@@ -387,7 +393,8 @@ def _from_table(pair: list[_Player], tables: PreflopTables, base: Problem, budge
             return None
         if len(idx):
             orbits = _orbits(idx, sub, base.symmetry())
-            seconds = _per_tuple_seconds(orbits, base, engine, artifacts_dir, False)
+            first = [tuple(c) for c in orbits[0][0].tolist()]
+            seconds = _per_tuple_seconds(len(orbits[0]), first, base, engine, artifacts_dir, False)
             if seconds > budget:
                 notes.append(f"the specific hands against specific hands need ~{seconds:.3g} s of counting, over the "
                              f"{budget:g} s budget")
@@ -522,21 +529,20 @@ def _table_answers(problem: Problem, artifacts_dir: str | Path | None, use_table
     return pre is not None and problem.opponents <= pre.arrays["multi_equity"].shape[0]
 
 
-def _per_tuple_seconds(orbits: tuple[np.ndarray, list[int]], base: Problem, engine: Engine | None,
+def _per_tuple_seconds(count: int, first: list[tuple[int, int]], base: Problem, engine: Engine | None,
                        artifacts_dir: str | Path | None, use_table: bool) -> float:
-    """Estimated seconds of counting one tuple per orbit (``equity``'s own estimate, per tuple)."""
-    reps = orbits[0]
-    if not len(reps):
+    """Estimated seconds of counting ``count`` tuples like ``first`` (``equity``'s own estimate, per tuple)."""
+    if not count:
         return 0.0
-    first = make_problem([tuple(h) for h in reps[0].tolist()], base.board, base.opponents, base.dead)
-    if _table_answers(first, artifacts_dir, use_table):
-        return len(reps) * 1e-3
+    problem = make_problem(first, base.board, base.opponents, base.dead)
+    if _table_answers(problem, artifacts_dir, use_table):
+        return count * 1e-3
     if (engine is None or isinstance(engine, NumpyEngine)) and base.opponents > 2:
         return float("inf")  # the numpy engine counts at most 2 unknown opponents exactly
     # The numpy engine's own rate (2e7) is its best case; per tuple it ran 1.7-6e6 evaluations a second (heads-up
     # preflop 0.46-1.5 s, docs/benchmarks.md "Poker") and ~1e6 on a flop with a random hand, at load 9.
     rate = EVAL_RATE if engine is None or isinstance(engine, NumpyEngine) else engine.rate
-    return len(reps) * (work_units(first, len(first.symmetry())) / rate + CALL_SECONDS)
+    return count * (work_units(problem, len(problem.symmetry())) / rate + CALL_SECONDS)
 
 
 def _per_tuple(orbits: tuple[np.ndarray, list[int]], base: Problem, engine: Engine, budget: float,
