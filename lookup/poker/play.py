@@ -6,12 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lookup.poker.cards import class_name, parse_class
 from lookup.poker.equity import Equity
 from lookup.poker.problem import count_arg
 from lookup.poker.tables import built_multiway, load_preflop
 from lookup.validate import number
+
+if TYPE_CHECKING:
+    from lookup.poker.range_equity import RangeEquity
 
 MAX_CHIPS = 1e15  # pot and to_call: any real stake, and far inside the exact range of a float
 MIN_DEALS = 1_000  # the fewest Monte Carlo deals a decision draws, whatever its budget (a few milliseconds)
@@ -99,7 +103,7 @@ class CallDecision:
 
 
 def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponents: int = 1, dead: object = (),
-           budget: float = 2.0, artifacts_dir: str | Path | None = None) -> CallDecision:
+           budget: float = 2.0, artifacts_dir: str | Path | None = None, ranges: object = None) -> CallDecision:
     """Call or fold when every opponent is all-in: ``pot`` chips already in the middle (the opponents' bets
     included), ``to_call`` chips to put in. No later betting remains, so calling is right exactly when the
     equity (``lookup.poker.equity`` of ``hand`` against ``opponents`` unknown hands, exact within ``budget``
@@ -107,7 +111,12 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
 
     ``budget`` bounds the whole call: when no exact count fits in it, the seeded Monte Carlo that answers
     instead draws as many deals as its engine evaluates in ``budget`` seconds at its pessimistic rate
-    (``NumpyEngine.mc_rate``), at least ``MIN_DEALS`` and at most equity's default."""
+    (``NumpyEngine.mc_rate``), at least ``MIN_DEALS`` and at most equity's default.
+
+    ``ranges``: the ranges of the first opponents (``"QQ+, AKs"``, or a list, one per opponent; notation of
+    ``lookup.poker.ranges``), the others holding random hands: the equity is then
+    ``lookup.poker.range_equity``'s (exact from the preflop table or by enumeration within ``budget``, else
+    its Monte Carlo, drawn as above). More ranges than ``opponents`` is a ValueError."""
     from lookup.poker.equity import DEFAULT_SAMPLES, MAX_BUDGET, NumpyEngine, equity
 
     for name, amount in (("pot", pot), ("to_call", to_call)):
@@ -118,14 +127,39 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
     if seats < 1:
         raise ValueError(f"opponents must be at least 1 (the all-in players to call against), got {seats}")
     deals = int(number(budget, "budget", 0, MAX_BUDGET) * NumpyEngine.mc_rate / (1 + seats))
-    result = equity([hand], board, seats, dead, budget=budget, artifacts_dir=artifacts_dir,
-                    samples=min(DEFAULT_SAMPLES, max(MIN_DEALS, deals)))
+    if ranges is not None:
+        from lookup.poker.range_equity import range_equity
+        from lookup.poker.ranges import Range
+
+        listed = [ranges] if isinstance(ranges, str | Range) else ranges
+        try:
+            listed = list(listed)
+        except TypeError:
+            raise ValueError(f"ranges: expected a range such as 'QQ+, AKs' or a list of ranges, got "
+                             f"{type(ranges).__name__}") from None
+        if len(listed) > seats:
+            raise ValueError(f"{len(listed)} ranges for {seats} opponent(s): give at most one range per opponent "
+                             "(raise opponents)")
+        result = range_equity([hand, *listed], board, seats - len(listed), dead, budget=budget,
+                              artifacts_dir=artifacts_dir, samples=min(DEFAULT_SAMPLES, max(MIN_DEALS, deals)))
+    else:
+        result = equity([hand], board, seats, dead, budget=budget, artifacts_dir=artifacts_dir,
+                        samples=min(DEFAULT_SAMPLES, max(MIN_DEALS, deals)))
+    return call_decision(result, pot, to_call)
+
+
+def call_decision(result: Equity | RangeEquity, pot: float, to_call: float) -> CallDecision:
+    """Call or fold ``to_call`` chips into ``pot`` (every opponent all-in) with the first player's equity in
+    ``result``: what ``decide`` answers from the equity it computes."""
+    for name, amount in (("pot", pot), ("to_call", to_call)):
+        if number(amount, name, 0, MAX_CHIPS) == 0:
+            raise ValueError(f"{name} must be a positive number of chips, got 0")
     share, gain = call_gain(result, pot, to_call)
     return CallDecision("call" if gain > 0 else "fold", float(share), to_call / (pot + to_call), float(gain),
                         result.exact)
 
 
-def call_gain(result: Equity, pot: float, to_call: float) -> tuple[Fraction | float, Fraction | float]:
+def call_gain(result: Equity | RangeEquity, pot: float, to_call: float) -> tuple[Fraction | float, Fraction | float]:
     """(share, gain) of the first hand of ``result``: its share of the final pot (``pot + to_call``) and the chips
     calling ``to_call`` nets against folding, ``share * (pot + to_call) - to_call``; exact rationals when the
     equity is exact (then the sign of the gain is exact too), else floats."""

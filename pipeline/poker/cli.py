@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -87,6 +88,88 @@ def equity(hands: tuple[str, ...], board: str, opponents: int | None, dead: str,
             click.echo(f"  {label}: {split}equity {100 * result.equity[i]:8.4f} % +- {100 * half:.4f} %  "
                        f"(se {result.se[i]:.2e})")
     click.echo(f"time {time.perf_counter() - start:.3f} s")
+
+
+@cli.command(name="range")
+@click.argument("players", nargs=-1)
+@click.option("--board", default="", help="0, 3, 4 or 5 cards, e.g. 2c7d9h.")
+@click.option("--opponents", type=int, default=0, show_default=True,
+              help="Random hands besides the PLAYERS.")
+@click.option("--dead", default="", help="Cards out of play.")
+@click.option("--budget", type=float, default=None,
+              help="Seconds allowed for an exact count; beyond it, a Monte Carlo estimate [default: the "
+                   "library's, lookup.poker.equity.DEFAULT_BUDGET = 5].")
+@click.option("--samples", type=int, default=None,
+              help="Monte Carlo deals [default: as many as the budget allows].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Monte Carlo seed.")
+@click.option("--pot", type=float, default=None, help="Chips in the pot (with --to-call: call or fold, for the first "
+                                                      "player, every opponent all-in).")
+@click.option("--to-call", "to_call", type=float, default=None, help="Chips to call.")
+@click.option("--no-table", "no_table", is_flag=True, help="Never read the preflop table (count instead).")
+@artifacts_option
+@opt.json_option
+def range_(players: tuple[str, ...], board: str, opponents: int, dead: str, budget: float | None, samples: int | None,
+           seed: int, pot: float | None, to_call: float | None, no_table: bool, artifacts_dir: Path | None,
+           as_json: bool) -> None:
+    """Equity of each of PLAYERS, each a hand (AsAh) or a range ("QQ+, AKs, A2s+, 76s+, 99-66, AKs:0.5"),
+    against the others and --opponents random hands; exact (preflop table or enumeration) or estimated.
+    With --pot and --to-call: call or fold for the first player."""
+    from lookup.poker.equity import DEFAULT_BUDGET
+    from lookup.poker.play import call_decision
+    from lookup.poker.range_equity import range_equity
+    from pipeline.poker.engine import NumbaEngine
+    from pipeline.poker.warm import kernels_cached
+    from pipeline.progress import console, say
+
+    if not players:
+        raise ValueError("no player: give hands or ranges, e.g. `dicetables poker range AsAh \"QQ+, AKs\"`")
+    if (pot is None) != (to_call is None):
+        raise ValueError("give both --pot and --to-call (call or fold), or neither")
+    start = time.perf_counter()
+    root = artifacts_root(artifacts_dir)
+    engine = NumbaEngine(root) if kernels_cached() else None
+    if engine is None:
+        say("[yellow]note[/]: the compiled poker kernels are not cached yet (run `dicetables compile poker`): "
+            "counting with the slower numpy engine, within the budget")
+    with console.status("counting...") if not _quiet() else _null():
+        result = range_equity(list(players), board, opponents, dead,
+                              budget=DEFAULT_BUDGET if budget is None else budget, samples=samples, seed=seed,
+                              engine=engine, artifacts_dir=root, use_table=not no_table)
+    decision = None if pot is None else call_decision(result, pot, to_call)
+    for note in result.notes:
+        say(f"[yellow]note[/]: {note}")
+    if as_json:
+        out = result.as_dict()
+        if decision is not None:
+            out["decision"] = {"pot": pot, "to_call": to_call, **dataclasses.asdict(decision)}
+        opt.echo_json(out)
+        return
+    kind = f"exact over {result.deals:,} weighted deals" if result.exact else \
+        f"ESTIMATE from {result.deals:,} random deals (+- 1.96 standard errors)"
+    click.echo(f"{result.method}: {kind}; board [{result.board or '-'}], dead [{result.dead or '-'}], "
+               f"{result.opponents} random opponent(s); source: {result.source}")
+    win, tie = result.win, result.tie
+    for i, label in enumerate(result.players):
+        split = "" if win is None else f"win {100 * win[i]:8.4f} %  tie {100 * tie[i]:8.4f} %  "
+        hands = f"{label} ({result.hands[i]} hand{'s' if result.hands[i] != 1 else ''})"
+        if result.exact:
+            share = Fraction(result.shares[i]) / result.deals
+            click.echo(f"  {hands}: {split}equity {100 * result.equity[i]:8.4f} %   (= {share.numerator}/"
+                       f"{share.denominator})")
+        else:
+            click.echo(f"  {hands}: {split}equity {100 * result.equity[i]:8.4f} % +- {196 * result.se[i]:.4f} %  "
+                       f"(se {result.se[i]:.2e})")
+    if decision is not None:
+        verb = ">" if decision.action == "call" else "<="
+        click.echo(f"{decision.action.upper()}: equity {100 * decision.equity:.4f} % {verb} "
+                   f"{100 * decision.break_even:.4f} % needed to call {to_call:g} into {pot:g}; calling nets "
+                   f"{decision.gain:+.4f} chips on average")
+    click.echo(f"time {time.perf_counter() - start:.3f} s")
+
+
+def _fraction(p: Fraction | None) -> str | None:
+    """An exact probability as JSON text "numerator/denominator" (null when estimated)."""
+    return None if p is None else f"{p.numerator}/{p.denominator}"
 
 
 def _quiet() -> bool:

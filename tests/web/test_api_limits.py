@@ -278,6 +278,7 @@ SANE = {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "sheet": {}, "category": "chance"
         "other_score": 5, "banked": 100, "turn_total": 50, "target": 20,
         # poker, tic-tac-toe, dominoes: bodies the routes answer, so that each junk field is read past the model
         "hands": ["AsAh"], "board": "2c7d9h", "moves": [], "model": "random", "seat": 0, "history": [],
+        "players": ["AsAh", "QQ+, AKs"],
         "hand": ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"],
         # every game's routes: a game's start (its name set per route), a short simulation
         "record": {"events": []}, "games": 1}

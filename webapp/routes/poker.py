@@ -1,4 +1,5 @@
-"""Poker routes: the equity of known hands (exact or estimated, ``lookup.poker.equity``) and the preflop chart
+"""Poker routes: the equity of known hands (exact or estimated, ``lookup.poker.equity``), of hands and ranges
+against ranges with call or fold (``lookup.poker.range_equity``, ``call_decision``) and the preflop chart
 (every starting-hand class against 1..n random hands, ``lookup.poker.preflop``)."""
 
 from __future__ import annotations
@@ -8,7 +9,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
-from lookup.poker import Equity, class_name, equity, preflop
+from lookup.poker import Equity, class_name, equity, preflop, range_equity
+from lookup.poker.play import MAX_CHIPS, call_decision
 from lookup.poker.tables import load_preflop
 from lookup.validate import integer, number
 from webapp.common import StrictModel, artifacts_dir
@@ -76,6 +78,50 @@ def equity_route(q: EquityQuery, root: Artifacts) -> dict[str, object]:
     e = equity(hands, _cards(q.board, "board"), q.opponents, _cards(q.dead, "dead"), budget=budget,
                samples=samples, seed=q.seed, artifacts_dir=root)
     return _answer(e)
+
+
+class RangeQuery(StrictModel):
+    """players: each player's hand ("AsAh") or range ("QQ+, AKs", the notation of ``lookup.poker.ranges``), the
+    first one "yours"; opponents: random hands besides them; board: 0, 3, 4 or 5 cards; dead: cards out of play;
+    pot and to_call (both or neither): call or fold for the first player, every opponent all-in; budget: seconds
+    an exact count may take by lookup's estimate (at most MAX_BUDGET); samples: Monte Carlo deals beyond it
+    (None: as many as the budget allows, as in the library; at most MAX_SAMPLES), drawn with ``seed``."""
+
+    players: list[str]
+    opponents: int = 0
+    board: str = ""
+    dead: str = ""
+    pot: float | None = None
+    to_call: float | None = None
+    budget: float = MAX_BUDGET
+    samples: int | None = None
+    seed: int = 0
+
+
+@router.post("/range")
+def range_route(q: RangeQuery, root: Artifacts) -> dict[str, object]:
+    """Equity of each player's hand or range against the others and the random opponents: exact (the preflop
+    table's heads-up counts, or every deal counted) when it fits the budget, else a seeded Monte Carlo estimate
+    with its standard error; the fields of ``lookup.poker.RangeEquity`` (``as_dict``). With pot and to_call,
+    ``decision``: call or fold for the first player, the equity the call needs (``break_even``) and its gain."""
+    if not 1 <= len(q.players) <= 9:
+        raise ValueError(f"players: give 1..9 hands or ranges (e.g. ['AsAh', 'QQ+, AKs']), got {len(q.players)}")
+    if (q.pot is None) != (q.to_call is None):
+        raise ValueError("give both pot and to_call (call or fold), or neither")
+    budget = number(q.budget, "budget", 0, MAX_BUDGET)
+    samples = None if q.samples is None else integer(q.samples, "samples", 2, MAX_SAMPLES)
+    if q.pot is not None:  # checked before counting
+        for name, amount in (("pot", q.pot), ("to_call", q.to_call)):
+            number(amount, name, 0, MAX_CHIPS)
+    e = range_equity(q.players, _cards(q.board, "board"), q.opponents, _cards(q.dead, "dead"), budget=budget,
+                     samples=samples, seed=q.seed, artifacts_dir=root)
+    out = e.as_dict()
+    out["decision"] = None
+    if q.pot is not None:
+        d = call_decision(e, q.pot, q.to_call)
+        out["decision"] = {"pot": q.pot, "to_call": q.to_call, "action": d.action, "equity": d.equity,
+                           "break_even": d.break_even, "gain": d.gain, "exact": d.exact}
+    return out
 
 
 def built_rows(root: Path) -> list[int]:

@@ -1,5 +1,6 @@
-// The poker view: the equity of known hands (POST /api/poker/equity) and the preflop chart of every starting
-// hand against random opponents (GET /api/poker/preflop). Every number comes from the API.
+// The poker view: the equity of known hands (POST /api/poker/equity), a hand or range against a range with call or
+// fold (POST /api/poker/range; a 4x13 card picker fills the hand, board and dead fields) and the preflop chart of
+// every starting hand against random opponents (GET /api/poker/preflop). Every number comes from the API.
 import {$, api, counted, fmt, stylesheet} from "./api.js";
 
 const HTML = `
@@ -24,6 +25,118 @@ const HTML = `
   <div id="pk-cell" aria-live="polite"></div>
  </div>
 </div>`;
+
+// Against a range: defaults as the library's (no random opponents besides the range, seed 0, the Monte Carlo deals the
+// budget allows) and the game's setup (pot 100, 50 to call).
+const RANGE_HTML = `
+<div class="cols pk-cols">
+ <div class="panel" id="pk-range-panel">
+  <h2>Against a range <small>(ranges: QQ+, AKs, AK, A2s+, KTo+, 76s+, 99-66, AsKs, AKs:0.5 with a weight)</small></h2>
+  <div class="row"><label>Your hand (or range) <input id="pk-r-hero" class="pk-cards pk-pick" value="AsAh"></label>
+   <label>Opponent's range <input id="pk-r-range" class="pk-range" value="QQ+, AKs"></label></div>
+  <div class="row"><label>Board <input id="pk-r-board" class="pk-cards pk-pick" placeholder="none"></label>
+   <label>Dead <input id="pk-r-dead" class="pk-cards pk-pick" placeholder="none"></label>
+   <label>More random opponents <input id="pk-r-opp" type="number" min="0" max="8" value="0"></label></div>
+  <div class="row"><label>Pot <input id="pk-r-pot" type="number" min="0" step="any" value="100"></label>
+   <label>To call <input id="pk-r-call" type="number" min="0" step="any" value="50"></label>
+   <button id="pk-r-go">Call or fold?</button></div>
+  <p class="legend">Cards picked into <b id="pk-r-target">your hand</b> (click a field to pick into it; click a picked
+   card to take it back)</p>
+  <div id="pk-picker"></div>
+  <div id="pk-r-error" class="error" role="alert"></div>
+  <div id="pk-r-out" aria-live="polite"></div>
+ </div>
+</div>`;
+
+const CARD = /^\s*([2-9TJQKA][cdhs][\s,]*)*$/i;
+const PICK = {"pk-r-hero": ["your hand", 2], "pk-r-board": ["the board", 5], "pk-r-dead": ["dead cards", 48]};
+let target = "pk-r-hero";
+
+// The cards of a field, or null when it is not a list of cards (a range in the hand field).
+function cardsIn(id) {
+  const text = $(id).value;
+  if (!CARD.test(text)) return null;
+  return (text.match(/[2-9TJQKA][cdhs]/gi) || []).map((c) => c[0].toUpperCase() + c[1].toLowerCase());
+}
+
+function setTarget(id) {
+  target = id;
+  $("pk-r-target").textContent = PICK[id][0];
+}
+
+function markPicked() {
+  const used = new Set(Object.keys(PICK).flatMap((id) => cardsIn(id) || []));
+  for (const b of $("pk-picker").querySelectorAll("button")) {
+    b.classList.toggle("picked", used.has(b.dataset.card));
+    b.setAttribute("aria-pressed", used.has(b.dataset.card));
+  }
+}
+
+function pick(card) {
+  for (const id of Object.keys(PICK)) {  // a picked card: take it back
+    const cards = cardsIn(id);
+    if (cards && cards.includes(card)) {
+      $(id).value = cards.filter((c) => c !== card).join(" ");
+      markPicked();
+      return;
+    }
+  }
+  const hand = cardsIn("pk-r-hero");
+  if (target === "pk-r-hero" && (hand === null || hand.length >= 2)) setTarget("pk-r-board");  // full, or a range
+  const cards = cardsIn(target);
+  if (cards === null || cards.length >= PICK[target][1]) return;  // not a list of cards, or full
+  $(target).value = [...cards, card].join(" ");
+  if (target === "pk-r-hero" && cards.length === 1) setTarget("pk-r-board");
+  markPicked();
+}
+
+function drawPicker() {
+  const picker = $("pk-picker");
+  const symbol = {s: "♠", h: "♥", d: "♦", c: "♣"};
+  for (const suit of "shdc") {
+    for (const rank of "AKQJT98765432") {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.card = rank + suit;
+      b.className = "pk-card pk-" + suit;
+      b.textContent = rank + symbol[suit];
+      b.title = rank + suit;
+      b.onclick = () => pick(rank + suit);
+      picker.append(b);
+    }
+  }
+  for (const id of Object.keys(PICK)) {
+    $(id).addEventListener("focus", () => setTarget(id));
+    $(id).addEventListener("input", markPicked);
+  }
+  markPicked();
+}
+
+async function computeRange() {
+  $("pk-r-error").textContent = "";
+  const players = [$("pk-r-hero").value.trim(), $("pk-r-range").value.trim()].filter((v) => v);
+  const q = {players, opponents: Number($("pk-r-opp").value), board: $("pk-r-board").value, dead: $("pk-r-dead").value};
+  const pot = $("pk-r-pot").value, toCall = $("pk-r-call").value;
+  if (pot !== "" || toCall !== "") Object.assign(q, {pot: Number(pot), to_call: Number(toCall)});
+  try {
+    const e = await api("poker/range", q);
+    const kind = e.exact ? `<b>exact</b>: ${Number(e.deals).toLocaleString()} equally likely deals counted (weighted by the ranges)`
+      : `<b>estimate</b>: ${e.deals.toLocaleString()} sampled deals (± is one standard error)`;
+    const rows = e.players.map((p, i) => `<tr data-player="${i}"><td>${p}</td><td>${e.hands[i]}</td>
+      <td class="eq">${fmt(e.equity[i], 6)}</td><td>${e.exact ? "exact" : "± " + fmt(e.se[i], 6)}</td></tr>`);
+    let decision = "";
+    const d = e.decision;
+    if (d) {
+      decision = `<p id="pk-r-decision"><b class="pk-${d.action}">${d.action.toUpperCase()}</b>: the call needs
+        <span id="pk-r-needs">${fmt(100 * d.break_even, 2)} %</span> equity (${d.to_call} to call into ${d.pot});
+        yours is <span id="pk-r-has">${fmt(100 * d.equity, 2)} %</span>${d.exact ? "" : " (estimated)"}; calling
+        ${d.gain > 0 ? "wins" : "loses"} ${fmt(Math.abs(d.gain), 2)} chips on average against folding</p>`;
+    }
+    $("pk-r-out").innerHTML = `${decision}<p id="pk-r-kind">${kind} (${e.source}${e.opponents ? `; ${e.opponents} more random opponent(s)` : ""})</p>
+      <table id="pk-r-table"><tr><th>player</th><th>hands</th><th>equity</th><th>error</th></tr>${rows.join("")}</table>
+      <p class="legend">${e.method}${e.notes.length ? "; " + e.notes.join("; ") : ""}</p>`;
+  } catch (err) { $("pk-r-error").textContent = err.message; $("pk-r-out").innerHTML = ""; }
+}
 
 function addHand(value = "") {
   const i = $("pk-hands").children.length;
@@ -91,11 +204,13 @@ async function drawChart() {
 
 export async function mount() {
   await stylesheet("poker");
-  $("tab-poker").innerHTML = HTML;
+  $("tab-poker").innerHTML = HTML + RANGE_HTML;
   addHand("AsAh");
   addHand("KdKc");
   $("pk-add").onclick = () => addHand();
   $("pk-go").onclick = computeEquity;
+  drawPicker();
+  $("pk-r-go").onclick = computeRange;
   $("pk-rows").onchange = drawChart;
   try {
     const first = await api("poker/preflop?opponents=1");
