@@ -140,8 +140,19 @@ def objective(rules_name: str, goal: int | None, beat: int | None, opponent_sour
                                   for source in opponent_sources]}
 
 
+def dice_faces(tokens: tuple[str, ...]) -> tuple[int, ...]:
+    """The faces of DICE as the page's "Dice rolled at the table" takes them: one die per argument (1 3 3 5 6),
+    or several digits together (13356), commas and spaces ignored (1,3,3,5,6); the library checks the faces."""
+    faces = []
+    for token in " ".join(tokens).replace(",", " ").split():
+        if not token.isdigit():
+            raise click.BadParameter(f"{token!r} is not a die's face (digits, e.g. 1 3 3 5 6 or 13356)")
+        faces.extend(int(c) for c in token)
+    return tuple(faces)
+
+
 @cli.command()
-@click.argument("dice", nargs=-1, type=int, required=True)
+@click.argument("dice", nargs=-1, required=True, callback=lambda _ctx, _param, value: dice_faces(value))
 @click.option("--rerolls", type=int, default=2, show_default=True, help="Rerolls left (2, 1 or 0).")
 @sheet_options
 @opt.rules_option(RULE_SETS, DEFAULT_RULES)

@@ -44,6 +44,15 @@ def test_box_options_file_and_stdin_give_the_same_sheet(hasbro_tables):
     assert float(listed.output) == pytest.approx(value({**boxes, "chance": 5}, artifacts_dir=hasbro_tables), abs=1e-7)
 
 
+def test_dice_as_the_page_takes_them(hasbro_tables):
+    """One die per argument, the digits together or comma separated: the same question; a word is refused."""
+    outputs = {_run("yahtzee", "decide", *dice, "--artifacts", hasbro_tables, "--json").output
+               for dice in (["1", "3", "3", "5", "6"], ["13356"], ["1,3,3,5,6"], ["13", "3,56"])}
+    assert len(outputs) == 1 and json.loads(outputs.pop())["dice"] == [1, 3, 3, 5, 6]
+    bad = _run("yahtzee", "decide", "1", "3", "x", "5", "6", "--artifacts", hasbro_tables)
+    assert bad.exit_code == 2 and "'x' is not a die's face" in bad.output
+
+
 def test_decide_json_is_lookups_decision_and_every_option(hasbro_tables):
     sheet = {"ones": 3, "chance": 22}
     for dice, rerolls in (([1, 3, 3, 5, 6], 2), ([2, 2, 4, 5, 6], 0), ([6, 6, 6, 6, 6], 1)):
