@@ -39,6 +39,14 @@ def test_poker_equity_and_preflop_chart(page, server, web_artifacts):
     page.click("#pk-go")
     page.wait_for_function("document.getElementById('pk-error').textContent !== ''")
     assert "'2x' is not a card" in page.inner_text("#pk-error") and page.inner_text("#pk-out") == ""
+    # one hand, the opponents left empty: the library's default, one random hand (the page sent 0: 100 %)
+    page.fill("#pk-hand-1", "")
+    page.fill("#pk-board", "")
+    page.click("#pk-go")
+    page.wait_for_selector("#pk-table")
+    one = poker.equity(["AhKh"], artifacts_dir=web_artifacts)
+    assert one.opponents == 1 and "(preflop table; 1 random opponent)" in page.inner_text("#pk-kind")
+    assert page.inner_text("#pk-table tr[data-hand='Ah Kh'] td.eq") == f"{one.equity[0]:.6f}"
     # the chart against one random hand: AA's cell is the table's value
     page.click("#pk-chart button[data-hand='AA']")
     aa = poker.preflop("AA", 1, artifacts_dir=web_artifacts)
