@@ -32,6 +32,7 @@ import gzip
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -150,9 +151,8 @@ def _damaged(rules_name: str, dice: list[int], rerolls: int, sheet: Any, rng: np
     return dice, rerolls, sheet
 
 
-def yahtzee_records(rules_name: str, artifacts: Path, n: int, rng: np.random.Generator) -> list[dict[str, Any]]:
+def yahtzee_records(rules_name: str, artifacts: Path, n: int, rng: np.random.Generator) -> Iterator[dict[str, Any]]:
     rules = get_rules(rules_name)
-    out = []
     for i in range(n):
         style = ("random", "greedy", "tables")[i % 3]
         sheet = Sheet.empty(rules)
@@ -173,21 +173,19 @@ def yahtzee_records(rules_name: str, artifacts: Path, n: int, rng: np.random.Gen
             rec["value"] = value(form, rules, **kw)
         except ValueError as exc:
             rec["value_error"] = str(exc)
-        out.append(rec)
-    return out
+        yield rec
 
 
 # --- Dice race ---------------------------------------------------------------------------------------------------
 
 def dicerace_records(dice: int, target: int, mode: str, artifacts: Path, n: int, rng: np.random.Generator,
-                     built: list[tuple[int, int, str]]) -> list[dict[str, Any]]:
+                     built: list[tuple[int, int, str]]) -> Iterator[dict[str, Any]]:
     from lookup.dicerace import decide as race_decide
     from lookup.dicerace import simultaneous_table, strategy
 
     mixed = np.empty((0, 2), dtype=np.int64)
     if mode == "simultaneous":
         mixed = np.argwhere(np.asarray(simultaneous_table(dice, target, artifacts_dir=artifacts).pure) == 0)
-    out = []
     for _ in range(n):
         if len(mixed) and rng.random() < 0.5:
             my, other = (int(x) for x in mixed[int(rng.integers(len(mixed)))])
@@ -217,8 +215,7 @@ def dicerace_records(dice: int, target: int, mode: str, artifacts: Path, n: int,
         except ValueError as exc:
             rec = {k: v for k, v in rec.items() if k not in ("decide", "strategy")}
             rec["error"] = str(exc)
-        out.append(rec)
-    return out
+        yield rec
 
 
 # --- the file ------------------------------------------------------------------------------------------------------
@@ -234,18 +231,21 @@ def write_golden(artifacts: str | Path, out: str | Path, n: int | None = None, *
     rng = np.random.default_rng(seed)
     names = yahtzee_rule_sets(artifacts) if rule_sets is None else rule_sets
     games = dicerace_games(artifacts) if dicerace else []
-    tables: list[tuple[str, list[dict[str, Any]]]] = []
+    tables: list[tuple[str, Iterator[dict[str, Any]]]] = []
     for name in names:
         tables.append((f"yahtzee:{name}", yahtzee_records(name, artifacts, n, rng)))
     for dice, target, mode in games:
         tables.append((f"dicerace:d{dice}_n{target}:{mode}",
                        dicerace_records(dice, target, mode, artifacts, n, rng, games)))
-    counts = {name: len(recs) for name, recs in tables}
+    counts = {name: n for name, _ in tables}  # every table has its n situations: written as they come
     with gzip.open(out, "wt", encoding="utf-8", compresslevel=6) as f:
         f.write(json.dumps({"golden": 1, "artifacts": str(artifacts), "n": n, "seed": seed, "counts": counts}) + "\n")
         for name, recs in tables:
+            written = 0
             for rec in recs:
                 f.write(json.dumps({"table": name, **rec}, separators=(",", ":")) + "\n")
+                written += 1
+            assert written == counts[name], (name, written)
     return counts
 
 
