@@ -1,0 +1,165 @@
+"""The JavaScript advisor (clients/js, docs/js.md) answers as lookup does, and refuses what lookup refuses.
+
+One golden file (tests/js_golden.py), written here from the tables the tests build, is answered again by the Node test
+(clients/js/test/golden.test.mjs): every Yahtzee ``decide`` / ``explain`` / ``value`` and every dice-race ``decide`` /
+``strategy`` must equal Python's. ``$DICETABLES_JS_PARITY`` situations per table (default 5,000; the full check is
+100,000: docs/js.md). Then damaged copies of the hasbro tables, each refused by the JavaScript reader as by lookup.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lookup.store import MANIFEST_NAME
+from tests import shared
+from tests.js_golden import default_n, write_golden
+from tests.test_chunked import Grid, edit_root_meta, flip_in_chunk, rewrite_chunk, write_index
+
+JS = Path(__file__).resolve().parents[2] / "clients" / "js"
+START = ["decide", "[1,3,3,5,6]", "2", "{}"]  # the first decision of a game: reads the start state's chunks
+
+
+def _node_ready() -> None:
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("node and npm are needed in CI")
+        pytest.skip("node/npm not installed")
+    if not (JS / "node_modules").exists():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=JS, check=True, capture_output=True, timeout=300)
+
+
+def _golden_check(golden: Path, counts: dict[str, int], tmp_path: Path) -> dict:
+    """Run the Node test on ``golden``; its report (situations checked, refused, differing per table)."""
+    _node_ready()
+    report = tmp_path / "report.json"
+    env = {**os.environ, "DICETABLES_GOLDEN": str(golden), "DICETABLES_GOLDEN_REPORT": str(report)}
+    done = subprocess.run(["node", "--test", "test/"], cwd=JS, env=env, capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    out = json.loads(report.read_text())
+    assert out["counts"] == counts and not out["mismatches"], out
+    return out
+
+
+@pytest.fixture(scope="module")
+def js_artifacts(tmp_path_factory) -> Path:
+    """hasbro and seed (full size), scandinavian+forced (the small Yahtzee build) and the small dice-race grid."""
+    f = tmp_path_factory
+    return shared.union(f, "js", shared.yahtzee(f, "hasbro"), shared.yahtzee(f, "seed"), shared.small(f, "yahtzee"),
+                        shared.dicerace(f))
+
+
+def test_the_javascript_advisor_answers_as_python(js_artifacts, tmp_path):
+    golden = tmp_path / "golden.jsonl.gz"
+    counts = write_golden(js_artifacts, golden)
+    n = default_n()
+    assert {k.split(":")[0] for k in counts} == {"yahtzee", "dicerace"} and set(counts.values()) == {n}
+    assert {k for k in counts if k.startswith("yahtzee")} == {"yahtzee:hasbro", "yahtzee:seed",
+                                                              "yahtzee:scandinavian+forced"}
+    report = _golden_check(golden, counts, tmp_path)
+    assert all(report["refused"].get(table, 0) > 0 for table in counts)  # the damaged questions were asked
+
+
+def test_the_javascript_advisor_answers_as_python_from_a_layered_table(maxi_mini_artifacts, tmp_path):
+    """Six dice, values from a layered table and no policy (Maxi Yatzy's form): every action from the turn computed."""
+    from tests.web.conftest import MAXI_MINI
+
+    golden = tmp_path / "golden.jsonl.gz"
+    n = max(1, default_n() // 10)  # a Python decision of six dice computes its turn: slower
+    counts = write_golden(maxi_mini_artifacts, golden, n, rule_sets=[MAXI_MINI], dicerace=False)
+    assert counts == {f"yahtzee:{MAXI_MINI}": n}
+    _golden_check(golden, counts, tmp_path)
+
+
+# --- refusals ---------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def hasbro_copy(tmp_path_factory) -> Path:
+    """A private copy of the hasbro tables and their manifest."""
+    return shared.private_copy(tmp_path_factory, "js_damaged", shared.yahtzee(tmp_path_factory, "hasbro"))
+
+
+def advise(root: Path, *args: str, trust: str = "manifest") -> subprocess.CompletedProcess:
+    _node_ready()
+    command = ["node", "advise.mjs", "--artifacts", str(root), "--trust", trust, "yahtzee", "hasbro", *args]
+    return subprocess.run(command, cwd=JS, capture_output=True, text=True, timeout=120)
+
+
+def refused(root: Path, words: str, *args: str, trust: str = "manifest") -> None:
+    done = advise(root, *(args or START), trust=trust)
+    assert done.returncode == 1 and words in done.stderr, (done.stdout, done.stderr)
+
+
+def test_the_copy_answers(hasbro_copy):
+    done = advise(hasbro_copy, *START)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["keep"] == [3, 3]
+    assert json.loads(advise(hasbro_copy, "value", "{}").stdout) == pytest.approx(254.5877287, abs=1e-7)
+
+
+def test_a_flipped_byte_in_a_chunk_is_refused(hasbro_copy):
+    flip_in_chunk(Grid.of(hasbro_copy / "yahtzee-hasbro-values.zarr", "value"), 0)
+    refused(hasbro_copy, "fails its crc32c")
+
+
+def test_a_chunk_rewritten_with_its_crc32c_is_refused_by_its_sha256(hasbro_copy):
+    grid = Grid.of(hasbro_copy / "yahtzee-hasbro-policy.zarr", "state_index")
+    rewrite_chunk(grid, 0, lambda block: block.__setitem__((0, 0, 0), block[0, 0, 0] + 1))
+    refused(hasbro_copy, "does not match its sha256")
+
+
+def test_a_damaged_shard_index_and_a_missing_chunk_are_refused(hasbro_copy):
+    grid = Grid.of(hasbro_copy / "yahtzee-hasbro-values.zarr", "value")
+    path, _ = grid.where(0)
+    with open(path, "r+b") as f:  # a bit of the index (at the end of the shard)
+        f.seek(-10, os.SEEK_END)
+        byte = f.read(1)[0]
+        f.seek(-10, os.SEEK_END)
+        f.write(bytes([byte ^ 1]))
+    refused(hasbro_copy, "the shard index fails its crc32c")
+    f = hasbro_copy / "yahtzee-hasbro-policy.zarr"
+    grid = Grid.of(f, "state_index")
+    path, inner = grid.where(0)
+
+    def drop(index: np.ndarray) -> None:
+        index[inner] = np.iinfo(np.uint64).max
+
+    write_index(path, grid.n_inner, drop)
+    refused(hasbro_copy, "is missing (every chunk is written)")
+
+
+def test_altered_metadata_is_refused_and_the_manifest_is_the_root_of_trust(hasbro_copy):
+    values = hasbro_copy / "yahtzee-hasbro-values.zarr"
+
+    def more(meta: dict) -> None:
+        meta["stats"]["start_value"] = 300.0
+
+    edit_root_meta(values, more, resign=False)
+    refused(hasbro_copy, "metadata altered")
+    edit_root_meta(values, lambda meta: None)  # signed again: its own checksum holds, the manifest's entry does not
+    refused(hasbro_copy, "differs from its entry in MANIFEST.json")
+    assert advise(hasbro_copy, *START, trust="artifact").returncode == 0  # trusting each artifact's own checksum
+    (hasbro_copy / MANIFEST_NAME).unlink()
+    refused(hasbro_copy, "no manifest")
+
+
+def test_an_array_description_or_schema_other_than_signed_is_refused(hasbro_copy):
+    doc_path = hasbro_copy / "yahtzee-hasbro-values.zarr" / "value" / "zarr.json"
+    signed = doc_path.read_text()
+    doc = json.loads(signed)
+    doc["codecs"][0]["configuration"]["codecs"].pop()  # no crc32c
+    doc_path.write_text(json.dumps(doc))
+    refused(hasbro_copy, "'codecs' is")
+    doc_path.write_text(signed)
+
+    def newer(meta: dict) -> None:
+        meta["schema_version"] = 2
+
+    edit_root_meta(hasbro_copy / "yahtzee-hasbro-policy.zarr", newer)
+    refused(hasbro_copy, "schema version 2 of 'yahtzee.policy' is not supported", trust="artifact")
