@@ -2,8 +2,9 @@
 written from an artifacts directory, which the Node test (clients/js/test/golden.test.mjs) answers again with the
 JavaScript advisor and compares, answer for answer.
 
-One gzip-compressed JSON line per situation after a header line ``{"golden": 1, "artifacts": DIR, "counts": {...}}``
-(``counts``: situations per table). A situation is
+One gzip-compressed JSON line per situation after a header line ``{"golden": 1, "artifacts": DIR, "counts": {...},
+"fingerprints": {...}}`` (``counts``: situations per table; ``fingerprints``: of the artifacts answered from). A
+situation is
 
 - Yahtzee (``"t": "yahtzee"``): ``rules``, ``dice``, ``rerolls``, ``sheet`` (a mapping, sometimes with other spellings
   of the box names and a ``yahtzee_bonus``, or a list in sheet order), and Python's answers: ``decide``
@@ -220,12 +221,23 @@ def dicerace_records(dice: int, target: int, mode: str, artifacts: Path, n: int,
 
 # --- the file ------------------------------------------------------------------------------------------------------
 
+def fingerprints(root: Path, rule_sets: list[str], dicerace: bool) -> dict[str, str]:
+    """The fingerprint of every artifact the answers were read from (the Node test holds the directory it checks
+    against to them: answers from other tables would differ)."""
+    names = [f"yahtzee-{r}-{kind}" for r in rule_sets for kind in ("values", "layered", "policy")]
+    names += ["dicerace-sequential", "dicerace-simultaneous"] if dicerace else []
+    return {name: read_meta(root / f"{name}.zarr")["fingerprint"] for name in names
+            if (root / f"{name}.zarr").is_dir()}
+
+
 def write_golden(artifacts: str | Path, out: str | Path, n: int | None = None, *, seed: int = 0,
-                 rule_sets: list[str] | None = None, dicerace: bool = True) -> dict[str, int]:
+                 rule_sets: list[str] | None = None, dicerace: bool = True, label: str | None = None
+                 ) -> dict[str, int]:
     """Write the golden file ``out`` for the artifacts directory ``artifacts``: ``n`` situations per table (default
     ``$DICETABLES_JS_PARITY`` or 5,000) of the Yahtzee ``rule_sets`` (default: every one built) and, with
-    ``dicerace``, of every built dice-race game in both modes. Returns the situations per table (also in the
-    header)."""
+    ``dicerace``, of every built dice-race game in both modes. The header names the directory (``label``, default
+    its absolute path; a relative one is taken from the repository's root) and the fingerprints of the artifacts
+    read. Returns the situations per table (also in the header)."""
     artifacts = Path(artifacts).resolve()
     n = default_n() if n is None else n
     rng = np.random.default_rng(seed)
@@ -239,7 +251,9 @@ def write_golden(artifacts: str | Path, out: str | Path, n: int | None = None, *
                        dicerace_records(dice, target, mode, artifacts, n, rng, games)))
     counts = {name: n for name, _ in tables}  # every table has its n situations: written as they come
     with gzip.open(out, "wt", encoding="utf-8", compresslevel=6) as f:
-        f.write(json.dumps({"golden": 1, "artifacts": str(artifacts), "n": n, "seed": seed, "counts": counts}) + "\n")
+        head = {"golden": 1, "artifacts": label or str(artifacts), "n": n, "seed": seed, "counts": counts,
+                "fingerprints": fingerprints(artifacts, names, bool(games))}
+        f.write(json.dumps(head) + "\n")
         for name, recs in tables:
             written = 0
             for rec in recs:
@@ -258,9 +272,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", default=None, help="Yahtzee rule sets, comma-separated (default: every one built)")
     parser.add_argument("--no-dicerace", action="store_true", help="no dice-race situations")
+    parser.add_argument("--label", default=None, help="the directory as the header names it (default: its absolute "
+                        "path; the committed sample says 'artifacts', the repository's)")
     args = parser.parse_args(argv)
     counts = write_golden(args.artifacts, args.out, args.n, seed=args.seed,
-                          rule_sets=args.rules.split(",") if args.rules else None, dicerace=not args.no_dicerace)
+                          rule_sets=args.rules.split(",") if args.rules else None, dicerace=not args.no_dicerace,
+                          label=args.label)
     for name, count in counts.items():
         print(f"{name}: {count} situations")
     return 0

@@ -258,14 +258,7 @@ export class Artifacts {
    * in `versions`, `rules` equal to the stored rules when given, each key of `params` equal when given.
    */
   async artifact(name, { schema, versions, rules, params } = {}) {
-    if (!NAME.test(name) || name.includes("..")) throw new ArtifactError(`artifact name ${JSON.stringify(name)} is not valid`);
-    let art = this.opened.get(name);
-    if (art === undefined) {
-      art = this._open(name);
-      this.opened.set(name, art);
-      art.catch(() => this.opened.delete(name));
-    }
-    art = await art;
+    const art = await this._opened(name);
     const where = `${name}.zarr`;
     if (art.meta.schema !== schema) {
       throw new ArtifactError(`${where}: schema ${JSON.stringify(art.meta.schema)}, expected ${JSON.stringify(schema)}`);
@@ -282,6 +275,25 @@ export class Artifacts {
       if (canonical(have) !== canonical(want)) {
         throw new ArtifactError(`${where}: built with ${key}=${canonical(have)}, asked for ${key}=${canonical(want)}`);
       }
+    }
+    return art;
+  }
+
+  /** The checked metadata of artifact NAME.zarr (held to the manifest, its checksum and shape checked; no identity
+   * asked). */
+  async metadata(name) {
+    return (await this._opened(name)).meta;
+  }
+
+  _opened(name) {
+    if (!NAME.test(name) || name.includes("..")) {
+      return Promise.reject(new ArtifactError(`artifact name ${JSON.stringify(name)} is not valid`));
+    }
+    let art = this.opened.get(name);
+    if (art === undefined) {
+      art = this._open(name);
+      this.opened.set(name, art);
+      art.catch(() => this.opened.delete(name));
     }
     return art;
   }

@@ -95,6 +95,17 @@ const skip = head === null ? `no golden file ${GOLDEN}` : !existsSync(artifactsD
 
 test("every answer of the JavaScript advisor equals Python's", { skip }, async (t) => {
   const advisors = await openDirectory(artifactsDir);
+  const other = [];
+  for (const [name, fingerprint] of Object.entries(head.fingerprints ?? {})) {
+    const meta = await advisors.artifacts.metadata(name).catch(() => null);
+    if (meta?.fingerprint !== fingerprint) other.push(name);
+  }
+  if (other.length) { // answers read from other tables would differ: the committed sample is skipped, a file fails
+    const why = `${artifactsDir} holds other tables than ${GOLDEN} was written from: ${other.join(", ")}`;
+    if (process.env.DICETABLES_GOLDEN) assert.fail(why);
+    t.skip(why);
+    return;
+  }
   const counts = {};
   const refused = {};
   const mismatches = {};
