@@ -8,6 +8,7 @@ One golden file (tests/js_golden.py), written here from the tables the tests bui
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
@@ -40,7 +41,8 @@ def _golden_check(golden: Path, counts: dict[str, int], tmp_path: Path) -> dict:
     _node_ready()
     report = tmp_path / "report.json"
     env = {**os.environ, "DICETABLES_GOLDEN": str(golden), "DICETABLES_GOLDEN_REPORT": str(report)}
-    done = subprocess.run(["node", "--test", "test/"], cwd=JS, env=env, capture_output=True, text=True, timeout=3600)
+    done = subprocess.run(["node", "--test", "test/golden.test.mjs"], cwd=JS, env=env, capture_output=True, text=True,
+                          timeout=3600)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
     out = json.loads(report.read_text())
     assert out["counts"] == counts and not out["mismatches"], out
@@ -55,14 +57,20 @@ def js_artifacts(tmp_path_factory) -> Path:
                         shared.dicerace(f))
 
 
-def test_the_javascript_advisor_answers_as_python(js_artifacts, tmp_path):
-    golden = tmp_path / "golden.jsonl.gz"
-    counts = write_golden(js_artifacts, golden)
+@pytest.fixture(scope="module")
+def golden(js_artifacts, tmp_path_factory) -> tuple[Path, dict[str, int]]:
+    """The golden file of ``js_artifacts`` ($DICETABLES_JS_PARITY situations a table) and its counts."""
+    path = tmp_path_factory.mktemp("js_golden") / "golden.jsonl.gz"
+    return path, write_golden(js_artifacts, path)
+
+
+def test_the_javascript_advisor_answers_as_python(golden, tmp_path):
+    path, counts = golden
     n = default_n()
     assert {k.split(":")[0] for k in counts} == {"yahtzee", "dicerace"} and set(counts.values()) == {n}
     assert {k for k in counts if k.startswith("yahtzee")} == {"yahtzee:hasbro", "yahtzee:seed",
                                                               "yahtzee:scandinavian+forced"}
-    report = _golden_check(golden, counts, tmp_path)
+    report = _golden_check(path, counts, tmp_path)
     assert all(report["refused"].get(table, 0) > 0 for table in counts)  # the damaged questions were asked
 
 
@@ -70,11 +78,66 @@ def test_the_javascript_advisor_answers_as_python_from_a_layered_table(maxi_mini
     """Six dice, values from a layered table and no policy (Maxi Yatzy's form): every action from the turn computed."""
     from tests.web.conftest import MAXI_MINI
 
-    golden = tmp_path / "golden.jsonl.gz"
+    path = tmp_path / "golden.jsonl.gz"
     n = max(1, default_n() // 10)  # a Python decision of six dice computes its turn: slower
-    counts = write_golden(maxi_mini_artifacts, golden, n, rule_sets=[MAXI_MINI], dicerace=False)
+    counts = write_golden(maxi_mini_artifacts, path, n, rule_sets=[MAXI_MINI], dicerace=False)
     assert counts == {f"yahtzee:{MAXI_MINI}": n}
-    _golden_check(golden, counts, tmp_path)
+    _golden_check(path, counts, tmp_path)
+
+
+# The page of the browser test: the package's modules as they are (no bundler), zarrita's bare imports mapped to the
+# files of node_modules.
+PAGE = """<!doctype html><html><head><meta charset="utf-8"><script type="importmap">{"imports": {
+  "zarrita": "/js/node_modules/zarrita/dist/src/index.js",
+  "@zarrita/storage/fetch": "/js/node_modules/@zarrita/storage/dist/src/fetch.js",
+  "numcodecs/zstd": "/js/node_modules/numcodecs/dist/zstd.js",
+  "numcodecs/blosc": "/js/node_modules/numcodecs/dist/blosc.js",
+  "numcodecs/lz4": "/js/node_modules/numcodecs/dist/lz4.js"}}</script></head><body>advisor</body></html>"""
+
+IN_THE_PAGE = """async (records) => {
+  const { openArtifacts } = await import("/js/src/index.mjs");
+  const { FetchStore } = await import("zarrita");
+  const { check } = await import("/js/test/check.mjs");
+  const advisors = await openArtifacts(new FetchStore(`${location.origin}/artifacts/`));
+  const problems = [];
+  for (const rec of records) {
+    for (const p of await check(advisors, rec)) problems.push(`${rec.table}: ${p}`);
+  }
+  return { checked: records.length, problems: problems.slice(0, 20) };
+}"""
+
+
+def test_the_javascript_advisor_answers_as_python_in_a_browser(browser, golden, js_artifacts):
+    """The same modules in headless Chromium, the artifacts fetched over HTTP (range requests, zarrita's FetchStore,
+    WebCrypto's sha256): the first 100 situations of every table of the golden file."""
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    from tests.web.live import running_server
+
+    _node_ready()  # node_modules
+    path, counts = golden
+    records, per_table = [], dict.fromkeys(counts, 0)
+    with gzip.open(path, "rt") as f:
+        next(f)
+        for line in f:
+            rec = json.loads(line)
+            if per_table[rec["table"]] < 100:
+                per_table[rec["table"]] += 1
+                records.append(rec)
+    app = Starlette(routes=[Route("/", lambda request: HTMLResponse(PAGE)),
+                            Mount("/js", StaticFiles(directory=JS)),
+                            Mount("/artifacts", StaticFiles(directory=js_artifacts))])
+    with running_server(app) as port:
+        page = browser.new_page()
+        try:
+            page.goto(f"http://127.0.0.1:{port}/")
+            out = page.evaluate(IN_THE_PAGE, records)
+        finally:
+            page.close()
+    assert out == {"checked": len(records), "problems": []}
 
 
 # --- refusals ---------------------------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 // The JavaScript advisor against Python's answers: every situation of a golden file (tests/js_golden.py) answered
 // again here and compared, value for value (floats exactly: the turn is computed with the same operations in the same
-// order as numpy).
+// order as numpy). The comparison is test/check.mjs.
 //
-//   DICETABLES_GOLDEN=/tmp/golden.jsonl.gz node --test test/   # a golden file written by tests/js_golden.py
-//   node --test test/                                          # the committed sample, over ../../artifacts
+//   DICETABLES_GOLDEN=/tmp/golden.jsonl.gz npm test   # a golden file written by tests/js_golden.py
+//   npm test                                          # the committed sample, over ../../artifacts
 //
 // DICETABLES_GOLDEN_ARTIFACTS overrides the artifacts directory named in the file's header (a relative one is taken
 // from the repository's root); DICETABLES_GOLDEN_REPORT names a JSON file to write the counts checked per table to.
@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { createGunzip } from "node:zlib";
 
 import { openDirectory } from "../src/node.mjs";
+import { check } from "./check.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "..", "..", "..");
@@ -30,62 +31,6 @@ async function* lines(path) {
 
 async function header(path) {
   for await (const h of lines(path)) return h;
-}
-
-async function outcome(promise) {
-  try {
-    return { value: await promise };
-  } catch (e) {
-    return { error: e };
-  }
-}
-
-function differs(got, want) {
-  try {
-    assert.deepStrictEqual(got, want);
-    return null;
-  } catch (e) {
-    return e.message.split("\n").slice(0, 40).join("\n");
-  }
-}
-
-/** Each situation answered by the JavaScript advisor: a list of problems (empty when every answer equals Python's). */
-async function check(advisors, rec) {
-  const problems = [];
-  const expect = async (what, promise, want, wantError) => {
-    const got = await outcome(promise);
-    if (wantError !== undefined) {
-      if (got.error === undefined) problems.push(`${what}: Python refused (${wantError}), JavaScript answered ${JSON.stringify(got.value)}`);
-    } else if (got.error !== undefined) {
-      problems.push(`${what}: JavaScript refused (${got.error.stack}), Python answered ${JSON.stringify(want)}`);
-    } else {
-      const d = differs(got.value, want);
-      if (d) problems.push(`${what}: ${d}`);
-    }
-  };
-  if (rec.t === "yahtzee") {
-    const y = await advisors.yahtzee(rec.rules);
-    await expect("decide", y.decide(rec.dice, rec.rerolls, rec.sheet), rec.decide, rec.error);
-    await expect("explain", y.explain(rec.dice, rec.rerolls, rec.sheet), rec.explain, rec.error);
-    await expect("value", y.value(rec.sheet), rec.value, rec.value_error);
-    if (y.policy !== null) { // the same actions from the turn computed from the values alone
-      const v = await advisors.yahtzee(rec.rules, { policy: false });
-      await expect("decide (values only)", v.decide(rec.dice, rec.rerolls, rec.sheet), rec.decide, rec.error);
-    }
-  } else if (rec.t === "dicerace") {
-    const game = { dice: rec.dice, target: rec.target, mode: rec.mode };
-    const race = await outcome(advisors.dicerace(game));
-    if (race.error !== undefined) {
-      if (rec.error === undefined) problems.push(`open: JavaScript refused (${race.error.message}), Python answered`);
-      return problems;
-    }
-    const random = () => rec.u;
-    await expect("decide", race.value.decide(rec.my, rec.other, { random }), rec.decide, rec.error);
-    await expect("strategy", race.value.strategy(rec.my, rec.other), rec.strategy, rec.error);
-  } else {
-    problems.push(`unknown situation kind ${rec.t}`);
-  }
-  return problems;
 }
 
 const head = existsSync(GOLDEN) ? await header(GOLDEN) : null;
