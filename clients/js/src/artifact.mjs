@@ -430,8 +430,9 @@ export class Artifact {
 
 /**
  * One array of an artifact, read chunk by chunk (chunks hold whole rows: element i is in chunk
- * floor(i / chunkElems)), each chunk checked the first time it is used. `get(i)` is the element at C-order flat
- * index i once its chunk is loaded (`load(i)` or `ensure(indices)`); `at(i)` loads it when needed.
+ * floor(i / chunkElems)), each chunk checked the first time it is used (and again when it was evicted from the
+ * cache). `at(i)` is the element at C-order flat index i; `pin(indices)` holds the chunks of many for synchronous
+ * reads.
  */
 export class CheckedArray {
   constructor(artifacts, where, zarrArray, entry, digests) {
@@ -495,13 +496,6 @@ export class CheckedArray {
     return data;
   }
 
-  /** The element at flat index i if its chunk is loaded, else undefined (a number; a bigint for 64-bit integers). */
-  get(i) {
-    const k = Math.floor(i / this.chunkElems);
-    const data = this.cache.items.get(this.base + k);
-    return data === undefined ? undefined : data[i - k * this.chunkElems];
-  }
-
   /** The element at flat index i (0 <= i < size), its chunk loaded and checked when needed. */
   async at(i) {
     if (!(Number.isInteger(i) && i >= 0 && i < this.size)) {
@@ -512,14 +506,31 @@ export class CheckedArray {
     return data[i - k * this.chunkElems];
   }
 
-  /** Load the chunks of every flat index of `indices` that are not loaded (in parallel). */
-  async ensure(indices) {
-    const missing = new Set();
+  /**
+   * The chunks of every flat index of `indices`, loaded (in parallel) and held: `pinned.get(i)` reads element i of
+   * them whatever the cache evicts meanwhile (loading chunks can evict chunks another read found in the cache).
+   */
+  async pin(indices) {
+    const held = new Map();
+    const missing = [];
     for (const i of indices) {
       const k = Math.floor(i / this.chunkElems);
-      if (!this.cache.items.has(this.base + k)) missing.add(k);
+      if (held.has(k)) continue;
+      const hit = this.cache.items.get(this.base + k);
+      held.set(k, hit);
+      if (hit === undefined) missing.push(k);
     }
-    if (missing.size) await Promise.all([...missing].map((k) => this.chunk(k)));
+    const loaded = await Promise.all(missing.map((k) => this.chunk(k)));
+    missing.forEach((k, j) => held.set(k, loaded[j]));
+    const per = this.chunkElems;
+    return {
+      get(i) {
+        const k = Math.floor(i / per);
+        const data = held.get(k);
+        if (data === undefined) throw new RangeError(`flat index ${i}: its chunk was not pinned`);
+        return data[i - k * per];
+      },
+    };
   }
 
   /** The whole array (a typed array, C order), every chunk checked, then its sha256 against the metadata. */

@@ -6,7 +6,8 @@
 //   npm test                                          # the committed sample, over ../../artifacts
 //
 // DICETABLES_GOLDEN_ARTIFACTS overrides the artifacts directory named in the file's header (a relative one is taken
-// from the repository's root); DICETABLES_GOLDEN_REPORT names a JSON file to write the counts checked per table to.
+// from the repository's root); DICETABLES_GOLDEN_REPORT names a JSON file to write the counts checked per table to;
+// DICETABLES_GOLDEN_CACHE_BYTES bounds the decoded chunks kept (a small cache: chunks evicted and read again all along).
 
 import assert from "node:assert/strict";
 import { createReadStream, existsSync, writeFileSync } from "node:fs";
@@ -39,7 +40,8 @@ if (artifactsDir && !isAbsolute(artifactsDir)) artifactsDir = join(REPO, artifac
 const skip = head === null ? `no golden file ${GOLDEN}` : !existsSync(artifactsDir) ? `no artifacts at ${artifactsDir}` : false;
 
 test("every answer of the JavaScript advisor equals Python's", { skip }, async (t) => {
-  const advisors = await openDirectory(artifactsDir);
+  const cacheBytes = Number(process.env.DICETABLES_GOLDEN_CACHE_BYTES ?? 256 << 20);
+  const advisors = await openDirectory(artifactsDir, { cacheBytes });
   const other = [];
   for (const [name, fingerprint] of Object.entries(head.fingerprints ?? {})) {
     const meta = await advisors.artifacts.metadata(name).catch(() => null);

@@ -41,17 +41,16 @@ export function fixed4(x) {
   return x.toFixed(4);
 }
 
-/** Dense values: value[(mask * (threshold + 1) + upper) * 2 + ybox]. */
+/** Dense values: value[(mask * (threshold + 1) + upper) * 2 + ybox]. `load(states)` gives (m, u, y) -> value for
+ * those states, their chunks held. */
 class DenseValues {
   constructor(value, nUpper) {
     this.value = value;
     this.nUpper = nUpper;
   }
   async load(states) {
-    await this.value.ensure(states.map(([m, u, y]) => (m * this.nUpper + u) * 2 + y));
-  }
-  get(m, u, y) {
-    return this.value.get((m * this.nUpper + u) * 2 + y);
+    const pinned = await this.value.pin(states.map(([m, u, y]) => (m * this.nUpper + u) * 2 + y));
+    return (m, u, y) => pinned.get((m * this.nUpper + u) * 2 + y);
   }
 }
 
@@ -63,24 +62,25 @@ class LayeredValues {
     this.layers = layers;
     this.nUpper = nUpper;
   }
-  at(m, u, y) {
-    const row = this.stateIndex.get((m * this.nUpper + u) * 2 + y);
-    if (row < 0) return [-1, 0];
-    const n = popcount(m);
-    return [n, (row - this.ptr[n]) * 4];
-  }
   async load(states) {
-    await this.stateIndex.ensure(states.map(([m, u, y]) => (m * this.nUpper + u) * 2 + y));
+    const flat = ([m, u, y]) => (m * this.nUpper + u) * 2 + y;
+    const rows = await this.stateIndex.pin(states.map(flat));
+    const where = (m, u, y) => {
+      const row = rows.get(flat([m, u, y]));
+      if (row < 0) return [-1, 0];
+      const n = popcount(m);
+      return [n, (row - this.ptr[n]) * 4];
+    };
     const wanted = new Map();
     for (const [m, u, y] of states) {
-      const [n, i] = this.at(m, u, y);
+      const [n, i] = where(m, u, y);
       if (n >= 0) (wanted.get(n) ?? wanted.set(n, []).get(n)).push(i);
     }
-    await Promise.all([...wanted].map(([n, idx]) => this.layers[n].ensure(idx)));
-  }
-  get(m, u, y) {
-    const [n, i] = this.at(m, u, y);
-    return n < 0 ? NaN : this.layers[n].get(i);
+    const layers = new Map(await Promise.all([...wanted].map(async ([n, idx]) => [n, await this.layers[n].pin(idx)])));
+    return (m, u, y) => {
+      const [n, i] = where(m, u, y);
+      return n < 0 ? NaN : layers.get(n).get(i);
+    };
   }
 }
 
@@ -270,8 +270,8 @@ export class YahtzeeAdvisor {
     const key = (mask * this.nUpper + upper) * 2 + ybox;
     let hit = this.turns.get(key);
     if (hit === undefined) {
-      await this.values.load(statesRead(this.plan, mask, upper, ybox));
-      hit = analyseTurn(this.plan, mask, upper, ybox, (m, u, y) => this.values.get(m, u, y));
+      const valueOf = await this.values.load(statesRead(this.plan, mask, upper, ybox));
+      hit = analyseTurn(this.plan, mask, upper, ybox, valueOf);
       if (this.turns.size >= TURN_CACHE) this.turns.delete(this.turns.keys().next().value);
       this.turns.set(key, hit);
     }
@@ -349,8 +349,7 @@ export class YahtzeeAdvisor {
   async value(sheet) {
     const sh = this.sheet(sheet);
     if (sh.finished) return sh.total;
-    await this.values.load([[sh.mask, sh.upper, sh.ybox]]);
-    const remaining = this.values.get(sh.mask, sh.upper, sh.ybox);
+    const remaining = (await this.values.load([[sh.mask, sh.upper, sh.ybox]]))(sh.mask, sh.upper, sh.ybox);
     if (Number.isNaN(remaining)) {
       throw new Error(`state (${sh.mask}, ${sh.upper}, ${sh.ybox}) cannot be reached (not a sheet a game can produce)`);
     }
