@@ -7,8 +7,9 @@ read and checked once). ``decide`` is timed with the turn computed afresh each c
 expected final score needs the whole turn, about 15 value reads and the keep tree), and asked again (the turn cached).
 Needs the hasbro tables (builds them if absent) and node with clients/js's packages (``npm ci``, run here when they
 are absent); without node it says so and exits 0. Last line: `js_decide decide_us=<median> decide_p99_us=<>
-decide_same_us=<> explain_us=<> values_only_us=<> race_seq_us=<> race_sim_us=<> first_decide_ms=<> py_decide_us=<the
-same decisions in Python, expected_final computed, turn cache cleared> load=<1-min load average>`.
+decide_over_1ms=<calls over 1 ms>/<calls> decide_cpu_us=<mean CPU time per call, GC included> decide_same_us=<>
+explain_us=<> values_only_us=<> race_seq_us=<> race_sim_us=<> first_decide_ms=<> py_decide_us=<the same decisions
+in Python, expected_final computed, turn cache cleared> load=<1-min load average>`.
 BENCH_QUICK=1 (tests/test_benchmarks.py): 100 situations, one round.
 """
 
@@ -104,11 +105,15 @@ def main() -> int:
     py = python_us(cases)
     rows = [(k, v) for k, v in js.items() if isinstance(v, dict)]
     for name, s in rows:
-        print(f"{name}: median {s['median']:.1f} us, p99 {s['p99']:.1f} us, max {s['max']:.1f} us over {s['n']} calls")
+        cpu = f", mean CPU {s['cpu']:.1f} us" if "cpu" in s else ""
+        print(f"{name}: median {s['median']:.1f} us, p99 {s['p99']:.1f} us, max {s['max']:.1f} us{cpu} over {s['n']} "
+              f"calls, {s['over_1ms']} over 1 ms")
     print(f"fresh node process, open + first decision: {js['first_decide_ms']:.1f} ms; Python decide + "
           f"expected_final (turn cache cleared): median {py:.1f} us")
     race = {k: f"{js[k]['median']:.2f}" if k in js else "nan" for k in ("race_seq_us", "race_sim_us")}
     print(f"js_decide decide_us={js['decide_us']['median']:.1f} decide_p99_us={js['decide_us']['p99']:.1f} "
+          f"decide_over_1ms={js['decide_us']['over_1ms']}/{js['decide_us']['n']} "
+          f"decide_cpu_us={js['decide_us']['cpu']:.1f} "
           f"decide_same_us={js['decide_same_us']['median']:.2f} explain_us={js['explain_us']['median']:.1f} "
           f"values_only_us={js['values_only_us']['median']:.1f} race_seq_us={race['race_seq_us']} "
           f"race_sim_us={race['race_sim_us']} first_decide_ms={js['first_decide_ms']:.1f} py_decide_us={py:.1f} "
