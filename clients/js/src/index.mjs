@@ -2,10 +2,10 @@
 // the browser (docs/js.md).
 //
 //   import { openArtifacts } from "dicetables";          // any zarrita store: FetchStore (HTTP), FileSystemStore
-//   const artifacts = await openArtifacts(new FetchStore("https://example.org/artifacts"));
-//   const yahtzee = await artifacts.yahtzee("hasbro");
+//   const advisors = await openArtifacts(new FetchStore("https://example.org/artifacts"));
+//   const yahtzee = await advisors.yahtzee("hasbro");
 //   await yahtzee.decide([1, 3, 3, 5, 6], 2, { ones: 3, chance: 22 });
-//   const race = await artifacts.dicerace({ dice: 10, target: 100, mode: "sequential" });
+//   const race = await advisors.dicerace({ dice: 10, target: 100, mode: "sequential" });
 //   await race.decide(37, 52);
 
 import { Artifacts } from "./artifact.mjs";
