@@ -1,7 +1,7 @@
 // dicetables in JavaScript: verified reads of the artifacts (zarrita) and the advisors built on them, for Node and
 // the browser (docs/js.md).
 //
-//   import { openArtifacts } from "dicetables";          // any zarrita store: FetchStore (HTTP), FileSystemStore
+//   import { openArtifacts } from "dicetables-js";       // any zarrita store: FetchStore (HTTP), FileSystemStore
 //   const advisors = await openArtifacts(new FetchStore("https://example.org/artifacts"));
 //   const yahtzee = await advisors.yahtzee("hasbro");
 //   await yahtzee.decide([1, 3, 3, 5, 6], 2, { ones: 3, chance: 22 });
