@@ -1,6 +1,7 @@
 // Read the Yahtzee value table of a dicetables artifact from Node, with zarrita (a Zarr v3 implementation).
 // Checks what docs/artifacts.md asks of a reader: schema and version, the array's sha256 over its raw
-// C-order little-endian bytes (chunk crc32c codecs are checked by zarrita while decoding), then prints
+// C-order little-endian bytes (zarrita's crc32c codec strips the checksum without checking it: the sha256 of
+// the whole array is what catches an altered byte here; src/artifact.mjs checks every chunk), then prints
 // value(start) = the expected final score of a game under optimal play.
 //   node read_yahtzee.mjs ARTIFACTS/yahtzee-hasbro-values.zarr
 import { createHash } from "node:crypto";
