@@ -44,7 +44,8 @@ from lookup.yahtzee import decide, explain, get_rules, value
 from lookup.yahtzee.rules import RULE_SETS
 from lookup.yahtzee.sheet import BONUS_KEY, Sheet
 
-DEFAULT_N = 5000
+# make test: 1,000 situations a table (make test-full: 20,000; the recorded parity runs: 100,000, docs/js.md).
+DEFAULT_N = 1000
 PARITY_ENV = "DICETABLES_JS_PARITY"
 DAMAGED = 32  # one question in DAMAGED is damaged on purpose
 
@@ -234,7 +235,7 @@ def write_golden(artifacts: str | Path, out: str | Path, n: int | None = None, *
                  rule_sets: list[str] | None = None, dicerace: bool = True, label: str | None = None
                  ) -> dict[str, int]:
     """Write the golden file ``out`` for the artifacts directory ``artifacts``: ``n`` situations per table (default
-    ``$DICETABLES_JS_PARITY`` or 5,000) of the Yahtzee ``rule_sets`` (default: every one built) and, with
+    ``$DICETABLES_JS_PARITY`` or 1,000) of the Yahtzee ``rule_sets`` (default: every one built) and, with
     ``dicerace``, of every built dice-race game in both modes. The header names the directory (``label``, default
     its absolute path; a relative one is taken from the repository's root) and the fingerprints of the artifacts
     read. Returns the situations per table (also in the header)."""

@@ -240,7 +240,8 @@ def test_an_artifact_the_server_does_not_list_or_an_hdf5_mirror_is_refused(table
     env = {**os.environ, "DICETABLES_ARTIFACTS": server.url, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     said = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60,
                           cwd=ROOT).stdout
-    assert said.startswith(f"{server.url}yahtzee-seed-values.zarr: the 'seed' Yahtzee tables are not built"), said
+    assert said.startswith(f"{server.url}yahtzee-seed-values.zarr: the 'seed' Yahtzee tables (values and policy) "
+                           "are not built"), said
     h5 = artifact_path(server.url, "yahtzee-hasbro-values").with_suffix(".h5")
     with pytest.raises(ArtifactError, match=r"^http://127\.0\.0\.1:\d+/yahtzee-hasbro-values\.h5: HDF5 mirrors "
                                             r"are not read over HTTP"):
