@@ -3,8 +3,9 @@
 One golden file (tests/js_golden.py), written here from the tables the tests build, is answered again by the Node test
 (clients/js/test/golden.test.mjs): every Yahtzee ``decide`` / ``explain`` / ``value`` and every dice-race ``decide`` /
 ``strategy`` must equal Python's. ``$DICETABLES_JS_PARITY`` situations per table (default 1,000, and 100 for the
-layered table; 20,000 in ``make test-full``; the recorded check is 100,000 for every table: docs/js.md). The same modules in headless Chromium. Then
-damaged copies of the hasbro tables, each refused by the JavaScript reader as by lookup.
+layered table; 20,000 in ``make test-full``; the recorded check is 100,000 for every table: docs/js.md). The same
+modules in headless Chromium. Then damaged copies of the hasbro tables, each refused by the JavaScript reader as by
+lookup.
 """
 
 from __future__ import annotations
