@@ -323,6 +323,22 @@ def serve(host: str, port: int, workers: int, artifacts_dir: Path | None) -> Non
                 log_level="warning", access_log=False)
 
 
+@main.command("export-site")
+@click.argument("out_dir", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--rules", "rules_name", default="hasbro", show_default=True,
+              help="Rule set: one whose value and policy tables are built (yahtzee-RULES-values/-policy).")
+@artifacts_option
+def export_site(out_dir: Path, rules_name: str, artifacts_dir: Path | None) -> None:
+    """Write a static site into DIR (empty or new) that plays and advises a whole Yahtzee game in the browser alone:
+    the page, the JavaScript advisor, the rule set's value and policy tables (verified, copied unchanged) and a
+    service worker so that it works offline once visited. Serve DIR with any static server that answers range
+    requests (docs/js.md, "A static advisor: dicetables export-site")."""
+    from pipeline.site import export_site as write_site
+
+    out = write_site(out_dir, files_root(artifacts_dir, "export-site"), rules_name)
+    click.echo(f"wrote {out} ({rules_name}): serve it over http(s), e.g. with a static server answering ranges")
+
+
 def _register_games() -> None:
     """Each declared game's click group becomes ``dicetables GAME`` (a group of its own when it declares none),
     with its report commands and, for a game registered in ``lookup`` (``lookup.games``), the protocol's commands

@@ -1,19 +1,21 @@
 """A static HTTP server that answers byte ranges, for tests and benchmarks only (``python -m http.server`` answers
 no ``Range``): ``python tests/range_server.py DIRECTORY [--stall head|body] [--no-ranges] [--delay S]``.
 
-It serves the files under DIRECTORY (``GET``; ``Range: bytes=A-B``, ``bytes=A-`` and ``bytes=-N`` answered ``206``
-with ``Content-Range``), HTTP/1.1 with kept-alive connections, on 127.0.0.1 and a free port, which it prints on
-its first line of output. ``GET /__stats__`` gives ``{"requests": n, "ranges": n, "bytes": n}``: the requests
-for files, those answered with a range, and the body bytes sent so far. ``--stall head`` never answers (it reads
-the request and waits); ``--stall body`` sends the headers and half the body, then waits: the two ways a server
-stalls. ``--no-ranges``: every ``GET`` is answered with the whole file (``200``), as ``python -m http.server``
-does. ``--delay S``: every answer waits S seconds first (a distant server's round trip, for benchmarks).
+It serves the files under DIRECTORY (``GET``; a directory's ``index.html``; a ``Content-Type`` by the file's
+extension; ``Range: bytes=A-B``, ``bytes=A-`` and ``bytes=-N`` answered ``206`` with ``Content-Range``), HTTP/1.1
+with kept-alive connections, on 127.0.0.1 and a free port, which it prints on its first line of output. ``GET
+/__stats__`` gives ``{"requests": n, "ranges": n, "bytes": n}``: the requests for files, those answered with a
+range, and the body bytes sent so far. ``--stall head`` never answers (it reads the request and waits); ``--stall
+body`` sends the headers and half the body, then waits: the two ways a server stalls. ``--no-ranges``: every ``GET``
+is answered with the whole file (``200``), as ``python -m http.server`` does. ``--delay S``: every answer waits S
+seconds first (a distant server's round trip, for benchmarks).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import mimetypes
 import re
 import sys
 import threading
@@ -58,12 +60,15 @@ class Handler(BaseHTTPRequestHandler):
         time.sleep(self.delay)
         parts = [p for p in self.path.split("?")[0].split("/") if p]
         path = self.root.joinpath(*parts)
+        if path.is_dir():  # a directory: its index.html, as static servers answer
+            path = path / "index.html"
         if any(p in (".", "..") for p in parts) or not path.is_file():
             self._send(404, b"not found")
             return
         data = path.read_bytes()
         wanted = self.headers.get("Range")
-        status, headers, body = 200, {}, data
+        kind = "text/javascript" if path.suffix in (".js", ".mjs") else mimetypes.guess_type(path.name)[0]
+        status, headers, body = 200, {"Content-Type": kind or "application/octet-stream"}, data
         if wanted is not None and self.ranges:
             found = RANGE.fullmatch(wanted.strip())
             if found is None or found.groups() == ("", ""):
@@ -78,7 +83,7 @@ class Handler(BaseHTTPRequestHandler):
                 self._send(416, b"", {"Content-Range": f"bytes */{len(data)}"})
                 return
             status, body = 206, data[start : end + 1]
-            headers = {"Content-Range": f"bytes {start}-{end}/{len(data)}"}
+            headers["Content-Range"] = f"bytes {start}-{end}/{len(data)}"
         with self.lock:
             self.stats["requests"] += 1
             self.stats["ranges"] += status == 206

@@ -325,7 +325,8 @@ export class YahtzeeAdvisor {
       out.keep = enc.keeps[k].map((f) => f + 1);
       out.expected_final = total + analysis.keep[q.rerolls][k];
       const n = out.reroll.filter(Boolean).length;
-      words = n === 0 ? `keep all of ${list(q.pips)} (stop rolling)` : `keep ${list(out.keep)}, reroll ${n} dice`;
+      const dice = n === 1 ? "die" : "dice"; // lookup.words.counted
+      words = n === 0 ? `keep all of ${list(q.pips)} (stop rolling)` : `keep ${list(out.keep)}, reroll ${n} ${dice}`;
     }
     out.text = `${words}; expected final score ${fixed4(out.expected_final)}`;
     return out;
