@@ -22,7 +22,7 @@ situation is
 
     python -m tests.js_golden --artifacts artifacts --out /tmp/golden.jsonl.gz [--n 100000] [--rules hasbro,seed]
 
-``--n`` (default ``$DICETABLES_JS_PARITY``, else 5,000) situations per table: per Yahtzee rule set, and per dice-race
+``--n`` (default ``$DICETABLES_JS_PARITY``, else 1,000) situations per table: per Yahtzee rule set, and per dice-race
 game and mode (every (dice, target) of the built grid, sequential and simultaneous).
 """
 
