@@ -11,19 +11,16 @@ message and exit status 1 (never a traceback, nor a server that answers every re
 
 from __future__ import annotations
 
-import math
 import os
 import stat
 from pathlib import Path
 
-from lookup.remote import remote_root, setting_problems
+from lookup.remote import mebibytes_setting, remote_root, setting_problems
 
 ARTIFACTS_ENV = "DICETABLES_ARTIFACTS"
 TRUST_ENV = "DICETABLES_TRUST"
 TRUST_MODES = ("manifest", "artifact")
 CACHE_ENV = "DICETABLES_CHUNK_CACHE_MB"
-CACHE_MB_DEFAULT = 256.0
-CACHE_MB_MAX = float(1 << 20)  # a tebibyte: more than any machine holds, far less than int64 bytes
 
 
 def trust_mode(trust: str | None = None) -> str:
@@ -40,17 +37,7 @@ def trust_mode(trust: str | None = None) -> str:
 def chunk_cache_bytes() -> int:
     """Bytes of decoded chunks a process keeps (``lookup.chunked``): ``$DICETABLES_CHUNK_CACHE_MB`` mebibytes,
     a finite number in 0..2**20 (default 256)."""
-    text = os.environ.get(CACHE_ENV)
-    if text is None:
-        return int(CACHE_MB_DEFAULT * (1 << 20))
-    try:
-        mb = float(text)
-    except ValueError:
-        mb = math.nan
-    if not 0 <= mb <= CACHE_MB_MAX:  # also NaN
-        raise ValueError(f"${CACHE_ENV}={text!r}: expected a number of mebibytes in 0..{CACHE_MB_MAX:.0f} "
-                         f"(default {CACHE_MB_DEFAULT:.0f})")
-    return int(mb * (1 << 20))
+    return mebibytes_setting(CACHE_ENV)
 
 
 def default_artifacts_dir() -> Path:

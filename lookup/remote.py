@@ -44,7 +44,7 @@ TIMEOUT_ENV = "DICETABLES_HTTP_TIMEOUT"
 TIMEOUT_DEFAULT = 30.0
 CACHE_MB_ENV = "DICETABLES_HTTP_CACHE_MB"
 CACHE_MB_DEFAULT = 256.0
-CACHE_MB_MAX = float(1 << 20)
+CACHE_MB_MAX = float(1 << 20)  # a tebibyte: more than any machine holds, far less than int64 bytes
 SCHEMES = ("http:", "https:")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _CONTENT_RANGE = re.compile(r"bytes (\d+)-(\d+)/(\d+)")
@@ -117,20 +117,27 @@ def http_timeout() -> float:
     return value
 
 
-def cache_bytes() -> int:
-    """Bytes the disk cache of fetched ranges may hold: ``$DICETABLES_HTTP_CACHE_MB`` mebibytes (default 256;
-    0: no disk cache)."""
-    text = os.environ.get(CACHE_MB_ENV)
+def mebibytes_setting(name: str) -> int:
+    """Bytes of the environment variable ``name``, a size in mebibytes: a finite number in 0..``CACHE_MB_MAX``
+    (default ``CACHE_MB_DEFAULT``); ValueError naming the variable otherwise (NaN, inf and words included). The
+    one reading of every cache-size setting (this disk cache, ``lookup.environment``'s chunk cache)."""
+    text = os.environ.get(name)
     if text is None:
         return int(CACHE_MB_DEFAULT * (1 << 20))
     try:
         mb = float(text)
     except ValueError:
         mb = math.nan
-    if not 0 <= mb <= CACHE_MB_MAX:
-        raise ValueError(f"${CACHE_MB_ENV}={text!r}: expected a number of mebibytes in 0..{CACHE_MB_MAX:.0f} "
+    if not 0 <= mb <= CACHE_MB_MAX:  # also NaN
+        raise ValueError(f"${name}={text!r}: expected a number of mebibytes in 0..{CACHE_MB_MAX:.0f} "
                          f"(default {CACHE_MB_DEFAULT:.0f})")
     return int(mb * (1 << 20))
+
+
+def cache_bytes() -> int:
+    """Bytes the disk cache of fetched ranges may hold: ``$DICETABLES_HTTP_CACHE_MB`` mebibytes (default 256;
+    0: no disk cache)."""
+    return mebibytes_setting(CACHE_MB_ENV)
 
 
 def manifest_pin() -> str | None:

@@ -305,6 +305,22 @@ def equity(hands: Any, board: Any = (), opponents: int | None = None, dead: Any 
 # The numpy engine.
 
 
+def tally_showdowns(vals: np.ndarray, out: np.ndarray) -> None:
+    """Add sampled showdowns to a Monte Carlo tally: ``vals[deal, player]`` the hand values of one block of deals
+    (higher wins; the first ``out.shape[1]`` players are tallied); per tallied player, ``out`` rows 0..3 gain the
+    sum of its pot shares (1/m for a tie of m), of their squares (for the standard error), its wins alone and its
+    ties."""
+    best = vals.max(axis=1)
+    nbest = (vals == best[:, None]).sum(axis=1)
+    for i in range(out.shape[1]):
+        at_top = vals[:, i] == best
+        share = np.where(at_top, 1.0 / nbest, 0.0)
+        out[0, i] += share.sum()
+        out[1, i] += (share ** 2).sum()
+        out[2, i] += (at_top & (nbest == 1)).sum()
+        out[3, i] += (at_top & (nbest > 1)).sum()
+
+
 def combinations_array(n: int, k: int) -> np.ndarray:
     """Every k-subset of range(n) as rows of increasing indices, in lexicographic order."""
     rows = np.zeros((1, 0), dtype=np.int64)
@@ -416,14 +432,5 @@ class NumpyEngine:
             full = np.concatenate([np.broadcast_to(fixed, (size, len(fixed))), deal[:, :k]], axis=1)
             own = [np.concatenate([full, np.broadcast_to(h, (size, 2))], axis=1) for h in hands]
             opp = [np.concatenate([full, deal[:, k + 2 * o:k + 2 * o + 2]], axis=1) for o in range(n)]
-            vals = np.stack([values(h, self.tables) for h in own + opp], axis=1).astype(np.int64)
-            best = vals.max(axis=1)
-            nbest = (vals == best[:, None]).sum(axis=1)
-            for i in range(m):
-                at_top = vals[:, i] == best
-                share = np.where(at_top, 1.0 / nbest, 0.0)
-                out[0, i] += share.sum()
-                out[1, i] += (share ** 2).sum()
-                out[2, i] += (at_top & (nbest == 1)).sum()
-                out[3, i] += (at_top & (nbest > 1)).sum()
+            tally_showdowns(np.stack([values(h, self.tables) for h in own + opp], axis=1).astype(np.int64), out)
         return out

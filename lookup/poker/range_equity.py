@@ -56,6 +56,7 @@ from lookup.poker.equity import (
     combos_of,
     equity,
     preflop_question,
+    tally_showdowns,
     work_units,
 )
 from lookup.poker.evaluate import values
@@ -624,15 +625,7 @@ def _monte_carlo(ps: list[_Player], base: Problem, samples: int, seed: int, tabl
         deal = np.argsort(keys, axis=1)[:, :k + 2 * n]
         full = np.concatenate([np.broadcast_to(board, (size, len(board))), deal[:, :k]], axis=1)
         hands = [cards[:, i] for i in range(m)] + [deal[:, k + 2 * o:k + 2 * o + 2] for o in range(n)]
-        vals = np.stack([values(np.concatenate([full, h], axis=1), tables) for h in hands], axis=1).astype(np.int64)
-        best = vals.max(axis=1)
-        nbest = (vals == best[:, None]).sum(axis=1)
-        for i in range(m):
-            top = vals[:, i] == best
-            share = np.where(top, 1.0 / nbest, 0.0)
-            out[0, i] += share.sum()
-            out[1, i] += (share ** 2).sum()
-            out[2, i] += (top & (nbest == 1)).sum()
-            out[3, i] += (top & (nbest > 1)).sum()
+        tally_showdowns(np.stack([values(np.concatenate([full, h], axis=1), tables) for h in hands], axis=1)
+                        .astype(np.int64), out)
         done += size
     return out, done
