@@ -6,6 +6,7 @@ import dataclasses
 import time
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -38,8 +39,6 @@ def equity(hands: tuple[str, ...], board: str, opponents: int | None, dead: str,
     """Win / tie / equity of each of HANDS (e.g. AsAh KsKd), exact or estimated; from the preflop table when
     it holds the question."""
     from lookup.poker.equity import equity as equity_
-    from pipeline.poker.engine import NumbaEngine
-    from pipeline.poker.warm import kernels_cached
     from pipeline.progress import console, say
 
     if not hands:
@@ -47,12 +46,7 @@ def equity(hands: tuple[str, ...], board: str, opponents: int | None, dead: str,
                          "(or AsAh --opponents 2 for random opponents)")
     start = time.perf_counter()
     root = artifacts_root(artifacts_dir)
-    # Compiling the kernels takes 25-75 s: never on a user's call, whose --budget it would blow. Without
-    # the compiled cache (`dicetables compile`, which `make test` runs) the numpy engine answers.
-    engine = NumbaEngine(root) if kernels_cached() else None
-    if engine is None:
-        say("[yellow]note[/]: the compiled poker kernels are not cached yet (run `dicetables compile poker`; "
-            "`make run` does): counting with the slower numpy engine, within the budget")
+    engine = _engine(root)
     with console.status("counting...") if not _quiet() else _null():
         result = equity_(list(hands), board, opponents, dead, budget=budget, samples=samples, seed=seed,
                          engine=engine, artifacts_dir=root, use_table=not no_table)
@@ -117,8 +111,6 @@ def range_(players: tuple[str, ...], board: str, opponents: int, dead: str, budg
     from lookup.poker.equity import DEFAULT_BUDGET
     from lookup.poker.play import call_decision
     from lookup.poker.range_equity import range_equity
-    from pipeline.poker.engine import NumbaEngine
-    from pipeline.poker.warm import kernels_cached
     from pipeline.progress import console, say
 
     if not players:
@@ -127,10 +119,7 @@ def range_(players: tuple[str, ...], board: str, opponents: int, dead: str, budg
         raise ValueError("give both --pot and --to-call (call or fold), or neither")
     start = time.perf_counter()
     root = artifacts_root(artifacts_dir)
-    engine = NumbaEngine(root) if kernels_cached() else None
-    if engine is None:
-        say("[yellow]note[/]: the compiled poker kernels are not cached yet (run `dicetables compile poker`): "
-            "counting with the slower numpy engine, within the budget")
+    engine = _engine(root)
     with console.status("counting...") if not _quiet() else _null():
         result = range_equity(list(players), board, opponents, dead,
                               budget=DEFAULT_BUDGET if budget is None else budget, samples=samples, seed=seed,
@@ -165,6 +154,21 @@ def range_(players: tuple[str, ...], board: str, opponents: int, dead: str, budg
                    f"{100 * decision.break_even:.4f} % needed to call {to_call:g} into {pot:g}; calling nets "
                    f"{decision.gain:+.4f} chips on average")
     click.echo(f"time {time.perf_counter() - start:.3f} s")
+
+
+def _engine(root: Path) -> Any:
+    """The compiled engine when its kernels are cached, else None (the library's numpy engine), said in a note.
+    Compiling takes 25-75 s: never on a user's call, whose --budget it would blow (`dicetables compile`, which
+    `make run` and `make test` run, fills the cache)."""
+    from pipeline.poker.engine import NumbaEngine
+    from pipeline.poker.warm import kernels_cached
+    from pipeline.progress import say
+
+    if kernels_cached():
+        return NumbaEngine(root)
+    say("[yellow]note[/]: the compiled poker kernels are not cached yet (run `dicetables compile poker`; "
+        "`make run` does): counting with the slower numpy engine, within the budget")
+    return None
 
 
 def _fraction(p: Fraction | None) -> str | None:
