@@ -83,7 +83,8 @@ def make_plan(root: Path, targets: Iterable[str] = (), force: bool = False) -> P
         if targets:
             unknown = sorted(set(targets) - set(stages))
             if unknown:
-                raise ValueError(f"unknown stage(s) {', '.join(unknown)}; dvc.yaml has: {', '.join(stages)}")
+                raise ValueError(f"unknown {'stage' if len(unknown) == 1 else 'stages'} {', '.join(unknown)}; "
+                                 f"dvc.yaml has: {', '.join(stages)}")
             wanted = set()
             for name in targets:
                 wanted.add(name)

@@ -43,6 +43,7 @@ from lookup.store import (
     verify_problems,
     zarr_module,
 )
+from lookup.words import counted
 from pipeline.code_deps import PROJECT_ROOT, closure, module_file
 from pipeline.layout import (
     HDF5_CHUNK_BYTES,
@@ -247,8 +248,8 @@ class Written:
                 raise ArtifactError(f"array {name!r}: chunks {first}..{end - 1} written, it has {len(stored)}")
             bad = np.flatnonzero((stored[first:end] != digests).any(axis=1))
             if bad.size:
-                raise ArtifactError(f"array {name!r}: {bad.size} chunk(s) read back differ from the data written "
-                                    f"(first: chunk {first + int(bad[0])})")
+                raise ArtifactError(f"array {name!r}: {counted(bad.size, 'chunk')} read back differ from the data "
+                                    f"written (first: chunk {first + int(bad[0])})")
             covered[first:end] = True
         return bool(self._parts.get(name)) and bool(covered.all())
 

@@ -13,6 +13,7 @@ from lookup.poker.equity import Equity
 from lookup.poker.problem import count_arg
 from lookup.poker.tables import built_multiway, load_preflop
 from lookup.validate import number
+from lookup.words import counted
 
 if TYPE_CHECKING:
     from lookup.poker.range_equity import RangeEquity
@@ -138,8 +139,8 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
             raise ValueError(f"ranges: expected a range such as 'QQ+, AKs' or a list of ranges, got "
                              f"{type(ranges).__name__}") from None
         if len(listed) > seats:
-            raise ValueError(f"{len(listed)} ranges for {seats} opponent(s): give at most one range per opponent "
-                             "(raise opponents)")
+            raise ValueError(f"{counted(len(listed), 'range')} for {counted(seats, 'opponent')}: give at most one "
+                             "range per opponent (raise opponents)")
         result = range_equity([hand, *listed], board, seats - len(listed), dead, budget=budget,
                               artifacts_dir=artifacts_dir, samples=min(DEFAULT_SAMPLES, max(MIN_DEALS, deals)))
     else:

@@ -67,6 +67,7 @@ from lookup.poker.tables import PreflopTables, built_multiway, built_preflop, lo
 from lookup.store import ArtifactError
 from lookup.validate import integer, number
 from lookup.validate import seed as validate_seed
+from lookup.words import counted
 
 PREFLOP_BOARDS = comb(48, 5)  # boards of a heads-up preflop pair of hands: 1,712,304
 MIN_DEALS = 1_000  # the fewest Monte Carlo deals drawn, whatever the budget
@@ -206,7 +207,7 @@ def range_equity(players: Any, board: Any = (), opponents: int = 0, dead: Any = 
         raise ValueError(f"{m + n} players: at most {MAX_PLAYERS} players sit at a hold'em table")
     left = DECK_SIZE - len(base.board) - len(base.dead) - 2 * m - base.k
     if left < 2 * n:
-        raise ValueError(f"not enough cards: {left} left for {n} random opponent hand(s)")
+        raise ValueError(f"not enough cards: {left} left for {counted(n, 'random opponent hand')}")
     budget = number(budget, "budget", 0, MAX_BUDGET)
     if samples is None:
         samples = budget_samples(budget, m + n)
@@ -408,7 +409,7 @@ def _from_table(pair: list[_Player], tables: PreflopTables, base: Problem, budge
             ties = [ties[i] + got.ties[i] for i in range(2)]
             deals += got.deals
             pairs += got.matchups
-            method += f", and {len(orbits[0])} pair(s) of specific hands counted ({engine.name})"
+            method += f", and {counted(len(orbits[0]), 'pair')} of specific hands counted ({engine.name})"
     shares = [Fraction(2 * wins[i] + ties[i], 2) for i in range(2)]
     return _Counts(True, deals, wins, ties, shares, [0.0, 0.0], pairs, method + ")", SOURCE_TABLE)
 
@@ -589,7 +590,7 @@ def _per_tuple(orbits: tuple[np.ndarray, list[int]], base: Problem, engine: Engi
                        "error is at most the weighted mean of theirs)", SOURCE_TABLE)
     how = "read from the preflop table" if source == SOURCE_TABLE else f"counted by {engine.name}"
     return _Counts(True, deals, wins, ties, shares, [0.0] * m, matchups,
-                   f"exact ({len(reps)} tuple(s) of hands, one per suit orbit, {how})", source)
+                   f"exact ({counted(len(reps), 'tuple')} of hands, one per suit orbit, {how})", source)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -136,7 +136,7 @@ def range_(players: tuple[str, ...], board: str, opponents: int, dead: str, budg
     kind = f"exact over {result.deals:,} weighted deals" if result.exact else \
         f"ESTIMATE from {result.deals:,} random deals (+- 1.96 standard errors)"
     click.echo(f"{result.method}: {kind}; board [{result.board or '-'}], dead [{result.dead or '-'}], "
-               f"{result.opponents} random opponent(s); source: {result.source}")
+               f"{counted(result.opponents, 'random opponent')}; source: {result.source}")
     win, tie = result.win, result.tie
     for i, label in enumerate(result.players):
         split = "" if win is None else f"win {100 * win[i]:8.4f} %  tie {100 * tie[i]:8.4f} %  "

@@ -57,7 +57,7 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
         lines = ["# Poker: preflop tables", "", "| figure | published | ours |", "|---|---|---|"]
         lines += [f"| {k} | {v} % | {100 * ours[k]:.4f} % |" for k, v in PUBLISHED.items()]
         exact_rows = [str(n + 1) for n in range(equity.shape[0]) if a["multi_exact"][n]]
-        lines += ["", f"Exact against {', '.join(exact_rows)} random hand(s)."]
+        lines += ["", f"Exact against {', '.join(exact_rows)} random {'hand' if exact_rows == ['1'] else 'hands'}."]
         if not a["multi_exact"].all():
             lines += [f"Other rows up to {equity.shape[0]}: board-stratified Monte Carlo (every board, sampled "
                       f"opponents), up to {int(a['multi_samples'].max())} opponent deals per row, largest "
