@@ -3,7 +3,7 @@
 // (lookup/records.py) and sends it with every request: POST play draws chance and plays the other seats on to the
 // player's next decision, advise values every option at the record's end, judge costs a decision before it is
 // played, review judges the whole game. A game may add a picture of its own (js/extras/<game>.js: a board, a map),
-// which gets every answer.
+// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how}).
 import {api, counted, fmt, readRecord, saveRecord} from "./api.js";
 
 const LISTED = 12;  // chance outcomes listed as buttons; more are typed as the game's JSON
@@ -100,9 +100,11 @@ export async function mount(section, game) {
   function drawOptions(answer, me) {
     const options = answer.options || [], chance = answer.to_move < 0, many = chance && options.length > LISTED;
     q("gv-typed").hidden = !chance;
-    if (chance) q("gv-outcome").placeholder = JSON.stringify(options[0].outcome);
-    q("gv-advice").innerHTML = answer.over ? "" : chance ? `${options.length} possible outcomes` +
-      (many ? ": type the one at your table as JSON, or roll for me." : ": click the one at your table, or roll for me.") :
+    const typed = V.extra && V.extra.typed;  // how the game's extra says its outcomes are typed, else as JSON
+    if (chance) q("gv-outcome").placeholder = typed ? typed.placeholder : JSON.stringify(options[0].outcome);
+    q("gv-advice").innerHTML = answer.over ? "" : chance ? `${options.length} possible outcomes` + (many ?
+      `: type the one at your table ${typed ? typed.how : "as JSON"}, or roll for me.` :
+      ": click the one at your table, or roll for me.") :
       `Advice for ${answer.to_move === me ? "you" : who(answer.to_move)}: <b class="gv-best">${esc(options.find(
         (o) => same(o.action, answer.advice)).text)}</b>`;
     const head = chance ? `<tr><th>outcome</th><th>probability</th><th>your value after</th></tr>` :
