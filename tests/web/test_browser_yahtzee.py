@@ -443,11 +443,12 @@ def type_roll(pg, text):
 
 
 def play_to_the_end(pg, game_root, limit=200):
-    """The advice played (Enter on the main button, the focus inside the panel) until the game is over."""
+    """The advice played (key Enter, the focus on no element: shown alone, the panel takes the page's keys) until
+    the game is over."""
     for _ in range(limit):
         if panel.to_move(pg, SEATS) == "over":
             return
-        pg.focus(f"{SEATS} .gv-main")
+        pg.evaluate("document.activeElement.blur()")
         pg.keyboard.press("Enter")
         panel.settle(pg, SEATS)
     raise AssertionError(f"not over after {limit} moves: {pg.inner_text(SEATS + ' .gv-position')}")

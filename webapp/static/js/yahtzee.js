@@ -541,10 +541,11 @@ function onKey(e) {
 }
 
 // Two or three players: the view for every game over the setups of more than one seat (this view plays one seat's
-// game), in place of this view's controls (CSS .y-many), mounted the first time it is shown.
+// game), in place of this view's controls (CSS .y-many; the page's keys are its own then), mounted the first time it
+// is shown.
 async function choosePlayers(game) {
   S.many = $("players").value !== "1";
-  $("tab-yahtzee").classList.toggle("y-many", S.many);
+  $("tab-yahtzee").classList.toggle("y-many", S.many); $("seats").classList.toggle("gv-alone", S.many);
   if (S.many && !S.seats) {
     S.seats = mountGame($("seats"), {...game, setups: game.setups.filter((s) => s.players > 1), summary: "Two or " +
       "three players, every player's sheet: forced order, each player playing to win, or heads-up in free order " +
