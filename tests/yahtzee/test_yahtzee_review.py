@@ -254,12 +254,14 @@ def test_cli_review_text_json_and_standard_input(hasbro_tables, tmp_path):
 
 
 def test_play_says_what_a_deviation_cost_and_records_the_game(hasbro_tables, tmp_path):
-    """`play --enter`: a large straight kept (all) and scored in chance; then every turn rolls five sixes, keeps
-    them and takes the first box offered. The cost is said after the move, the game ends with the review, the
-    record is saved."""
+    """`play --enter`: a large straight (typed 1 2 3 4 5) kept (all) and scored in chance; then every turn rolls five
+    sixes, keeps them and takes the first box offered. The cost is said after the move, the game ends with the
+    review, the record is saved."""
     chance = explain([1, 2, 3, 4, 5], 0, {}, artifacts_dir=hasbro_tables)
     cost = chance[0].expected_final - next(o for o in chance if o.category == "chance").expected_final
-    moves = "[1,2,3,4,5]\n1\n1\nchance\n" + "[6,6,6,6,6]\n1\n1\n1\n" * 12
+    # Rolls as JSON or in the dice notation (spaced, comma separated): the record holds each as the game writes it.
+    moves = "1 2 3 4 5\n1\n1\nchance\n" + "".join(f"{roll}\n1\n1\n1\n" for roll in
+                                                      ["[6,6,6,6,6]", "6 6 6 6 6", "6,6,6,6,6"] * 4)
     path = tmp_path / "played.json"
     result = _run("yahtzee", "play", "--enter", "--record", path, "--artifacts", hasbro_tables, input=moves)
     assert result.exit_code == 0, result.output
