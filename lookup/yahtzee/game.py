@@ -31,10 +31,10 @@ from typing import Any, NamedTuple
 
 from lookup.games import GameSpec, Option
 from lookup.protocol import CHANCE, JSON, Action, Game, Unit, json_object
-from lookup.validate import integer
+from lookup.validate import integer, shown
 from lookup.words import counted
 from lookup.yahtzee.rules import DEFAULT_RULES, RULE_SETS, Rules, get_rules
-from lookup.yahtzee.sheet import Sheet, category_index, parse_dice
+from lookup.yahtzee.sheet import Sheet, category_index, dice_text, parse_dice
 from lookup.yahtzee.turn import PROBABILITY_TIE_REL, TIE_EPS
 
 ROLLS = 3  # one roll and two rerolls, every rule set
@@ -162,11 +162,10 @@ class YahtzeeGame(Game):
         return list(action) if isinstance(action, tuple) else action
 
     def parse_action(self, state: YState, data: JSON) -> Action:
-        """Dice and keeps in any order (sorted here), boxes by name in any spelling ``category_index`` reads."""
-        if isinstance(data, list) and self.to_move(state) == CHANCE:
-            data = sorted(parse_dice(data, self.rules))  # a roll: its count and faces checked, and worded
-            if state.kept is not None and any(data.count(f) < state.kept.count(f) for f in state.kept):
-                raise ValueError(f"the roll {data} does not hold the dice kept, {list(state.kept)}")
+        """Dice and keeps in any order (sorted here), a roll also as typed (``roll``), boxes by name in any
+        spelling ``category_index`` reads."""
+        if self.to_move(state) == CHANCE and (isinstance(data, list) or type(data) in (str, int)):
+            data = self.roll(state, data)
         elif isinstance(data, list) and all(type(d) is int for d in data):
             data = sorted(data)
         elif type(data) is str and self.to_move(state) != CHANCE and not state.rerolls:
@@ -175,6 +174,23 @@ class YahtzeeGame(Game):
             except ValueError:
                 pass  # worded below, with the boxes allowed
         return super().parse_action(state, data)
+
+    def roll(self, state: YState, data: JSON) -> list[int]:
+        """The roll ``data`` at the chance node ``state``, sorted: a list of faces, or the dice as typed
+        (``dice_text``: "13356", "1 3 3 5 6", "1,3,3,5,6"; digits typed alone may come as a JSON number, 13356);
+        all the dice or, at a reroll, only those rolled again (the faces kept are added). ValueError naming a
+        word that is not dice, a wrong count or face, or a roll that does not hold the dice kept."""
+        faces = dice_text(str(data)) if type(data) in (str, int) else data
+        n, kept = self.rules.n_dice, list(state.kept or ())
+        if kept and isinstance(faces, list | tuple) and len(faces) not in (n, n - len(kept)):
+            raise ValueError(f"a reroll: {n} dice, or the {counted(n - len(kept), 'die')} rolled again; got "
+                             f"{len(faces)}: {shown(list(faces))}")
+        if kept and len(faces) == n - len(kept):
+            faces = [*kept, *faces]
+        roll = sorted(parse_dice(faces, self.rules))  # its count and faces checked, and worded
+        if any(roll.count(f) < kept.count(f) for f in kept):
+            raise ValueError(f"the roll {roll} does not hold the dice kept, {kept}")
+        return roll
 
     def action_text(self, state: YState, action: Action) -> str:
         if self.to_move(state) == CHANCE:

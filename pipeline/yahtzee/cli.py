@@ -141,14 +141,14 @@ def objective(rules_name: str, goal: int | None, beat: int | None, opponent_sour
 
 
 def dice_faces(tokens: tuple[str, ...]) -> tuple[int, ...]:
-    """The faces of DICE as the page's "Dice rolled at the table" takes them: one die per argument (1 3 3 5 6),
-    or several digits together (13356), commas and spaces ignored (1,3,3,5,6); the library checks the faces."""
-    faces = []
-    for token in " ".join(tokens).replace(",", " ").split():
-        if not token.isdigit():
-            raise click.BadParameter(f"{token!r} is not a die's face (digits, e.g. 1 3 3 5 6 or 13356)")
-        faces.extend(int(c) for c in token)
-    return tuple(faces)
+    """The faces of DICE in the one notation of typed dice (``lookup.yahtzee.sheet.dice_text``): one die per
+    argument (1 3 3 5 6), or several digits together (13356), commas ignored (1,3,3,5,6)."""
+    from lookup.yahtzee.sheet import dice_text
+
+    try:
+        return dice_text(" ".join(tokens))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 @cli.command()

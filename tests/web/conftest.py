@@ -2,7 +2,7 @@
 declared game's small instance (``pipeline/<game>/game.py`` ``small``: ``tests.shared.small``), and what the views'
 own tests need beyond: full hasbro Yahtzee (the Yahtzee view's first rule set, with its published optimum). Beside
 it, for the modules that ask: a reduced six-dice Maxi Yatzy served from a layered table
-(``maxi_mini_artifacts``)."""
+(``maxi_mini_artifacts``) and a reduced forced-order Yatzy of three players (``party_mini_artifacts``)."""
 
 import dataclasses
 import os
@@ -47,6 +47,30 @@ def maxi_mini_artifacts(tmp_path_factory) -> Iterator[Path]:
         yield shared.shared_build(tmp_path_factory, MAXI_MINI_PARAMS, [f"yahtzee-layered-{MAXI_MINI}"])
     finally:
         del RULE_SETS[MAXI_MINI]
+
+
+# The 3-player table of a full sheet takes minutes to build; ``party-mini`` is a reduced forced-order rule set,
+# Scandinavian's six upper boxes with three dice (bonus 50 at 30), whose 3-player table builds in about 3 s.
+PARTY_MINI = "party-mini"
+PARTY_MINI_PARAMS = (f"yahtzee:\n  rule_sets: [{PARTY_MINI}]\n  duel:\n    rule_sets: [{PARTY_MINI}]\n"
+                     "    players: [3]\n")
+
+
+@pytest.fixture(scope="module")
+def party_mini_artifacts(tmp_path_factory) -> Iterator[Path]:
+    """An artifacts directory holding only the 3-player table of ``party-mini`` (no value table: the one-player
+    view has no rule set), built once per run; the rule set is registered in ``lookup.yahtzee.rules.RULE_SETS``
+    while the module runs (the servers of these tests run in this process)."""
+    from lookup.yahtzee.rules import RULE_SETS, get_rules
+
+    forced = get_rules("scandinavian+forced")
+    RULE_SETS[PARTY_MINI] = dataclasses.replace(
+        forced, name=PARTY_MINI, description="Forced-order Yatzy reduced for the tests: three dice, the upper boxes, "
+        "bonus 50 at 30.", n_dice=3, upper_threshold=30, boxes=forced.boxes[:6])
+    try:
+        yield shared.shared_build(tmp_path_factory, PARTY_MINI_PARAMS, [f"yahtzee-party3-{PARTY_MINI}"])
+    finally:
+        del RULE_SETS[PARTY_MINI]
 
 
 @pytest.fixture(scope="session")

@@ -4,37 +4,18 @@ outcome entered as at a real table, one deliberate mistake whose cost appears an
 undo and a redo, the record saved, the review at the end equal to the library's, and the record loaded back."""
 
 import json
-from pathlib import Path
 
 import pytest
 
 from lookup.games import names, open_setup
 from lookup.protocol import CHANCE
 from lookup.records import replay
-from lookup.review import judge, review
+from lookup.review import review
+from tests.web.panel import events_shown, make_a_mistake, saved, settle, to_move, undo_and_redo
 from webapp.common import STATIC
 
 GENERIC = [n for n in names() if not (STATIC / "js" / f"{n}.js").is_file()]
 WIDTH, HEIGHT = 390, 844
-
-
-def settle(pg, game):
-    pg.wait_for_function(f"document.getElementById('tab-{game}')?.dataset.busy === '0'")
-
-
-def saved(pg, game):
-    """The game record as the page saves it (Save record: a download)."""
-    with pg.expect_download() as download:
-        pg.click(f"#tab-{game} .gv-save")
-    return json.loads(Path(download.value.path()).read_text())
-
-
-def to_move(pg, game):
-    return pg.get_attribute(f"#tab-{game}", "data-to-move")
-
-
-def events_shown(pg, game):
-    return int(pg.inner_text(f"#tab-{game} .gv-count"))
 
 
 def fits(pg):
@@ -46,57 +27,17 @@ def enter_an_outcome(pg, game, root):
     """At a chance node: a listed outcome clicked, or the first outcome's JSON (the field's example) typed; the
     record then holds it."""
     tab = f"#tab-{game}"
-    before = saved(pg, game)
+    before = saved(pg, tab)
     if pg.locator(f"{tab} .gv-options button.gv-option").count():
         pg.click(f"{tab} .gv-options tr[data-i='0'] button")
     else:
         pg.fill(f"{tab} .gv-outcome", pg.get_attribute(f"{tab} .gv-outcome", "placeholder"))
         pg.press(f"{tab} .gv-outcome", "Enter")
-    settle(pg, game)
+    settle(pg, tab)
     advisor = open_setup(game, before["setup"], root)
     _, state = replay(advisor.game, before["events"])
     first = advisor.game.action_json(state, advisor.game.chance_outcomes(state)[0][0])
-    assert saved(pg, game)["events"][len(before["events"])] == first
-
-
-def make_a_mistake(pg, game, root, costs):
-    """The costliest option played (by its number key when it has one): the cost shown is the library's judge of
-    that action at that record. Returns it."""
-    tab = f"#tab-{game}"
-    worst = max(range(len(costs)), key=lambda i: float(costs[i] or 0))
-    before = saved(pg, game)
-    if worst < 9:
-        pg.keyboard.press(str(worst + 1))
-    else:
-        pg.click(f"{tab} .gv-options tr[data-i='{worst}'] button")
-    settle(pg, game)
-    after = saved(pg, game)
-    n = len(before["events"])
-    assert after["events"][:n] == before["events"]
-    advisor = open_setup(game, before["setup"], root)
-    g = advisor.game
-    _, state = replay(g, before["events"])
-    want = judge(advisor, state, g.parse_action(state, after["events"][n]), n + 1)
-    shown = float(pg.get_attribute(f"{tab} .gv-cost", "data-cost"))
-    assert shown == want.cost > 0 and pg.locator(f"{tab} .gv-cost.bad").count() == 1
-    assert f"cost {want.cost:.{g.unit.digits}f}" in pg.inner_text(f"{tab} .gv-cost")
-    return shown
-
-
-def undo_and_redo(pg, game, root):
-    """Undo (key U) takes back the last event, whoever made it, and shows that position; Redo (key Y) puts it
-    back."""
-    tab = f"#tab-{game}"
-    record, shown = saved(pg, game), events_shown(pg, game)
-    pg.keyboard.press("u")
-    settle(pg, game)
-    assert events_shown(pg, game) == shown - 1 and saved(pg, game)["events"] == record["events"][:-1]
-    g = open_setup(game, record["setup"], root).game
-    _, undone = replay(g, record["events"][:-1])
-    assert pg.inner_text(f"{tab} .gv-position") == g.state_text(undone)
-    pg.keyboard.press("y")
-    settle(pg, game)
-    assert saved(pg, game)["events"] == record["events"]
+    assert saved(pg, tab)["events"][len(before["events"])] == first
 
 
 @pytest.mark.parametrize("game", GENERIC)
@@ -110,17 +51,17 @@ def test_a_whole_game_with_a_mistake_an_undo_and_the_record(browser, server, web
     try:
         pg.goto(f"{server}/#{game}")
         pg.wait_for_selector(f"{tab}[data-mounted]")
-        settle(pg, game)
+        settle(pg, tab)
         seat = int(pg.input_value(f"{tab} .gv-seat"))
         # Dice at a real table: the game stops at its first chance event, whose outcome is entered (a listed one
         # clicked, or the game's JSON typed); then the server draws.
         pg.check(f"{tab} .gv-table")
         pg.click(f"{tab} .gv-new")
-        settle(pg, game)
+        settle(pg, tab)
         entered = mistake = None
         for _ in range(300):
             pg.evaluate("document.activeElement.blur()")  # keys to the page, not to the button last clicked
-            mover = to_move(pg, game)
+            mover = to_move(pg, tab)
             if mover == "over":
                 break
             fits(pg)
@@ -133,16 +74,16 @@ def test_a_whole_game_with_a_mistake_an_undo_and_the_record(browser, server, web
             if mover != str(seat) or mistake is not None or not any(c and float(c) > 0 for c in costs):
                 first_is_best = pg.locator(f"{tab} tr.best[data-i='0']").count() == 1
                 pg.keyboard.press("1" if first_is_best and len(costs) % 2 else "Enter")  # key 1, or the advice
-                settle(pg, game)
+                settle(pg, tab)
                 continue
-            mistake = make_a_mistake(pg, game, web_artifacts, costs)
-            undo_and_redo(pg, game, web_artifacts)
-        assert to_move(pg, game) == "over"
+            mistake = make_a_mistake(pg, tab, game, web_artifacts, costs)
+            undo_and_redo(pg, tab, game, web_artifacts)
+        assert to_move(pg, tab) == "over"
         assert mistake is not None, "no decision with a costly option came"
-        assert entered or not any(s.mover == CHANCE for s in replay(open_setup(game, saved(pg, game)["setup"],
+        assert entered or not any(s.mover == CHANCE for s in replay(open_setup(game, saved(pg, tab)["setup"],
                                                                                 web_artifacts).game,
-                                                                     saved(pg, game)["events"])[0])
-        record = saved(pg, game)
+                                                                     saved(pg, tab)["events"])[0])
+        record = saved(pg, tab)
         advisor = open_setup(game, record["setup"], web_artifacts)
         want = review(advisor, record, seat)
         digits = advisor.game.unit.digits
@@ -153,17 +94,17 @@ def test_a_whole_game_with_a_mistake_an_undo_and_the_record(browser, server, web
         fits(pg)
         # The record loaded back into a new game: the same position, events and review.
         pg.click(f"{tab} .gv-new")
-        settle(pg, game)
-        assert events_shown(pg, game) < len(record["events"])
+        settle(pg, tab)
+        assert events_shown(pg, tab) < len(record["events"])
         path = tmp_path / f"{game}-record.json"
         path.write_text(json.dumps(record))
         pg.set_input_files(f"{tab} .gv-load input", str(path))
-        settle(pg, game)
+        settle(pg, tab)
         _, final = replay(advisor.game, record["events"])
         assert pg.inner_text(f"{tab} .gv-position") == advisor.game.state_text(final)
         # (Saving it again is not asked here: a fifth download from one page was sometimes never started by the
         # headless Chromium, 2 runs in 5; the saves above check what Save writes.)
-        assert events_shown(pg, game) == len(record["events"])
+        assert events_shown(pg, tab) == len(record["events"])
         assert pg.inner_text(f"{tab} .gv-total-cost") == f"{want.total_cost:.{digits}f}"
         assert errors == []
     finally:

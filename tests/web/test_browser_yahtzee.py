@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from lookup import yahtzee
-from lookup.games import open_setup
+from lookup.games import get_spec, open_setup
 from lookup.records import replay
 from lookup.review import judge, review
+from tests.web import panel
 
 SCANDINAVIAN = "scandinavian+forced"
 SHOWN_OPTIONS = 8  # option rows shown before "show all"
@@ -177,8 +178,9 @@ def test_goal_mode_shows_lookups_probabilities(page, web_artifacts):
     options = yahtzee.explain(dice, rerolls, sheet, SCANDINAVIAN, goal=220, artifacts_dir=web_artifacts)
     assert len(options) > SHOWN_OPTIONS
 
-    def rows():
-        return [r.split("\t") for r in page.locator("#options tr").all_inner_texts()[1:]]
+    def rows():  # each cell's text (a row's innerText lost its tabs in 1 run of 3, on main too: read the cells)
+        return page.eval_on_selector_all("#options tr", "rs => rs.slice(1).map(r => [...r.cells].map(c => "
+                                          "c.textContent))")
 
     want = [[o.action, f"{o.probability:.6f}", f"{o.regret:.6f}"] for o in options]
     assert rows() == want[:SHOWN_OPTIONS]
@@ -339,9 +341,12 @@ def test_a_roll_typed_at_the_table_an_undo_a_redo_and_a_record_loaded(page, tmp_
     page.keyboard.press("1")  # hold the 1, roll the other four
     page.keyboard.press("r")
     settle(page)
-    type_roll("9")
-    assert "digits 1-6" in page.inner_text("#error")
-    type_roll("2556")  # the four dice rolled again; the 1 kept is added
+    type_roll("9")  # the protocol's message (lookup.yahtzee.game: the roll as typed)
+    assert page.inner_text("#error") == "event 3 (chance): a reroll: 5 dice, or the 4 dice rolled again; got 1: [9]"
+    type_roll("25x6")
+    assert page.inner_text("#error") == ("event 3 (chance): '25x6' is not a die's face (digits, e.g. 1 3 3 5 6 or "
+                                         "13356)")
+    type_roll("2,5 56")  # the four dice rolled again; the 1 kept is added
     assert shown(page)[:2] == ([1, 2, 5, 5, 6], 1)
     type_roll("22222")  # five dice without the kept 1: the protocol refuses the roll
     assert "does not hold the dice kept" in page.inner_text("#error")
@@ -383,5 +388,196 @@ def test_a_turn_fits_one_phone_screen(browser, server):
         assert all(0 <= top < bottom <= 844 for top, bottom in boxes), boxes
         assert pg.evaluate("document.documentElement.scrollWidth") <= 390
         assert pg.inner_text("#roll") == "Roll"  # no key hints on a phone
+    finally:
+        pg.close()
+
+
+# --- two and three players: the view for every game (js/game.js) in #seats, with js/extras/yahtzee.js ---------------
+
+SEATS = "#seats"
+
+
+def open_seats(browser, server, width):
+    """The Yahtzee tab with Players "2 or 3" (or alone, where no one-player table is built): the view for every game
+    mounted in #seats, its table of every seat drawn."""
+    pg = open_view(browser, server, width)
+    if pg.is_enabled("#players option[value='1']"):
+        pg.select_option("#players", "more")
+    pg.wait_for_selector(f"{SEATS}[data-busy='0'] .ys-sheets")
+    return pg
+
+
+def setup_label(setup):
+    """A setup as the view for every game lists it (js/game.js setupText)."""
+    return ", ".join(f"{k} {v}" for k, v in setup.items() if v is not None)
+
+
+def table_shown(pg, game, root):
+    """The table of every seat against the library at the end of the saved record: each seat's filled boxes and
+    total, the dice, whose turn. Returns the record, the advisor and the final state."""
+    record = panel.saved(pg, SEATS)
+    advisor = open_setup("yahtzee", record["setup"], root)
+    g = advisor.game
+    _, state = replay(g, record["events"])
+    cells = pg.eval_on_selector_all(f"{SEATS} .ys-sheets td[data-box]", "tds => tds.map(td => [Number(td.dataset.seat),"
+                                    " td.dataset.box, td.querySelector('b')?.textContent ?? null])")
+    shown = [{b: int(p) for s, b, p in cells if s == seat and p is not None} for seat in range(g.seats)]
+    want = [{b: p for b, p in g.sheet(state, seat).to_dict().items() if b in g.rules.categories and p is not None}
+            for seat in range(g.seats)]
+    assert shown == want
+    totals = pg.eval_on_selector_all(f"{SEATS} .ys-sheets td[data-key='total']", "tds => tds.map(td => "
+                                     "Number(td.textContent))")
+    assert totals == g.totals(state)
+    if not g.is_terminal(state) and state.dice is not None and state.kept is None:
+        assert [int(d) for d in pg.locator(f"{SEATS} .ys-dice .die").all_inner_texts()] == list(state.dice)
+        would = pg.eval_on_selector_all(f"{SEATS} .ys-sheets td[data-box] :is(.would, .ys-box)",
+                                        "es => es.map(e => [e.closest('td').dataset.box, Number(e.textContent)])")
+        assert dict(would) == g.sheet(state).allowed(state.dice)
+    return record, advisor, state
+
+
+def type_roll(pg, text):
+    pg.fill(f"{SEATS} .gv-outcome", text)
+    pg.press(f"{SEATS} .gv-outcome", "Enter")
+    panel.settle(pg, SEATS)
+
+
+def play_to_the_end(pg, game_root, limit=200):
+    """The advice played (key Enter, the focus on no element: shown alone, the panel takes the page's keys) until
+    the game is over."""
+    for _ in range(limit):
+        if panel.to_move(pg, SEATS) == "over":
+            return
+        pg.evaluate("document.activeElement.blur()")
+        pg.keyboard.press("Enter")
+        panel.settle(pg, SEATS)
+    raise AssertionError(f"not over after {limit} moves: {pg.inner_text(SEATS + ' .gv-position')}")
+
+
+def check_the_end(pg, root, seat=0):
+    """At the end: every seat's sheet and total as the library replays the record, the winner named, and the review
+    (for ``seat``) the library's. Returns the record."""
+    pg.wait_for_selector(f"{SEATS} .gv-total-cost")
+    record, advisor, final = table_shown(pg, "yahtzee", root)
+    g = advisor.game
+    returns = g.returns(final)
+    winners = [s for s, r in enumerate(returns) if r == max(returns)]
+    assert pg.get_attribute(f"{SEATS} .ys-turn", "data-mover") == "over"
+    assert all(f"player {s + 1}" in pg.inner_text(f"{SEATS} .ys-turn") for s in winners)
+    want = review(advisor, record, seat)
+    assert pg.inner_text(f"{SEATS} .gv-total-cost") == f"{want.total_cost:.{g.unit.digits}f}" and want.finished
+    assert pg.locator(f"{SEATS} .gv-review-table tr[data-index]").count() == len(record["events"])
+    return record
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_two_players_in_forced_order_with_every_seats_sheet(browser, server, web_artifacts, tmp_path, width):
+    """Players "2 or 3": forced order, both players playing to win (the duel table). At a real table the first roll
+    typed as digits; the table of every seat shows it, the points it would score and whose turn it is, as the
+    library says; a deliberate mistake shows its cost at once (the library's judge); undo and redo; the record saved
+    and loaded into a new game; the game played to its end by the advice, the sheets, the winner and the review the
+    library's. No horizontal scroll, no console error."""
+    setups = [s for s in get_spec("yahtzee").setups(web_artifacts) if s["players"] > 1]
+    duel = next(s for s in setups if s["objective"] == "win" and s["players"] == 2)
+    pg = open_seats(browser, server, width)
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    try:
+        assert pg.eval_on_selector_all(f"{SEATS} .gv-setup option", "os => os.map(o => o.textContent)") == [
+            setup_label(s) for s in setups]  # the setups of more than one seat, and only those
+        pg.select_option(f"{SEATS} .gv-setup", label=setup_label(duel))
+        panel.settle(pg, SEATS)
+        pg.check(f"{SEATS} .gv-table")
+        pg.click(f"{SEATS} .gv-new")
+        panel.settle(pg, SEATS)
+        assert panel.to_move(pg, SEATS) == "-1" and "as digits" in pg.inner_text(f"{SEATS} .gv-advice")
+        type_roll(pg, "6 5 3 3 1" if width > 600 else "65331")
+        record, advisor, state = table_shown(pg, "yahtzee", web_artifacts)
+        assert record["events"] == [[1, 3, 3, 5, 6]] and record["setup"] == duel
+        assert pg.inner_text(f"{SEATS} .ys-turn") == "player 1 (you) to play: 2 rerolls left"
+        pg.uncheck(f"{SEATS} .gv-table")
+        # The mistake: the costliest option, by its key (the focus inside the panel: keys are its own there).
+        pg.focus(f"{SEATS} .gv-main")
+        costs = pg.eval_on_selector_all(f"{SEATS} .gv-options tr[data-i]", "rs => rs.map(r => r.dataset.cost)")
+        mistake = panel.make_a_mistake(pg, SEATS, "yahtzee", web_artifacts, costs)
+        panel.undo_and_redo(pg, SEATS, "yahtzee", web_artifacts)
+        table_shown(pg, "yahtzee", web_artifacts)
+        # The record saved and loaded into a new game: the same position.
+        record = panel.saved(pg, SEATS)
+        path = tmp_path / "duel.json"
+        path.write_text(json.dumps(record))
+        pg.click(f"{SEATS} .gv-new")
+        panel.settle(pg, SEATS)
+        pg.set_input_files(f"{SEATS} .gv-load input", str(path))
+        panel.settle(pg, SEATS)
+        assert panel.saved(pg, SEATS) == record and pg.inner_text(f"{SEATS} .gv-error") == ""
+        table_shown(pg, "yahtzee", web_artifacts)
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width
+        play_to_the_end(pg, web_artifacts)
+        final = check_the_end(pg, web_artifacts)
+        assert final["events"][:len(record["events"])] == record["events"]
+        assert review(advisor, final, 0).total_cost >= mistake
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width and errors == []
+    finally:
+        pg.close()
+
+
+@pytest.fixture(scope="module")
+def party_server(party_mini_artifacts):
+    from tests.web.live import running_server
+    from webapp.app import create_app
+
+    with running_server(create_app(party_mini_artifacts)) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+def test_three_players_each_playing_to_win(browser, party_server, party_mini_artifacts):
+    """A server whose only Yahtzee table is a 3-player one (a reduced rule set, tests/web/conftest.py): the tab opens
+    on the game of every seat (no one-player table: Players 1 is off), offers that setup alone, and plays it: a roll
+    typed at the table, then a reroll typed as the dice rolled again only; the other seats entered here get the
+    advice for the player to move (the library's); then the tables play them, to the end: sheets, winner and review
+    the library's."""
+    from tests.web.conftest import PARTY_MINI
+
+    pg = open_seats(browser, party_server, 390)
+    try:
+        assert pg.is_disabled("#players option[value='1']") and pg.input_value("#players") == "more"
+        assert pg.eval_on_selector_all(f"{SEATS} .gv-setup option", "os => os.map(o => o.textContent)") == [
+            setup_label(s) for s in get_spec("yahtzee").setups(party_mini_artifacts)]
+        assert f"rules {PARTY_MINI}, players 3, objective win" in pg.inner_text(f"{SEATS} .gv-setup")
+        pg.check(f"{SEATS} .gv-table")
+        pg.select_option(f"{SEATS} .gv-opponent", "none")  # every seat's decisions entered here
+        pg.click(f"{SEATS} .gv-new")
+        panel.settle(pg, SEATS)
+        type_roll(pg, "3,1,3")
+        assert panel.saved(pg, SEATS)["events"] == [[1, 3, 3]]
+        table_shown(pg, "yahtzee", party_mini_artifacts)
+        pg.focus(f"{SEATS} .gv-main")
+        pg.keyboard.press("Enter")  # the advice: a keep, then the reroll at the table
+        panel.settle(pg, SEATS)
+        record = panel.saved(pg, SEATS)
+        advisor = open_setup("yahtzee", record["setup"], party_mini_artifacts)
+        g = advisor.game
+        _, state = replay(g, record["events"])
+        assert state.kept is not None and len(state.kept) < 3, state  # 1 3 3: the advice rerolls a die at least
+        rolled = "6" * (3 - len(state.kept))
+        type_roll(pg, rolled)
+        assert panel.saved(pg, SEATS)["events"][-1] == sorted([*state.kept, *[6] * len(rolled)])
+        # On to the second player's turn (by the advice, dice drawn): the advice is for that player, the library's.
+        pg.uncheck(f"{SEATS} .gv-table")
+        while True:
+            record, advisor, state = table_shown(pg, "yahtzee", party_mini_artifacts)
+            if panel.to_move(pg, SEATS) == "1":
+                break
+            pg.focus(f"{SEATS} .gv-main")
+            pg.keyboard.press("Enter")
+            panel.settle(pg, SEATS)
+        assert pg.inner_text(f"{SEATS} .ys-turn").startswith("player 2 to play")
+        advice = g.action_text(state, advisor.decide(state))
+        assert pg.inner_text(f"{SEATS} .gv-advice") == f"Advice for player 2: {advice}"
+        pg.select_option(f"{SEATS} .gv-opponent", "table")
+        play_to_the_end(pg, party_mini_artifacts)
+        check_the_end(pg, party_mini_artifacts)
     finally:
         pg.close()

@@ -74,36 +74,45 @@ def test_the_game_list_is_every_registered_game_with_its_built_setups(client, we
 @pytest.mark.parametrize("game", GAMES)
 def test_advise_judge_and_review_are_the_librarys(client, web_artifacts, game):
     for setup in get_spec(game).setups(web_artifacts):
-        advisor, record = played(game, setup, web_artifacts)
-        g, events = advisor.game, record["events"]
-        for n in spread(len(events), PREFIXES):
-            prefix = {**record, "events": events[:n]}
-            got = client.post(f"/api/games/{game}/advise", json={"record": prefix})
-            assert got.status_code == 200, (setup, n, got.text)
-            same_advice(got.json(), advisor, prefix)
-        steps, _ = replay(g, events)
-        decisions = [s for s in steps if s.mover != CHANCE]
-        assert decisions, f"{game} {setup}: no decision"
-        for k in spread(len(decisions) - 1, JUDGED):
-            step = decisions[k]
-            prefix = {**record, "events": events[:step.index - 1]}
-            for action in g.legal_actions(step.state)[:40]:
-                want = judge(advisor, step.state, action, step.index).as_dict()
-                got = client.post(f"/api/games/{game}/judge", json={"record": prefix,
-                                                                     "action": g.action_json(step.state, action)})
-                assert got.json() == plain(want), (setup, step.index, action)
-        for seat in range(advisor.game.seats):
-            got = client.post(f"/api/games/{game}/review", json={"record": record, "seat": seat})
-            assert got.json() == plain(review(advisor, record, seat).as_dict()), (setup, seat)
+        advise_judge_and_review(client, game, setup, web_artifacts)
+
+
+def advise_judge_and_review(client, game, setup, root):
+    """A game of ``setup`` played by the library: the position at spread prefixes (advise), every legal action at
+    spread decisions (judge) and every seat's review, through the routes, are the library's."""
+    advisor, record = played(game, setup, root)
+    g, events = advisor.game, record["events"]
+    for n in spread(len(events), PREFIXES):
+        prefix = {**record, "events": events[:n]}
+        got = client.post(f"/api/games/{game}/advise", json={"record": prefix})
+        assert got.status_code == 200, (setup, n, got.text)
+        same_advice(got.json(), advisor, prefix)
+    steps, _ = replay(g, events)
+    decisions = [s for s in steps if s.mover != CHANCE]
+    assert decisions, f"{game} {setup}: no decision"
+    for k in spread(len(decisions) - 1, JUDGED):
+        step = decisions[k]
+        prefix = {**record, "events": events[:step.index - 1]}
+        for action in g.legal_actions(step.state)[:40]:
+            want = judge(advisor, step.state, action, step.index).as_dict()
+            got = client.post(f"/api/games/{game}/judge", json={"record": prefix,
+                                                                 "action": g.action_json(step.state, action)})
+            assert got.json() == plain(want), (setup, step.index, action)
+    for seat in range(advisor.game.seats):
+        got = client.post(f"/api/games/{game}/review", json={"record": record, "seat": seat})
+        assert got.json() == plain(review(advisor, record, seat).as_dict()), (setup, seat)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_play_continues_to_the_players_decision_and_stops_where_asked(client, web_artifacts, game):
+    play_continues(client, game, get_spec(game).setups(web_artifacts)[0], web_artifacts)
+
+
+def play_continues(client, game, setup, root):
     """From every fifth position of a game: the record played on is the given one continued by legal events, ends
     at the player's decision or the game's end (or sooner: at a chance node without ``draw``, at another seat's
     decision with opponent "none"), the same for the same seed, and its position answer is the library's."""
-    setup = get_spec(game).setups(web_artifacts)[0]
-    advisor, record = played(game, setup, web_artifacts, seed=11)
+    advisor, record = played(game, setup, root, seed=11)
     g = advisor.game
     events = record["events"]
     for n in range(0, len(events), 5):
@@ -127,6 +136,22 @@ def test_play_continues_to_the_players_decision_and_stops_where_asked(client, we
             if body.get("opponent") == "none":
                 assert movers <= {CHANCE}
             assert client.post(f"/api/games/{game}/play", json={"record": prefix, **body}).json() == answer
+
+
+def test_three_yahtzee_players_through_the_routes(party_mini_artifacts):
+    """Three seats (forced order, each player playing to win) where their table is built: the reduced rule set of
+    tests/web/conftest.py, whose 3-player table the tests build. The setup is listed, and play, advise, judge and
+    review answer as the library for it, every seat's review included."""
+    from fastapi.testclient import TestClient
+
+    from tests.web.conftest import PARTY_MINI
+    from webapp.app import create_app
+
+    client = TestClient(create_app(party_mini_artifacts))
+    yahtzee = next(g for g in client.get("/api/games").json()["games"] if g["name"] == "yahtzee")
+    assert yahtzee["setups"] == [{"rules": PARTY_MINI, "players": 3, "target": None, "objective": "win"}]
+    advise_judge_and_review(client, "yahtzee", yahtzee["setups"][0], party_mini_artifacts)
+    play_continues(client, "yahtzee", yahtzee["setups"][0], party_mini_artifacts)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -176,6 +176,10 @@ def _edit(index: int, new: Any) -> dict[str, Any]:
     (_edit(0, [1, 3, 3, 5, True]), "event 1 (chance): dice[4] must be an integer"),
     (_edit(1, [3, 3, 4]), "event 2 (player 1) | action [3, 3, 4] is not legal here"),
     (_edit(2, [2, 3, 4, 6, 1]), "event 3 (chance): the roll [1, 2, 3, 4, 6] does not hold the dice kept, [3, 3, 6]"),
+    (_edit(0, "13x56"), "event 1 (chance): '13x56' is not a die's face (digits, e.g. 1 3 3 5 6 or 13356)"),
+    (_edit(0, "1335"), "event 1 (chance): expected 5 dice, got 4"),
+    (_edit(2, "9"), "event 3 (chance): a reroll: 5 dice, or the 2 dice rolled again; got 1: [9]"),
+    (_edit(2, "22222"), "event 3 (chance): the roll [2, 2, 2, 2, 2] does not hold the dice kept, [3, 3, 6]"),
     (_edit(1, "3 3 6"), "event 2 (player 1) | action \"3 3 6\" is not legal here"),
     (_edit(9, "bogus"), "event 10 (player 1) | action \"bogus\" is not legal here"),
     (_edit(9, 12), "event 10 (player 1) | action 12 is not legal here"),
@@ -199,6 +203,17 @@ def test_bad_records_name_the_event(hasbro_tables, forced_tables, record, messag
         parsed = parse_record(record)
         review(open_setup("yahtzee", parsed.setup, root), parsed)
     assert all(part in str(info.value) for part in message.split(" | ")), str(info.value)
+
+
+def test_rolls_typed_as_at_a_table(hasbro_tables):
+    """A roll as people type it (digits together, spaced or comma separated, or digits sent as a JSON number) and,
+    at a reroll, only the dice rolled again: the same game as BASE, whose rolls are written out whole."""
+    typed = {**BASE, "events": ["13356", [3, 3, 6], "2 6", [3, 3, 6, 6], 6, "full_house", "2,2,4,5,6",
+                                [2, 2, 4, 5, 6], [2, 2, 4, 5, 6], "chance"]}
+    advisor = open_setup("yahtzee", BASE["setup"], hasbro_tables)
+    got = review(advisor, typed)
+    assert [e.event for e in got.events] == BASE["events"]
+    assert got.as_dict()["events"] == review(advisor, BASE).as_dict()["events"]
 
 
 def test_record_round_trip_and_files(tmp_path):
@@ -239,12 +254,14 @@ def test_cli_review_text_json_and_standard_input(hasbro_tables, tmp_path):
 
 
 def test_play_says_what_a_deviation_cost_and_records_the_game(hasbro_tables, tmp_path):
-    """`play --enter`: a large straight kept (all) and scored in chance; then every turn rolls five sixes, keeps
-    them and takes the first box offered. The cost is said after the move, the game ends with the review, the
-    record is saved."""
+    """`play --enter`: a large straight (typed 1 2 3 4 5) kept (all) and scored in chance; then every turn rolls five
+    sixes, keeps them and takes the first box offered. The cost is said after the move, the game ends with the
+    review, the record is saved."""
     chance = explain([1, 2, 3, 4, 5], 0, {}, artifacts_dir=hasbro_tables)
     cost = chance[0].expected_final - next(o for o in chance if o.category == "chance").expected_final
-    moves = "[1,2,3,4,5]\n1\n1\nchance\n" + "[6,6,6,6,6]\n1\n1\n1\n" * 12
+    # Rolls as JSON or in the dice notation (spaced, comma separated): the record holds each as the game writes it.
+    moves = "1 2 3 4 5\n1\n1\nchance\n" + "".join(f"{roll}\n1\n1\n1\n" for roll in
+                                                      ["[6,6,6,6,6]", "6 6 6 6 6", "6,6,6,6,6"] * 4)
     path = tmp_path / "played.json"
     result = _run("yahtzee", "play", "--enter", "--record", path, "--artifacts", hasbro_tables, input=moves)
     assert result.exit_code == 0, result.output

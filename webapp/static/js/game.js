@@ -3,7 +3,7 @@
 // (lookup/records.py) and sends it with every request: POST play draws chance and plays the other seats on to the
 // player's next decision, advise values every option at the record's end, judge costs a decision before it is
 // played, review judges the whole game. A game may add a picture of its own (js/extras/<game>.js: a board, a map),
-// which gets every answer.
+// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how}).
 import {api, counted, fmt, readRecord, saveRecord} from "./api.js";
 
 const LISTED = 12;  // chance outcomes listed as buttons; more are typed as the game's JSON
@@ -100,9 +100,11 @@ export async function mount(section, game) {
   function drawOptions(answer, me) {
     const options = answer.options || [], chance = answer.to_move < 0, many = chance && options.length > LISTED;
     q("gv-typed").hidden = !chance;
-    if (chance) q("gv-outcome").placeholder = JSON.stringify(options[0].outcome);
-    q("gv-advice").innerHTML = answer.over ? "" : chance ? `${options.length} possible outcomes` +
-      (many ? ": type the one at your table as JSON, or roll for me." : ": click the one at your table, or roll for me.") :
+    const typed = V.extra && V.extra.typed;  // how the game's extra says its outcomes are typed, else as JSON
+    if (chance) q("gv-outcome").placeholder = typed ? typed.placeholder : JSON.stringify(options[0].outcome);
+    q("gv-advice").innerHTML = answer.over ? "" : chance ? `${options.length} possible outcomes` + (many ?
+      `: type the one at your table ${typed ? typed.how : "as JSON"}, or roll for me.` :
+      ": click the one at your table, or roll for me.") :
       `Advice for ${answer.to_move === me ? "you" : who(answer.to_move)}: <b class="gv-best">${esc(options.find(
         (o) => same(o.action, answer.advice)).text)}</b>`;
     const head = chance ? `<tr><th>outcome</th><th>probability</th><th>your value after</th></tr>` :
@@ -201,11 +203,12 @@ export async function mount(section, game) {
   }
 
   // Alone in its tab the panel takes the page's keys; beside a game's own view (mounted by it in a part of its
-  // tab) only while the focus is inside the panel, so the two views' keys never both act.
-  const alone = section.matches("main > section");
+  // tab) only while the focus is inside the panel, so the two views' keys never both act, unless that view shows
+  // the panel alone (class gv-alone on the panel's element, its own part hidden).
+  const alone = () => section.matches("main > section, .gv-alone");
   function onKey(e) {
     if (section.closest("[hidden]") || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (!alone && !section.contains(e.target)) return;
+    if (!alone() && !section.contains(e.target)) return;
     if (e.target.closest("input:not([type=checkbox]), select, textarea")) return;
     const k = e.key.toLowerCase(), rows = q("gv-options").querySelectorAll("button.gv-option");
     if (k >= "1" && k <= "9" && rows[Number(k) - 1]) rows[Number(k) - 1].click();

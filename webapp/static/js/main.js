@@ -24,10 +24,12 @@ async function show(name) {
   await mounted.get(name);
 }
 
-// A view's main button: the one marked data-main, else its first button labelled "Advise".
+// A view's main button: the shown one marked data-main, else its first button labelled "Advise" (a part of the view
+// that is not shown, such as a panel mounted in a part of its tab, has none).
 export function mainButton(section) {
-  return section.querySelector("button[data-main]") ||
-    [...section.querySelectorAll("button")].find((b) => b.textContent.trim().toLowerCase() === "advise") || null;
+  const shown = [...section.querySelectorAll("button")].filter((b) => b.getClientRects().length);
+  return shown.find((b) => b.matches("[data-main]")) ||
+    shown.find((b) => b.textContent.trim().toLowerCase() === "advise") || null;
 }
 
 // Enter in any input or select of a view runs that view's main button (as a form's submit would).

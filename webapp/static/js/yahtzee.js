@@ -1,21 +1,27 @@
 // The Yahtzee view: dice, advice (expected score, play to win, or to beat an opponent whose sheet the user types
 // beside theirs), the coach, the score sheet of the chosen rule set, the law of the final score, and a game with
-// its record (the protocol's, lookup/records.py), each decision's cost and the review at the end.
+// its record (the protocol's, lookup/records.py), each decision's cost and the review at the end. Games of two and
+// three players, every seat's sheet on the page, are the view for every game's (js/game.js, with
+// js/extras/yahtzee.js), mounted in a part of this tab for the setups this view does not play.
 // Every number comes from the API (docs/web.md, "The Yahtzee view"); this module keeps the state and draws.
 import {$, api, counted, fmt, readRecord, saveRecord, stylesheet} from "./api.js";
 import {barChart} from "./chart.js";
+import {mount as mountGame} from "./game.js";
 
 const HTML = `
  <div class="y-cols">
   <div class="panel y-play">
-   <div class="row">
-    <label>Rules <select id="rules"></select></label>
-    <label>Play for <select id="objective"><option value="expected">the best expected score</option>
+   <div class="row y-top">
+    <label title="1: your sheet (against an opponent's sheet too); 2 or 3: every player's sheet">Players
+     <select id="players"><option value="1">1</option><option value="more">2 or 3</option></select></label>
+    <label class="y-solo">Rules <select id="rules"></select></label>
+    <label class="y-solo">Play for <select id="objective"><option value="expected">the best expected score</option>
       <option value="goal">a goal of N points</option><option value="beat">beating an opponent's final N</option>
       <option value="opponent">beating an opponent who plays for expected score</option>
       <option value="opponents">beating an opponent who plays to win (forced order)</option></select></label>
-    <label id="target-label" hidden>N <input id="target" type="number" value="250" min="0" step="10"></label>
+    <label id="target-label" class="y-solo" hidden>N <input id="target" type="number" value="250" min="0" step="10"></label>
    </div>
+   <div id="seats"></div>
    <details id="unbuilt" class="y-unbuilt" hidden><summary>Why some choices are greyed out</summary><ul></ul></details>
    <div class="row"><button id="newgame">New game</button>
     <button id="roll" disabled title="key R">Roll<span class="y-key"> (R)</span></button>
@@ -72,12 +78,13 @@ const S = {
   redo: [],                       // the events undone, each undo's as one list, the last undone last
   played: new Set(),              // the rule sets the protocol plays (GET /api/games: not saved rolls, yet)
   view: null, advice: null, options: null, allowed: {}, showAll: false, gen: 0, acting: false, loading: false,
+  many: false, seats: null,       // two or three players shown (js/game.js in #seats); its mounting
 };
 
 const rules = () => S.info.name;
 const left = () => S.rerolls;
 const sorted = (dice) => [...dice].sort((a, b) => a - b);
-const label = (box) => box.replaceAll("_", " ");
+export const label = (box) => box.replaceAll("_", " ");  // a box as players read it (js/extras/yahtzee.js too)
 const randomDie = () => 1 + Math.floor(Math.random() * 6);
 
 // The objective fields of a request: {} (expected score), {goal: N}, {beat: N}, {opponent: SHEET} (an opponent
@@ -416,20 +423,15 @@ async function redo() {
 }
 
 // The dice rolled at a real table replace the page's last roll: all of them, or only those rolled again (the dice
-// kept are added); the API checks that the roll holds the dice kept.
+// kept are added). The protocol reads them as typed (lookup.yahtzee.game's roll: digits, spaces and commas) and
+// checks them; the record keeps the roll as it writes it.
 async function typeRoll() {
-  const digits = $("typed").value.replace(/[\s,]/g, "");
-  if (!/^[1-6]+$/.test(digits)) throw new Error(`dice rolled: type the faces as digits 1-6, e.g. 13356 (got "${$("typed").value}")`);
   const events = [...S.record.events];
   if (!(await endsWithRoll(events))) throw new Error("no roll to replace: the dice were all kept");
   events.pop();
-  const before = (await api("games/yahtzee/advise", {record: {...S.record, events}})).state;
-  const faces = [...digits].map(Number), kept = before.kept || [];
-  const dice = faces.length === S.info.n_dice ? faces : faces.length === S.info.n_dice - kept.length ?
-    [...kept, ...faces] : null;
-  if (!dice) throw new Error(`dice rolled: ${S.info.n_dice} faces, or the ${S.info.n_dice - kept.length} rolled ` +
-    `again; got ${faces.length}`);
-  await restore({...S.record, events: [...events, sorted(dice)]});
+  const typed = $("typed").value.trim();
+  const {state} = await api("games/yahtzee/advise", {record: {...S.record, events: [...events, typed]}});
+  await restore({...S.record, events: [...events, state.dice]});
   $("typed").value = ""; S.redo = [];
   $("typed").blur();  // the keys hold and roll again (1-5, R), as after any roll
 }
@@ -439,6 +441,8 @@ async function loadRecord(file) {
   const record = await readRecord(file);
   const set = record && record.setup && S.sets.find((r) => r.name === record.setup.rules);
   if (!set || record.game !== "yahtzee") throw new Error(`${file.name}: not a Yahtzee record of a rule set built here`);
+  if ((record.setup.players ?? 1) > 1) throw new Error(`${file.name}: a game of ${record.setup.players} players: ` +
+    "choose Players 2 or 3 to load it");
   $("rules").value = set.name; await chooseRules();
   $("objective").value = record.setup.objective || "expected";
   if (record.setup.target !== null && record.setup.target !== undefined) $("target").value = record.setup.target;
@@ -523,7 +527,7 @@ async function chooseRules() {
 function showObjective() { $("target-label").hidden = !withTarget(); $("opp-note").hidden = !versus(); }
 
 function onKey(e) {
-  if ($("tab-yahtzee").hidden || e.ctrlKey || e.metaKey || e.altKey) return;
+  if ($("tab-yahtzee").hidden || S.many || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.target.closest && e.target.closest("input, select, textarea")) return;
   const k = e.key.toLowerCase();
   if (k.length === 1 && k >= "1" && k <= String(S.dice.length)) toggleDie(Number(k) - 1);
@@ -536,6 +540,20 @@ function onKey(e) {
   e.preventDefault();
 }
 
+// Two or three players: the view for every game over the setups of more than one seat (this view plays one seat's
+// game), in place of this view's controls (CSS .y-many; the page's keys are its own then), mounted the first time it
+// is shown.
+async function choosePlayers(game) {
+  S.many = $("players").value !== "1";
+  $("tab-yahtzee").classList.toggle("y-many", S.many); $("seats").classList.toggle("gv-alone", S.many);
+  if (S.many && !S.seats) {
+    S.seats = mountGame($("seats"), {...game, setups: game.setups.filter((s) => s.players > 1), summary: "Two or " +
+      "three players, every player's sheet: forced order, each player playing to win, or heads-up in free order " +
+      "against a player of the best expected score. The advice is for the player to move, by the setup's objective."});
+  }
+  await S.seats;
+}
+
 export async function mount(section, game) {
   S.played = new Set(game.setups.map((s) => s.rules));
   await stylesheet("yahtzee");
@@ -543,6 +561,10 @@ export async function mount(section, game) {
   S.sets = (await api("yahtzee/rules")).filter((r) => r.built);
   $("rules").innerHTML = S.sets.map((r) => `<option title="${r.description}">${r.name}</option>`).join("");
   $("rules").onchange = chooseRules;
+  const [one, many] = $("players").options;  // each offered where its tables are built
+  if (!S.sets.length) Object.assign(one, {disabled: true, textContent: "1 (not built)"});
+  if (!game.setups.some((s) => s.players > 1)) Object.assign(many, {disabled: true, textContent: "2 or 3 (not built)"});
+  $("players").onchange = () => choosePlayers(game).catch(showError);
   $("objective").onchange = () => { showObjective(); refresh(); };
   $("target").onchange = refresh;
   $("rerolls").onchange = () => { S.rerolls = Number($("rerolls").value); refresh(); };
@@ -557,5 +579,8 @@ export async function mount(section, game) {
   $("load").onchange = () => { const f = $("load").files[0]; $("load").value = ""; if (f) act(() => loadRecord(f)); };
   $("showall").onclick = () => { S.showAll = !S.showAll; drawAdvice(); };
   document.addEventListener("keydown", onKey);
-  await chooseRules();
+  if (S.sets.length) { await chooseRules(); return; }
+  $("players").value = "more";  // only tables of two or three players here: their view alone
+  settle();
+  await choosePlayers(game);
 }
