@@ -8,12 +8,13 @@
     decide([1, 3, 3, 5, 6], 2, {}, opponent={"chance": 20})  # to win against an expected-score player
 
 The game through the protocol (records, the review, simulation: ``lookup.games.open_setup("yahtzee", ...)``) is
-``lookup.yahtzee.game``; docs/yahtzee.md, "Reviewing a game".
+``lookup.yahtzee.game`` (its positions: ``lookup.yahtzee.positions``); docs/yahtzee.md, "Reviewing a game".
 """
 
 from lookup.yahtzee.duel import DuelDecision, DuelOption, win_probability
-from lookup.yahtzee.game import SPEC, YahtzeeGame, YState
+from lookup.yahtzee.game import SPEC
 from lookup.yahtzee.play import Decision, Option, chance, decide, decide_batch, explain, value
+from lookup.yahtzee.positions import YahtzeeGame, YState
 from lookup.yahtzee.rules import CATEGORIES, DEFAULT_RULES, RULE_SETS, Rules, get_rules
 from lookup.yahtzee.score_law import ScoreDistribution, distribution
 from lookup.yahtzee.sheet import Sheet

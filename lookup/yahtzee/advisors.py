@@ -1,4 +1,4 @@
-"""What the Yahtzee tables say about a ``lookup.yahtzee.game.YahtzeeGame``, one advisor per objective, all read
+"""What the Yahtzee tables say about a ``lookup.yahtzee.positions.YahtzeeGame``, one advisor per objective, all read
 through one shape: a turn's options valued by a ``TurnAnalysis`` (``lookup.yahtzee.turn``) of the mover's turn,
 and a turn start valued from the stored table.
 
@@ -21,9 +21,9 @@ from lookup.protocol import Action, Advisor
 from lookup.store import artifact_exists, artifact_path
 from lookup.yahtzee import duel, headsup, party, towin
 from lookup.yahtzee.duel_states import duel_name
-from lookup.yahtzee.game import ROLLS, YahtzeeGame, YState, sheet_of
 from lookup.yahtzee.party_states import party_name, share_weights
 from lookup.yahtzee.play import turn_analysis
+from lookup.yahtzee.positions import ROLLS, YahtzeeGame, YState, sheet_of
 from lookup.yahtzee.rules import RULE_SETS, Rules
 from lookup.yahtzee.sheet import Sheet
 from lookup.yahtzee.tables import built_value_table, load_tables

@@ -341,7 +341,7 @@ def test_a_roll_typed_at_the_table_an_undo_a_redo_and_a_record_loaded(page, tmp_
     page.keyboard.press("1")  # hold the 1, roll the other four
     page.keyboard.press("r")
     settle(page)
-    type_roll("9")  # the protocol's message (lookup.yahtzee.game: the roll as typed)
+    type_roll("9")  # the protocol's message (lookup.yahtzee.positions: the roll as typed)
     assert page.inner_text("#error") == "event 3 (chance): a reroll: 5 dice, or the 4 dice rolled again; got 1: [9]"
     type_roll("25x6")
     assert page.inner_text("#error") == ("event 3 (chance): '25x6' is not a die's face (digits, e.g. 1 3 3 5 6 or "

@@ -423,7 +423,7 @@ async function redo() {
 }
 
 // The dice rolled at a real table replace the page's last roll: all of them, or only those rolled again (the dice
-// kept are added). The protocol reads them as typed (lookup.yahtzee.game's roll: digits, spaces and commas) and
+// kept are added). The protocol reads them as typed (lookup.yahtzee.positions' roll: digits, spaces and commas) and
 // checks them; the record keeps the roll as it writes it.
 async function typeRoll() {
   const events = [...S.record.events];
