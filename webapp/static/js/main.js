@@ -24,16 +24,17 @@ async function show(name) {
   await mounted.get(name);
 }
 
-// A view's main button: the one marked data-main, else its first button labelled "Advise".
+// A view's (or a panel's) main button: the one marked data-main, else its first button labelled "Advise".
 export function mainButton(section) {
-  return section.querySelector("button[data-main]") ||
-    [...section.querySelectorAll("button")].find((b) => b.textContent.trim().toLowerCase() === "advise") || null;
+  return section?.querySelector("button[data-main]") ||
+    [...section?.querySelectorAll("button") ?? []].find((b) => b.textContent.trim().toLowerCase() === "advise") || null;
 }
 
-// Enter in any input or select of a view runs that view's main button (as a form's submit would).
+// Enter in any input or select of a view runs the main button of its panel, else of its view (as a form's submit
+// would).
 document.querySelector("main").addEventListener("keydown", (ev) => {
   if (ev.key !== "Enter" || !ev.target.matches("input, select")) return;
-  const button = mainButton(ev.target.closest("section"));
+  const button = mainButton(ev.target.closest(".panel")) || mainButton(ev.target.closest("section"));
   if (button && !button.disabled) { ev.preventDefault(); button.click(); }
 });
 
