@@ -57,7 +57,10 @@ def test_poker_equity_and_preflop_chart(page, server, web_artifacts):
 
 def test_dominoes_decision_values_are_lookups(page, server):
     page.goto(server + "/#dominoes")
-    page.wait_for_selector(".dm-moves button")  # a game against a model starts at once
+    page.wait_for_selector("#tab-dominoes[data-mounted]")  # a game (the view for every game) started beside it
+    # its picture (js/extras/dominoes.js): player 1 opens, its seven tiles drawn, the other hand a count
+    assert page.locator("#tab-dominoes .gv-extra p[data-seat='0'] .dm-tile").count() == 7
+    assert page.inner_text("#tab-dominoes .gv-extra p[data-seat='1']") == "Player 2: 7 tiles"
     hand = ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]
     history = ["6-6", "6-3L", "3-5L", "draw", "pass"]
     page.fill("#dm-hand", ",".join(hand))

@@ -1,7 +1,10 @@
-// The poker view: the equity of known hands (POST /api/poker/equity), a hand or range against a range with call or
-// fold (POST /api/poker/range; a 4x13 card picker fills the hand, board and dead fields) and the preflop chart of
-// every starting hand against random opponents (GET /api/poker/preflop). Every number comes from the API.
+// The poker view: a hand from the deal to the showdown against random hands (the view for every game, js/game.js,
+// on the protocol's routes: call or fold with its cost at once, undo, the record saved and loaded, the review), the
+// equity of known hands (POST /api/poker/equity), a hand or range against a range with call or fold (POST
+// /api/poker/range; a 4x13 card picker fills the hand, board and dead fields) and the preflop chart of every
+// starting hand against random opponents (GET /api/poker/preflop). Every number comes from the API.
 import {$, api, counted, fmt, stylesheet} from "./api.js";
+import {mount as mountGame} from "./game.js";
 
 const HTML = `
 <div class="cols pk-cols">
@@ -202,9 +205,10 @@ async function drawChart() {
   } catch (err) { $("pk-chart-error").textContent = err.message; }
 }
 
-export async function mount() {
+export async function mount(section, game) {
   await stylesheet("poker");
-  $("tab-poker").innerHTML = HTML + RANGE_HTML;
+  section.innerHTML = `<div class="pk-game"></div>` + HTML + RANGE_HTML;
+  const hand = mountGame(section.querySelector(".pk-game"), game);
   addHand("AsAh");
   addHand("KdKc");
   $("pk-add").onclick = () => addHand();
@@ -215,6 +219,6 @@ export async function mount() {
   try {
     const first = await api("poker/preflop?opponents=1");
     $("pk-rows").innerHTML = first.rows.map((n) => `<option>${n}</option>`).join("");
-  } catch (err) { $("pk-chart-error").textContent = err.message; return; }
-  await drawChart();
+  } catch (err) { $("pk-chart-error").textContent = err.message; return hand; }
+  await Promise.all([drawChart(), hand]);
 }
