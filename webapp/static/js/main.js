@@ -31,10 +31,11 @@ export function mainButton(section) {
 }
 
 // Enter in any input or select of a view runs the main button of its panel, else of its view (as a form's submit
-// would).
+// would), but never that of the view for every game mounted in another part of the view.
 document.querySelector("main").addEventListener("keydown", (ev) => {
   if (ev.key !== "Enter" || !ev.target.matches("input, select")) return;
-  const button = mainButton(ev.target.closest(".panel")) || mainButton(ev.target.closest("section"));
+  const view = mainButton(ev.target.closest("section"));
+  const button = mainButton(ev.target.closest(".panel")) || (view?.closest(".gv-root:not(section)") ? null : view);
   if (button && !button.disabled) { ev.preventDefault(); button.click(); }
 });
 

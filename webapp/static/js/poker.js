@@ -15,7 +15,7 @@ const HTML = `
    <label>Random opponents <input id="pk-opp" type="number" min="0" max="8" placeholder="1 with one hand, else 0"></label></div>
   <div class="row"><label>Board (0, 3, 4 or 5 cards) <input id="pk-board" class="pk-cards" placeholder="2c 7d 9h"></label>
    <label>Dead cards <input id="pk-dead" class="pk-cards" placeholder="none"></label>
-   <button id="pk-go">Equity</button></div>
+   <button id="pk-go" data-main>Equity</button></div>
   <div id="pk-error" class="error" role="alert"></div>
   <div id="pk-out"></div>
  </div>
@@ -42,7 +42,7 @@ const RANGE_HTML = `
    <label>More random opponents <input id="pk-r-opp" type="number" min="0" max="8" value="0"></label></div>
   <div class="row"><label>Pot <input id="pk-r-pot" type="number" min="0" step="any" value="100"></label>
    <label>To call <input id="pk-r-call" type="number" min="0" step="any" value="50"></label>
-   <button id="pk-r-go">Call or fold?</button></div>
+   <button id="pk-r-go" data-main>Call or fold?</button></div>
   <p class="legend">Cards picked into <b id="pk-r-target">your hand</b> (click a field to pick into it; click a picked
    card to take it back)</p>
   <div id="pk-picker"></div>
