@@ -6,16 +6,18 @@ from __future__ import annotations
 from lookup.protocol import CHANCE, JSON, Advisor, State
 
 
-def advice(advisor: Advisor, state: State) -> dict[str, JSON]:
+def advice(advisor: Advisor, state: State, seat: int | None = None) -> dict[str, JSON]:
     """The JSON of a position (``dicetables GAME advise --json`` and the page's): the position (``state``, as the
-    game writes it, and ``text``), whether the game is over (then each seat's ``returns``), whose turn
-    (``to_move``: a seat, or -1 for chance), each seat's value (``values``, in ``unit``; null where the tables hold
-    none), every option (an action with the mover's value, its cost against the best and whether it is among the
-    best; or a chance outcome with its exact probability and each seat's value after it, null beyond
-    the advisor's ``valued_outcomes``), the advice and the tables' strategy (``policy``)."""
+    game writes it, and ``text``: in words, as ``seat`` is shown it when one is given), whether the game is over
+    (then each seat's ``returns``), whose turn (``to_move``: a seat, or -1 for chance), each seat's value
+    (``values``, in ``unit``; null where the tables hold none), every option (an action with the mover's value, its
+    cost against the best and whether it is among the best; or a chance outcome with its exact probability and each
+    seat's value after it, null beyond the advisor's ``valued_outcomes``), the advice and the tables' strategy
+    (``policy``)."""
     game = advisor.game
+    text = game.state_text(state) if seat is None else game.state_text_for(state, seat)
     out: dict[str, JSON] = {"game": game.name, "unit": game.unit.name, "state": game.state_json(state),
-                           "text": game.state_text(state), "over": game.is_terminal(state)}
+                           "text": text, "over": game.is_terminal(state)}
     if out["over"]:
         out["returns"] = [float(r) for r in game.returns(state)]
         return out

@@ -19,6 +19,8 @@ Every game implements it (``lookup/<game>/game.py``); every feature written once
   information.
 - Words and JSON: ``action_text`` / ``action_json`` / ``parse_action`` for actions and outcomes alike,
   ``state_text`` / ``state_json`` / ``parse_state`` for positions (a position typed in at a real table).
+- What a seat is shown: ``state_text_for(state, seat)`` and ``action_text_for(state, action, seat)``, the words
+  with what the seat does not see left out (by default the full text: complete information).
 
 **An advisor** (:class:`Advisor`) is what the built tables say about one game: ``value(state, seat)`` (the
 seat's expected return under the tables' play, in ``unit``; None where the tables hold nothing about that
@@ -146,6 +148,19 @@ class Game:
 
     def state_text(self, state: State) -> str:
         return str(state)
+
+    # -- what one seat is shown (hidden information) --
+
+    def state_text_for(self, state: State, seat: int) -> str:
+        """The position in words as ``seat`` is shown it: ``state_text`` in a game of complete information; a game
+        with hidden information (dominoes' hands) leaves out what the seat does not see, until the game is over."""
+        return self.state_text(state)
+
+    def action_text_for(self, state: State, action: Action, seat: int) -> str:
+        """An action or outcome at ``state`` in words as ``seat`` was shown it (``action_text`` by default; a tile
+        dealt to the other hand is "a tile"). While the game goes on; once it is over every event may be shown
+        whole (``lookup.records.step_texts``)."""
+        return self.action_text(state, action)
 
     def state_json(self, state: State) -> JSON:
         raise NotImplementedError

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from lookup.protocol import CHANCE, JSON, Action, Advisor, State, seat_text
-from lookup.records import GameRecord, parse_record, replay
+from lookup.records import GameRecord, parse_record, replay, step_texts
 from lookup.words import counted
 
 DECISION, CHANCE_EVENT, OTHER_SEAT = "decision", "chance", "opponent"
@@ -151,12 +151,13 @@ def review(advisor: Advisor, record: GameRecord | Mapping[str, JSON], seat: int 
     if not 0 <= seat < game.seats:
         raise ValueError(f"seat {seat}: the game has seats 0..{game.seats - 1}")
     steps, final = replay(game, record.events, record.start)
+    texts = step_texts(game, steps, seat, game.is_terminal(final))  # as the seat was shown them
     unit = game.unit
     sign = 1.0 if unit.higher_is_better else -1.0
     start = advisor.value(steps[0].state if steps else final, seat)
     reference = start  # the seat's value the next luck is measured from
     judged, cost, luck, mistakes = [], 0.0, 0.0, 0
-    for step in steps:
+    for step, text in zip(steps, texts, strict=True):
         value = advisor.value(step.after, seat)
         if step.mover == seat:
             decision = judge(advisor, step.state, step.action, step.index)
@@ -172,7 +173,6 @@ def review(advisor: Advisor, record: GameRecord | Mapping[str, JSON], seat: int 
                 judged.append(replace(decision, luck=slack))
                 reference = decision.chosen_value
                 continue
-        text = game.action_text(step.state, step.action)
         event = game.action_json(step.state, step.action)
         gained = None
         if value is not None and reference is not None:

@@ -77,6 +77,7 @@ def check_state(advisor: Any, state: Any, rng: random.Random) -> int:
     assert isinstance(game.state_text(state), str)
     for s in seats:
         hash(game.observation(state, s))
+        assert isinstance(game.state_text_for(state, s), str)  # the position as the seat is shown it
     values = [advisor.value(state, s) for s in seats]
     whole = [game.observation(state, s) == state for s in seats]  # the seat sees the whole state
     if game.is_terminal(state):
@@ -127,6 +128,7 @@ def check_state(advisor: Any, state: Any, rng: random.Random) -> int:
         text = game.action_json(state, option)
         assert game.parse_action(state, json.loads(json.dumps(text))) == option
         assert isinstance(game.action_text(state, option), str)
+        assert all(isinstance(game.action_text_for(state, option, s), str) for s in seats)
     return n
 
 

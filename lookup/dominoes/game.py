@@ -16,7 +16,7 @@ complete information.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations, permutations
@@ -33,6 +33,7 @@ from lookup.errors import ArtifactError
 from lookup.games import GameSpec, Option
 from lookup.protocol import CHANCE, JSON, Action, Advisor, Game, Unit, json_object
 from lookup.validate import shown
+from lookup.words import counted
 
 
 def _mask(tiles: tuple[int, ...] | list[int]) -> int:
@@ -298,18 +299,32 @@ class DominoesGame(Game):
         return tile_name(action) if self.to_move(state) == CHANCE else move_name(action)
 
     def action_text(self, state: DomState, action: Action) -> str:
+        return self.action_text_for(state, action, None)
+
+    def action_text_for(self, state: DomState, action: Action, seat: int | None) -> str:
+        """A tile dealt to or drawn by the other seat is "a tile" (``seat`` None: every tile named)."""
         if state.position is None:
-            return f"deals {tile_name(action)} to player {1 + (len(state.dealt) >= self.hand)}"
+            to = int(len(state.dealt) >= self.hand)
+            return f"deals {'a tile' if seat not in (None, to) else tile_name(action)} to player {to + 1}"
         if state.drawing:
-            return f"player {state.position.to_move + 1} draws {tile_name(action)}"
+            mover = state.position.to_move
+            return f"player {mover + 1} draws {'a tile' if seat not in (None, mover) else tile_name(action)}"
         return f"plays {move_name(action)}"
 
     def state_text(self, state: DomState) -> str:
+        return self.state_text_for(state, None)
+
+    def state_text_for(self, state: DomState, seat: int | None) -> str:
+        """The position as ``seat`` is shown it: its own tiles, the size of the other hand; everything once the game
+        is over (``seat`` None: always)."""
+        k, seat = self.hand, None if self.is_terminal(state) else seat
         if state.position is None:
-            return f"the deal: {len(state.dealt)} of {2 * self.hand} tiles dealt"
+            own = "" if seat is None else f"; yours: {_names(sorted(state.dealt[k * seat:k * seat + k])) or 'none yet'}"
+            return f"the deal: {len(state.dealt)} of {2 * k} tiles dealt{own}"
         pos = state.position
         line = " ".join(f"{a}-{b}" for a, b in pos.line) or "empty"
-        hands = "; ".join(f"player {s + 1}: {' '.join(tile_name(t) for t in self.rules.tiles if pos.hands[s] >> t & 1)}"
+        hands = "; ".join(f"player {s + 1}: " + (_names(t for t in self.rules.tiles if pos.hands[s] >> t & 1)
+                                                 if seat in (None, s) else counted(E.popcount(pos.hands[s]), "tile"))
                           for s in (0, 1))
         if self.is_terminal(state):
             r = self.returns(state)[0]
@@ -387,6 +402,10 @@ class DominoesGame(Game):
 
     def _legal_text(self, state: DomState) -> str:
         return ", ".join(self.action_json(state, a) for a in self.options(state))
+
+
+def _names(tiles: Iterable[int]) -> str:
+    return " ".join(tile_name(t) for t in tiles)
 
 
 def _dealt(pos: State, seat: int) -> int:

@@ -6,6 +6,7 @@ exact predictive player of lookup.opponents (Fractions, its own search of the ga
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -14,7 +15,7 @@ import pytest
 from lookup.dominoes import MODEL_NAMES, decide, move_values, value
 from lookup.dominoes import engine as E
 from lookup.dominoes.game import Dominoes, DominoesGame, DomState
-from lookup.dominoes.rules import move_name, tile_name
+from lookup.dominoes.rules import move_name, parse_tile, tile_name
 from lookup.games import get_spec, open_setup
 from lookup.opponents import MODELS, Player
 from lookup.protocol import CHANCE
@@ -176,3 +177,41 @@ def test_positions_in_json_and_words():
     start = DominoesGame().initial_state()
     with pytest.raises(ValueError, match="not legal"):
         DominoesGame().apply(start, 99)
+
+
+def test_a_seat_is_shown_its_own_tiles_only_until_the_end():
+    """Two deals that give player 1 the same tiles and player 2 different ones are shown to player 1 in the same
+    words, event by event, up to and including player 1's opening move; no text player 1 is shown names a tile of
+    the other hand while the game goes on; at the end it is shown everything."""
+    game, rng = DominoesGame(), random.Random(8)
+    tiles = list(game.rules.tiles)
+    rng.shuffle(tiles)
+    mine, rest = tiles[:7], tiles[7:]
+    games = [mine + rest[:7], mine + rest[7:14]]
+    shown = []
+    for deal in games:
+        state, words = game.initial_state(), []
+        for t in deal:
+            words.append(game.action_text_for(state, t, 0))
+            state = game.apply(state, t)
+        words.append(game.state_text_for(state, 0))
+        opening = game.legal_actions(state)[0]
+        words.append(game.action_text_for(state, opening, 0))
+        words.append(game.state_text_for(game.apply(state, opening), 0))
+        shown.append(words)
+    assert shown[0] == shown[1] and shown[0][7:14] == ["deals a tile to player 2"] * 7
+    assert [w.split()[1] for w in shown[0][:7]] == [tile_name(t) for t in mine]
+    # A whole game: nothing player 1 is shown names a tile player 2 holds, until the end.
+    state = game.initial_state()
+    for t in games[0]:
+        state = game.apply(state, t)
+    while not game.is_terminal(state):
+        other = {tile_name(t) for t in game.rules.tiles if state.position.hands[1] >> t & 1}
+        named = {tile_name(parse_tile(w)) for w in re.findall(r"\b\d-\d\b", game.state_text_for(state, 0))}
+        assert other and not named & other
+        if state.drawing and state.position.to_move == 1:
+            assert {game.action_text_for(state, t, 0) for t in game.options(state)} == {"player 2 draws a tile"}
+        action = draw(game.chance_outcomes(state), rng) if game.to_move(state) == CHANCE else \
+            rng.choice(game.legal_actions(state))
+        state = game.apply(state, action)
+    assert game.state_text_for(state, 0) == game.state_text(state) and "player 2: " in game.state_text(state)

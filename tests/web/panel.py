@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from lookup.games import open_setup
-from lookup.records import replay
+from lookup.records import replay, step_texts
 from lookup.review import judge
 
 
@@ -35,9 +35,25 @@ def events_shown(pg: Any, panel: str) -> int:
     return int(pg.inner_text(f"{panel} .gv-count"))
 
 
-def make_a_mistake(pg: Any, panel: str, game: str, root: Path, costs: list[str]) -> float:
+def keys_to_the_panel(pg: Any, panel: str) -> None:
+    """The page's keys to the panel, not to the button last clicked (beside a game's own view the panel takes keys
+    only while the focus is inside it)."""
+    pg.evaluate("(sel) => { document.activeElement.blur(); document.querySelector(sel).focus(); }", panel)
+
+
+def shown_as_the_seat_sees(pg: Any, panel: str, game: str, root: Path, record: dict[str, Any]) -> None:
+    """The position and every event on the page are what the game shows the record's seat (dominoes: the other
+    hand hidden until the end)."""
+    g = open_setup(game, record["setup"], root).game
+    steps, state = replay(g, record["events"])
+    assert pg.inner_text(f"{panel} .gv-position") == g.state_text_for(state, record["seat"])
+    log = pg.eval_on_selector_all(f"{panel} .gv-log li", "ls => ls.map(l => l.textContent)")
+    assert [t.split(": ", 1)[1] for t in log] == step_texts(g, steps, record["seat"], g.is_terminal(state))
+
+
+def make_a_mistake(pg: Any, panel: str, game: str, root: Path, costs: list[str]) -> tuple[float, dict[str, Any]]:
     """The costliest option played (by its number key when it has one): the cost shown is the library's judge of
-    that action at that record. Returns it."""
+    that action at that record. Returns it and the record after it."""
     worst = max(range(len(costs)), key=lambda i: float(costs[i] or 0))
     before = saved(pg, panel)
     if worst < 9:
@@ -55,7 +71,7 @@ def make_a_mistake(pg: Any, panel: str, game: str, root: Path, costs: list[str])
     shown = float(pg.get_attribute(f"{panel} .gv-cost", "data-cost"))
     assert shown == want.cost > 0 and pg.locator(f"{panel} .gv-cost.bad").count() == 1
     assert f"cost {want.cost:.{g.unit.digits}f}" in pg.inner_text(f"{panel} .gv-cost")
-    return shown
+    return shown, after
 
 
 def undo_and_redo(pg: Any, panel: str, game: str, root: Path) -> None:
@@ -67,7 +83,7 @@ def undo_and_redo(pg: Any, panel: str, game: str, root: Path) -> None:
     assert events_shown(pg, panel) == shown - 1 and saved(pg, panel)["events"] == record["events"][:-1]
     g = open_setup(game, record["setup"], root).game
     _, undone = replay(g, record["events"][:-1])
-    assert pg.inner_text(f"{panel} .gv-position") == g.state_text(undone)
+    assert pg.inner_text(f"{panel} .gv-position") == g.state_text_for(undone, record["seat"])
     pg.keyboard.press("y")
     settle(pg, panel)
     assert saved(pg, panel)["events"] == record["events"]

@@ -24,12 +24,14 @@ def fits_the_width(page, view):
 
 def test_poker_equity_and_preflop_chart(page, server, web_artifacts):
     page.goto(server + "/#poker")
-    page.wait_for_selector("#pk-chart button[data-hand='AA']")
+    page.wait_for_selector("#tab-poker[data-mounted] #pk-chart button[data-hand='AA']")  # and a hand dealt
     page.fill("#pk-hand-0", "Ah Kh")
     page.fill("#pk-hand-1", "7c7d")
     page.fill("#pk-board", "Qh 7s 2h")
-    page.click("#pk-go")
+    events = page.inner_text("#tab-poker .gv-count")
+    page.press("#pk-board", "Enter")  # Enter runs its panel's button, not that of the hand played beside it
     page.wait_for_selector("#pk-table")
+    assert page.inner_text("#tab-poker .gv-count") == events
     want = poker.equity(["AhKh", "7c7d"], "Qh7s2h", artifacts_dir=web_artifacts)
     assert want.exact and "exact" in page.inner_text("#pk-kind")
     shown = [page.inner_text(f"#pk-table tr[data-hand='{h}'] td.eq") for h in ("Ah Kh", "7c 7d")]
@@ -57,12 +59,15 @@ def test_poker_equity_and_preflop_chart(page, server, web_artifacts):
 
 def test_dominoes_decision_values_are_lookups(page, server):
     page.goto(server + "/#dominoes")
-    page.wait_for_selector(".dm-moves button")  # a game against a model starts at once
+    page.wait_for_selector("#tab-dominoes[data-mounted]")  # a game (the view for every game) started beside it
+    # its picture (js/extras/dominoes.js): player 1 opens, its seven tiles drawn, the other hand a count
+    assert page.locator("#tab-dominoes .gv-extra p[data-seat='0'] .dm-tile").count() == 7
+    assert page.inner_text("#tab-dominoes .gv-extra p[data-seat='1']") == "Player 2: 7 tiles"
     hand = ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]
     history = ["6-6", "6-3L", "3-5L", "draw", "pass"]
     page.fill("#dm-hand", ",".join(hand))
     page.fill("#dm-history", " ".join(history))
-    page.click("#dm-decide")
+    page.press("#dm-history", "Enter")
     page.wait_for_selector("#dm-values")
     want = dominoes.move_values(hand, history, 0, depth=dominoes_route.MAX_DEPTH, samples=dominoes_route.MAX_SAMPLES,
                                 max_exact=dominoes_route.MAX_EXACT, endgame=dominoes_route.MAX_ENDGAME, seed=0)

@@ -500,7 +500,7 @@ def test_two_players_in_forced_order_with_every_seats_sheet(browser, server, web
         # The mistake: the costliest option, by its key (the focus inside the panel: keys are its own there).
         pg.focus(f"{SEATS} .gv-main")
         costs = pg.eval_on_selector_all(f"{SEATS} .gv-options tr[data-i]", "rs => rs.map(r => r.dataset.cost)")
-        mistake = panel.make_a_mistake(pg, SEATS, "yahtzee", web_artifacts, costs)
+        mistake, _ = panel.make_a_mistake(pg, SEATS, "yahtzee", web_artifacts, costs)
         panel.undo_and_redo(pg, SEATS, "yahtzee", web_artifacts)
         table_shown(pg, "yahtzee", web_artifacts)
         # The record saved and loaded into a new game: the same position.

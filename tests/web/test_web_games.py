@@ -2,11 +2,14 @@
 settings with a 422 naming the problem. (Tic-tac-toe, the dice race and 151 have no routes of their own but maps:
 every game's routes, tests/web/test_web_protocol.py.)"""
 
+import re
 from fractions import Fraction
 
 import pytest
 
 from lookup import dominoes, poker
+from lookup.games import open_setup
+from lookup.records import replay
 from webapp.routes import dominoes as dominoes_route
 from webapp.routes import poker as poker_route
 
@@ -80,6 +83,22 @@ def test_poker_bad_input_is_named(client, web_artifacts):
     assert "1..9 known hands" in detail(client.post("/api/poker/equity", json={"hands": []}))
 
 
+def test_poker_hand_takes_cards_written_as_everywhere(client, web_artifacts):
+    """The protocol's poker hand reads the dealt cards as the calculator does ("As Kh", "AsKh", any case), values
+    the call as ``lookup.poker.decide`` does, and refuses a bad card with the calculator's message."""
+    setup = {"opponents": 1, "pot": 100, "to_call": 50}
+    want = poker.decide("AsKh", pot=100, to_call=50, artifacts_dir=web_artifacts)
+    for typed in ("As Kh", "AsKh", "kh as"):
+        record = {"game": "poker", "setup": setup, "seat": 0, "events": [typed]}
+        got = client.post("/api/games/poker/advise", json={"record": record}).json()
+        assert got["state"]["hole"] in ("AsKh", "KhAs") and got["advice"] == want.action
+        assert next(o["value"] for o in got["options"] if o["action"] == "call") == pytest.approx(want.gain, abs=1e-9)
+    with pytest.raises(ValueError) as bad:
+        poker.equity(["AsKx"], artifacts_dir=web_artifacts)
+    record = {"game": "poker", "setup": setup, "events": ["AsKx"]}
+    assert str(bad.value).split("'AsKx'")[-1] in detail(client.post("/api/games/poker/advise", json={"record": record}))
+
+
 # --- dominoes ---------------------------------------------------------------------------------------------------
 
 HAND = ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]
@@ -99,30 +118,43 @@ def test_dominoes_decision_is_the_librarys(client):
         HAND, history, 0, player="predictive", model="greedy", **SEARCH)
 
 
-def test_dominoes_game_against_a_model(client):
-    """The deal is lookup's deal of that number; the "first" model opens with its first legal move; the
-    player's options are lookup's move values from the player's view (its dealt hand, the moves it saw)."""
-    start = dominoes.deal(3)
-    got = client.post("/api/dominoes/play", json={"deal": 3, "you": 1, "model": "first", "moves": []}).json()
-    opening = dominoes.move_name(dominoes.GAME.legal_actions(start)[0])
-    assert got["moves"] == [opening] and got["history"] == [opening] and got["boneyard"] == 14
-    dealt = [dominoes.tile_name(t) for t in range(28) if start.hands[1] >> t & 1]
-    assert got["dealt"] == got["hand"] == dealt and got["opponent_tiles"] == 6
-    want = dominoes.move_values(dealt, [opening], 1, player="realistic", **SEARCH)
-    assert [(o["move"], o["value"]) for o in got["options"]] == want
-    assert "opponent_hand" not in got  # hidden until the end
+def _tiles(text):
+    """The tiles a text names, each as lookup writes it ("3-5", the lower pip first)."""
+    return {dominoes.tile_name(dominoes.parse_tile(t)) for t in re.findall(r"\b\d-\d\b", text)}
+
+
+def test_dominoes_game_hides_the_other_hand_until_the_end(client, web_artifacts):
+    """Played through the protocol's routes for seat 0 (player 1): the position, the events and the review name none
+    of the other hand's tiles while the game goes on (the deal to player 2 is "a tile"), and every tile once it is
+    over."""
+    game = next(g for g in client.get("/api/games").json()["games"] if g["name"] == "dominoes")
+    setup = next(s for s in game["setups"] if s["max_pip"] == 6 and s["player"] == "realistic")
+    g = open_setup("dominoes", setup, web_artifacts).game
+    record = {"game": "dominoes", "setup": setup, "seat": 0, "events": []}
+    turns = 0
+    while True:
+        got = client.post("/api/games/dominoes/play", json={"record": record, "seat": 0, "seed": 3}).json()
+        record = got["record"]
+        if got["over"]:
+            break
+        other = {dominoes.tile_name(t) for t in range(28) if replay(g, record["events"])[1].position.hands[1] >> t & 1}
+        log = [e["text"] for e in got["log"]]
+        assert log[7:14] == ["deals a tile to player 2"] * 7 and other
+        events = client.post("/api/games/dominoes/review", json={"record": record}).json()["events"]
+        for text in [got["text"], *log, *(e["text"] for e in events)]:
+            assert not _tiles(text) & other, text
+        assert f"player 2: {len(other)} tile" in got["text"]
+        turns += 1
+        record["events"].append(got["advice"])
+    dealt = record["events"][7:14]
+    assert turns > 1 and [e["text"] for e in got["log"]][7:14] == [f"deals {t} to player 2" for t in dealt]
+    assert got["text"] == g.state_text(replay(g, record["events"])[1])
 
 
 def test_dominoes_bad_input_is_named(client):
-    assert detail(client.post("/api/dominoes/play", json={"deal": 3, "moves": ["9-9"]})) == \
-        "move 1: tile '9-9': expected 'a-b' with pips 0..6 (e.g. '3-5')"
-    assert "is not legal here" in detail(client.post("/api/dominoes/play", json={"deal": 3, "moves": ["6-6", "6-6L"]}))
     with pytest.raises(ValueError) as bad:
         dominoes.move_values(HAND, ["6-6", "6-6R"], 0)
     assert detail(client.post("/api/dominoes/decide", json={"hand": HAND, "history": ["6-6", "6-6R"],
                                                             "seat": 0})) == str(bad.value)
     assert detail(client.post("/api/dominoes/decide", json={"hand": HAND, "history": [], "seat": 0,
                                                             "depth": 9})) == "depth=9 outside 1..3"
-    assert detail(client.post("/api/dominoes/play", json={"deal": -1, "moves": []})).startswith("deal=-1 outside 0..")
-    assert "model must be one of" in detail(client.post("/api/dominoes/play", json={"deal": 3, "moves": [],
-                                                                                    "model": "perfect"}))

@@ -11,7 +11,7 @@ import pytest
 from lookup.advice import advice
 from lookup.games import get_spec, names, open_setup
 from lookup.protocol import CHANCE
-from lookup.records import parse_record, record_of, replay
+from lookup.records import parse_record, record_of, replay, step_texts
 from lookup.review import judge, review
 from lookup.simulate import play, simulate, table_player
 from webapp.common import STATIC
@@ -49,11 +49,14 @@ def spread(n, k):
 
 
 def same_advice(got, advisor, record):
-    """The route's position answer is lookup.advice.advice at the record's end, with its events in words."""
+    """The route's position answer is lookup.advice.advice at the record's end, with its events in words, both as the
+    record's seat is shown them."""
     steps, state = replay(advisor.game, record["events"])
-    assert {k: v for k, v in got.items() if k not in PAGE_KEYS | {"record"}} == plain(advice(advisor, state))
+    seat = record.get("seat")
+    assert {k: v for k, v in got.items() if k not in PAGE_KEYS | {"record"}} == plain(advice(advisor, state, seat))
     g = advisor.game
-    assert got["log"] == [{"mover": s.mover, "text": g.action_text(s.state, s.action)} for s in steps]
+    texts = step_texts(g, steps, seat, g.is_terminal(state))
+    assert got["log"] == [{"mover": s.mover, "text": t} for s, t in zip(steps, texts, strict=True)]
     assert (got["seats"], got["digits"], got["higher"]) == (g.seats, g.unit.digits, g.unit.higher_is_better)
     return steps, state
 

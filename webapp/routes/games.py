@@ -23,7 +23,7 @@ from lookup.advice import advice
 from lookup.games import get_spec, names, open_setup
 from lookup.opponents import MODELS
 from lookup.protocol import CHANCE, JSON, Advisor
-from lookup.records import GameRecord, Step, parse_record, record_of, replay
+from lookup.records import GameRecord, Step, parse_record, record_of, replay, step_texts
 from lookup.review import judge, review
 from lookup.simulate import draw, player, simulate
 from lookup.validate import integer
@@ -106,13 +106,17 @@ def games_route(root: Artifacts) -> dict[str, list[dict[str, Any]]]:
 @router.post("/{game}/advise")
 def advise_route(game: str, q: RecordBody, root: Artifacts) -> dict[str, Any]:
     """The position at the record's end: every option's value for the seat to move (or chance's outcomes), the
-    advice (``lookup.advice``), each event of the record in words (``log``), and what the page needs to show them:
-    the number of seats, the unit's sentence (``unit_text``), its decimals (``digits``) and direction
-    (``higher``), and who may play the other seats (``opponents``: "table" and the models that apply)."""
-    advisor, _, steps, state = _opened(game, q.record, root)
+    advice (``lookup.advice``), each event of the record in words (``log``; the position's ``text`` and the events
+    as the record's seat was shown them, where it names one: a hidden hand stays hidden until the end), and what
+    the page needs to show them: the number of seats, the unit's sentence (``unit_text``), its decimals
+    (``digits``) and direction (``higher``), and who may play the other seats (``opponents``: "table" and the
+    models that apply)."""
+    advisor, parsed, steps, state = _opened(game, q.record, root)
     g = advisor.game
-    return {**advice(advisor, state), "log": [{"mover": s.mover, "text": g.action_text(s.state, s.action)}
-                                              for s in steps],
+    seat = None if parsed.seat is None else integer(parsed.seat, "the record's seat", 0, g.seats - 1)
+    texts = step_texts(g, steps, seat, g.is_terminal(state))
+    return {**advice(advisor, state, seat), "log": [{"mover": s.mover, "text": t} for s, t in zip(steps, texts,
+                                                                                                  strict=True)],
             "seats": g.seats, "unit_text": g.unit.text, "digits": g.unit.digits, "higher": g.unit.higher_is_better,
             "opponents": ["table", *(n for n, m in MODELS.items() if m.applies_to(g))]}
 

@@ -41,6 +41,9 @@ const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt
 
 export async function mount(section, game) {
   section.innerHTML = HTML;
+  section.classList.add("gv-root");  // where the panel is, in its own tab or in a part of a game's view
+  const alone = section.matches("main > section");
+  if (!alone) section.tabIndex = -1;  // focusable, to keep the focus (and the keys) in the panel
   const q = (cls) => section.querySelector("." + cls);
   const V = {record: null, redo: [], seed: 0, answer: null, busy: false, extra: null};
   q("gv-title").textContent = game.title;
@@ -52,12 +55,15 @@ export async function mount(section, game) {
   if (game.extra) V.extra = await import(`./extras/${game.name}.js`);
   if (V.extra && V.extra.first) q("gv-advice").before(q("gv-extra"));  // a board to play on: above the advice
 
-  // One request at a time; data-busy="1" meanwhile (the tests, and aria-busy, wait for "0").
+  // One request at a time; data-busy="1" meanwhile (the tests, and aria-busy, wait for "0"). Beside a game's own
+  // view the focus stays in the panel when the button that had it is drawn again (its keys act only there).
   async function busy(fn) {
     if (V.busy) return;
+    const inside = section.contains(document.activeElement);
     V.busy = true; section.dataset.busy = "1"; section.setAttribute("aria-busy", "true"); error(null);
     try { await fn(); } catch (e) { error(e); } finally {
       V.busy = false; section.dataset.busy = "0"; section.setAttribute("aria-busy", "false");
+      if (!alone && inside && !section.contains(document.activeElement)) section.focus({preventScroll: true});
     }
   }
 
@@ -239,6 +245,9 @@ export async function mount(section, game) {
     return;
   }
   q("gv-setup").innerHTML = game.setups.map((s, i) => `<option value="${i}">${esc(setupText(s))}</option>`).join("");
+  // The first setup: the one closest to the game's defaults (dominoes: the full set, the realistic player).
+  const near = (s) => Object.entries(game.options).filter(([k, o]) => same(s[k], o.default)).length;
+  q("gv-setup").value = String(game.setups.reduce((b, s, i) => (near(s) > near(game.setups[b]) ? i : b), 0));
   q("gv-setup").onchange = () => busy(() => chooseSetup()).then(newGame);
   q("gv-main").onclick = mainAction;
   q("gv-new").onclick = newGame;

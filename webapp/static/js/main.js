@@ -24,18 +24,21 @@ async function show(name) {
   await mounted.get(name);
 }
 
-// A view's main button: the shown one marked data-main, else its first button labelled "Advise" (a part of the view
-// that is not shown, such as a panel mounted in a part of its tab, has none).
+// A view's (or a panel's) main button: the shown one marked data-main, else its first shown button labelled
+// "Advise" (a part of the view that is not shown, such as a panel mounted in a hidden part of its tab, has none).
 export function mainButton(section) {
+  if (!section) return null;
   const shown = [...section.querySelectorAll("button")].filter((b) => b.getClientRects().length);
   return shown.find((b) => b.matches("[data-main]")) ||
     shown.find((b) => b.textContent.trim().toLowerCase() === "advise") || null;
 }
 
-// Enter in any input or select of a view runs that view's main button (as a form's submit would).
+// Enter in any input or select of a view runs the main button of its panel, else of its view (as a form's submit
+// would), but never that of the view for every game mounted in another part of the view.
 document.querySelector("main").addEventListener("keydown", (ev) => {
   if (ev.key !== "Enter" || !ev.target.matches("input, select")) return;
-  const button = mainButton(ev.target.closest("section"));
+  const view = mainButton(ev.target.closest("section"));
+  const button = mainButton(ev.target.closest(".panel")) || (view?.closest(".gv-root:not(section)") ? null : view);
   if (button && !button.disabled) { ev.preventDefault(); button.click(); }
 });
 

@@ -1,7 +1,10 @@
-// The poker view: the equity of known hands (POST /api/poker/equity), a hand or range against a range with call or
-// fold (POST /api/poker/range; a 4x13 card picker fills the hand, board and dead fields) and the preflop chart of
-// every starting hand against random opponents (GET /api/poker/preflop). Every number comes from the API.
+// The poker view: a hand from the deal to the showdown against random hands (the view for every game, js/game.js,
+// on the protocol's routes: call or fold with its cost at once, undo, the record saved and loaded, the review), the
+// equity of known hands (POST /api/poker/equity), a hand or range against a range with call or fold (POST
+// /api/poker/range; a 4x13 card picker fills the hand, board and dead fields) and the preflop chart of every
+// starting hand against random opponents (GET /api/poker/preflop). Every number comes from the API.
 import {$, api, counted, fmt, stylesheet} from "./api.js";
+import {mount as mountGame} from "./game.js";
 
 const HTML = `
 <div class="cols pk-cols">
@@ -12,7 +15,7 @@ const HTML = `
    <label>Random opponents <input id="pk-opp" type="number" min="0" max="8" placeholder="1 with one hand, else 0"></label></div>
   <div class="row"><label>Board (0, 3, 4 or 5 cards) <input id="pk-board" class="pk-cards" placeholder="2c 7d 9h"></label>
    <label>Dead cards <input id="pk-dead" class="pk-cards" placeholder="none"></label>
-   <button id="pk-go">Equity</button></div>
+   <button id="pk-go" data-main>Equity</button></div>
   <div id="pk-error" class="error" role="alert"></div>
   <div id="pk-out"></div>
  </div>
@@ -39,7 +42,7 @@ const RANGE_HTML = `
    <label>More random opponents <input id="pk-r-opp" type="number" min="0" max="8" value="0"></label></div>
   <div class="row"><label>Pot <input id="pk-r-pot" type="number" min="0" step="any" value="100"></label>
    <label>To call <input id="pk-r-call" type="number" min="0" step="any" value="50"></label>
-   <button id="pk-r-go">Call or fold?</button></div>
+   <button id="pk-r-go" data-main>Call or fold?</button></div>
   <p class="legend">Cards picked into <b id="pk-r-target">your hand</b> (click a field to pick into it; click a picked
    card to take it back)</p>
   <div id="pk-picker"></div>
@@ -202,9 +205,10 @@ async function drawChart() {
   } catch (err) { $("pk-chart-error").textContent = err.message; }
 }
 
-export async function mount() {
+export async function mount(section, game) {
   await stylesheet("poker");
-  $("tab-poker").innerHTML = HTML + RANGE_HTML;
+  section.innerHTML = `<div class="pk-game"></div>` + HTML + RANGE_HTML;
+  const hand = mountGame(section.querySelector(".pk-game"), game);
   addHand("AsAh");
   addHand("KdKc");
   $("pk-add").onclick = () => addHand();
@@ -215,6 +219,6 @@ export async function mount() {
   try {
     const first = await api("poker/preflop?opponents=1");
     $("pk-rows").innerHTML = first.rows.map((n) => `<option>${n}</option>`).join("");
-  } catch (err) { $("pk-chart-error").textContent = err.message; return; }
-  await drawChart();
+  } catch (err) { $("pk-chart-error").textContent = err.message; return hand; }
+  await Promise.all([drawChart(), hand]);
 }
