@@ -211,10 +211,10 @@ export async function mount(section, game) {
   // Alone in its tab the panel takes the page's keys; beside a game's own view (mounted by it in a part of its
   // tab) only while the focus is inside the panel, so the two views' keys never both act, unless that view shows
   // the panel alone (class gv-alone on the panel's element, its own part hidden).
-  const alone = () => section.matches("main > section, .gv-alone");
+  const takesPageKeys = () => alone || section.matches(".gv-alone");
   function onKey(e) {
     if (section.closest("[hidden]") || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (!alone() && !section.contains(e.target)) return;
+    if (!takesPageKeys() && !section.contains(e.target)) return;
     if (e.target.closest("input:not([type=checkbox]), select, textarea")) return;
     const k = e.key.toLowerCase(), rows = q("gv-options").querySelectorAll("button.gv-option");
     if (k >= "1" && k <= "9" && rows[Number(k) - 1]) rows[Number(k) - 1].click();
