@@ -60,36 +60,46 @@ def difference(g, r1, c1, r2, c2, rho):
 
 
 @njit(cache=True)
-def shifted(g, rho, f, e, symmetric):
-    """One form for the whole state: f = M + constant with its error bounds e (|f - f*| <= e entrywise),
-    2W + D (= M + 1) when player 1's W and D are small, -(2L + D) (= M - 1) when its L and D are, else
-    W - L. Comparisons and the equilibria of f are those of M (a constant shift changes neither).
-
-    ``symmetric``: a state (a, a), whose exact game is antisymmetric (M[c, r] = -M[r, c], so M[d, d] = 0):
-    f = W - L made exactly antisymmetric, with the exact zeros of the diagonal known exactly (e = 0).
-    """
-    rel = rho + FORM_ROUNDING
+def state_form(g, symmetric):
+    """The form of a state's entries (see :func:`shifted`): 0 for 2W + D (= M + 1) when player 1's W and D are
+    small, 1 for -(2L + D) (= M - 1) when its L and D are, else 2 for W - L (and always at a state (a, a))."""
+    if symmetric:
+        return 2
     low = 0.0
     high = 0.0
     for a in range(g.shape[1]):
         for b in range(g.shape[2]):
             low = max(low, 2.0 * g[WIN, a, b] + g[DRAW, a, b])
             high = max(high, 2.0 * g[LOSE, a, b] + g[DRAW, a, b])
-    form = 0 if low <= min(high, 1.0) else (1 if high <= 1.0 else 2)
-    if symmetric:
-        form = 2
+    return 0 if low <= min(high, 1.0) else (1 if high <= 1.0 else 2)
+
+
+@njit(cache=True, inline="always")
+def form_entry(w, d, lose, s, form, rel):
+    """(entry in the state's ``form``, its error bound) from the channels w, d, lose, s of one entry; ``rel`` the
+    relative bound of the channels plus the rounding of the form (:func:`shifted`)."""
+    if form == 0:
+        return 2.0 * w + d, rel * (2.0 * w + d) + s
+    if form == 1:
+        return -(2.0 * lose + d), rel * (2.0 * lose + d) + s
+    return w - lose, rel * (w + lose) + s
+
+
+@njit(cache=True)
+def shifted(g, rho, f, e, symmetric):
+    """One form for the whole state: f = M + constant with its error bounds e (|f - f*| <= e entrywise),
+    2W + D (= M + 1) when player 1's W and D are small, -(2L + D) (= M - 1) when its L and D are, else
+    W - L (:func:`state_form`). Comparisons and the equilibria of f are those of M (a constant shift changes
+    neither).
+
+    ``symmetric``: a state (a, a), whose exact game is antisymmetric (M[c, r] = -M[r, c], so M[d, d] = 0):
+    f = W - L made exactly antisymmetric, with the exact zeros of the diagonal known exactly (e = 0).
+    """
+    rel = rho + FORM_ROUNDING
+    form = state_form(g, symmetric)
     for a in range(g.shape[1]):
         for b in range(g.shape[2]):
-            w, d, lose, s = g[WIN, a, b], g[DRAW, a, b], g[LOSE, a, b], g[SLACK, a, b]
-            if form == 0:
-                f[a, b] = 2.0 * w + d
-                e[a, b] = rel * (2.0 * w + d) + s
-            elif form == 1:
-                f[a, b] = -(2.0 * lose + d)
-                e[a, b] = rel * (2.0 * lose + d) + s
-            else:
-                f[a, b] = w - lose
-                e[a, b] = rel * (w + lose) + s
+            f[a, b], e[a, b] = form_entry(g[WIN, a, b], g[DRAW, a, b], g[LOSE, a, b], g[SLACK, a, b], form, rel)
     if symmetric:
         for a in range(g.shape[1]):
             for b in range(a + 1):
@@ -257,6 +267,61 @@ def saddle_verdict(signs, r, c, transpose):
     if count <= 1:
         return 0, smallest, unknown
     return (1 if other_pure else 2), smallest, unknown
+
+
+@njit(cache=True, inline="always")
+def _certainly_beyond(f, e, fv, ev, line, extreme, extreme_err, column):
+    """True when some entry of column ``line`` (row ``line`` when not ``column``) is certainly above (below for a
+    row) the entry fv with bound ev in the state's form: the sign ``signs_against`` gives it is then +1 (-1).
+    First from the column's maximum (row's minimum) ``extreme`` and the largest bound of the line
+    ``extreme_err``: the entry reaching the extreme has a bound no larger, and rounding is monotonic, so
+    extreme - fv > extreme_err + ev implies that entry's own test; else entry by entry."""
+    if column:
+        if extreme - fv > extreme_err + ev:
+            return True
+        for k in range(f.shape[0]):
+            if f[k, line] - fv > e[k, line] + ev:
+                return True
+        return False
+    if extreme - fv < -(extreme_err + ev):
+        return True
+    for k in range(f.shape[1]):
+        if f[line, k] - fv < -(e[line, k] + ev):
+            return True
+    return False
+
+
+@njit(cache=True)
+def quick_saddle(f, e, g, r, c, rho, col_max, col_err, row_min, row_err):
+    """The verdicts :func:`saddle_verdict` gives at the rounded game's candidate (r, c), for both players, from
+    row r, column c and one test per other line instead of the whole sign matrix, when they need no more: (r, c)
+    a proven saddle point (every sign in row r and column c against M[r, c] certain) and every other column
+    with an entry certainly above the value, every other row one certainly below it (:func:`_certainly_beyond`,
+    from the lines' extremes and largest bounds ``col_max``, ``col_err``, ``row_min``, ``row_err``). Then the
+    only optimal pure column is c and the only optimal pure row r, no comparison is uncertain, and each player's
+    candidates are the lines tied with the value on the other's saddle line: (UNIQUE or UNDECIDED for the row
+    player, the same for the column player), the smallest optimal pure strategies being r and c. (-1, -1) when
+    these conditions fail (the caller takes the full path, ``signs_against``)."""
+    dice = f.shape[0]
+    fv, ev = f[r, c], e[r, c]
+    ties_col = 0  # rows tied with the value in column c: the row player's candidates
+    ties_row = 0  # columns tied with it in row r: the column player's
+    for k in range(dice):
+        s = sign(f, e, g, r, k, r, c, rho, False)
+        if s != 0 and s != 1:  # a smaller entry in row r, or an uncertain one
+            return -1, -1
+        ties_row += s == 0
+        s = sign(f, e, g, k, c, r, c, rho, False)
+        if s != 0 and s != -1:
+            return -1, -1
+        ties_col += s == 0
+    for k in range(dice):
+        if k != c and not _certainly_beyond(f, e, fv, ev, k, col_max[k], col_err[k], True):
+            return -1, -1
+        if k != r and not _certainly_beyond(f, e, fv, ev, k, row_min[k], row_err[k], False):
+            return -1, -1
+    # saddle_verdict's codes: 0 one candidate (unique), 2 several but no other pure one (undecided)
+    return (0 if ties_col <= 1 else 2), (0 if ties_row <= 1 else 2)
 
 
 def mixed_value_slack(g: np.ndarray, x: np.ndarray, y: np.ndarray, rho: float) -> float:

@@ -57,6 +57,7 @@ from pipeline.dicerace.certified import (
     is_saddle,
     mixed_value_slack,
     no_saddle,
+    quick_saddle,
     saddle_from_signs,
     saddle_verdict,
     shifted,
@@ -215,24 +216,30 @@ def saddle_states(chunk, start, stop, games, n, rho, comp, xs, ys, status, verdi
     dice = games.shape[2]
     row_min = np.empty(dice)
     col_max = np.empty(dice)
+    row_err = np.empty(dice)
+    col_err = np.empty(dice)
     signs = np.empty((dice, dice), dtype=np.int64)
     m = np.empty((dice, dice))  # the state's shifted entries and their bounds, in cache (copied when needed)
     e = np.empty((dice, dice))
     for j in range(start, stop):
         g = games[:, j]
         shifted(g, rho, m, e, j == n - 1)
-        # Row minima and column maxima, each inner loop over independent entries (vectorised: a minimum along
-        # a row would be a chain of dependent comparisons).
+        # Row minima and column maxima, and each line's largest bound (``quick_saddle``), each inner loop over
+        # independent entries (vectorised: a minimum along a row would be a chain of dependent comparisons).
         col_max[:] = m[0]
+        col_err[:] = e[0]
         for a in range(1, dice):
             for b in range(dice):
                 v = m[a, b]
                 col_max[b] = v if v > col_max[b] else col_max[b]
+                col_err[b] = max(col_err[b], e[a, b])
         row_min[:] = m[:, 0]
+        row_err[:] = e[:, 0]
         for b in range(1, dice):
             for a in range(dice):
                 v = m[a, b]
                 row_min[a] = v if v < row_min[a] else row_min[a]
+                row_err[a] = max(row_err[a], e[a, b])
         r = np.argmax(row_min)
         c = np.argmin(col_max)
         xs[j] = 0.0
@@ -241,28 +248,32 @@ def saddle_states(chunk, start, stop, games, n, rho, comp, xs, ys, status, verdi
         row_sup[j] = 0
         col_sup[j] = 0
         unknown[j] = False
-        signs_against(m, e, g, r, c, rho, signs)
-        saddle = saddle_from_signs(signs, r, c)
-        if saddle == 0 and not no_saddle(m, e, g, rho):
-            # The rounded game's saddle point is refuted, yet no proof that there is none: try every entry.
-            saddle = UNKNOWN
-            for a in range(dice * dice):
-                if is_saddle(m, e, g, a // dice, a % dice, rho, False) == 1:
-                    r, c, saddle = a // dice, a % dice, 1
-                    signs_against(m, e, g, r, c, rho, signs)
-                    break
-            unknown[j] = saddle == UNKNOWN
-            if saddle == UNKNOWN:
-                saddle = 0  # no candidate left: solve it as a mixed game
+        verdicts[j, 0], verdicts[j, 1] = quick_saddle(m, e, g, r, c, rho, col_max, col_err, row_min, row_err)
+        saddle, r0, c0 = 1, r, c
+        if verdicts[j, 0] < 0:  # the uncommon case: every comparison against (r, c)
+            signs_against(m, e, g, r, c, rho, signs)
+            saddle = saddle_from_signs(signs, r, c)
+            if saddle == 0 and not no_saddle(m, e, g, rho):
+                # The rounded game's saddle point is refuted, yet no proof that there is none: try every entry.
+                saddle = UNKNOWN
+                for a in range(dice * dice):
+                    if is_saddle(m, e, g, a // dice, a % dice, rho, False) == 1:
+                        r, c, saddle = a // dice, a % dice, 1
+                        signs_against(m, e, g, r, c, rho, signs)
+                        break
+                unknown[j] = saddle == UNKNOWN
+                if saddle == UNKNOWN:
+                    saddle = 0  # no candidate left: solve it as a mixed game
+            if saddle != 0:  # proven, or not refuted (UNKNOWN: unresolved comparisons count as ties)
+                verdicts[j, 0], r0, u0 = saddle_verdict(signs, r, c, False)
+                verdicts[j, 1], c0, u1 = saddle_verdict(signs, c, r, True)
+                unknown[j] = saddle == UNKNOWN or u0 or u1
+                r0 = r if r0 < 0 else r0  # the smallest optimal pure strategy of each player
+                c0 = c if c0 < 0 else c0
         maximin[j, 0] = r
         maximin[j, 1] = c
-        if saddle != 0:  # proven, or not refuted (UNKNOWN: unresolved comparisons count as ties)
+        if saddle != 0:
             status[j] = SADDLE
-            verdicts[j, 0], r0, u0 = saddle_verdict(signs, r, c, False)
-            verdicts[j, 1], c0, u1 = saddle_verdict(signs, c, r, True)
-            unknown[j] = saddle == UNKNOWN or u0 or u1
-            r0 = r if r0 < 0 else r0  # the smallest optimal pure strategy of each player
-            c0 = c if c0 < 0 else c0
             xs[j, r0] = 1.0
             ys[j, c0] = 1.0
             for ch in range(CHANNELS):
