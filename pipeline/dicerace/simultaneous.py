@@ -497,6 +497,36 @@ def channel_games(chunk, start, stop, ring, a, target, table, bust_pow, safe_pow
             row_games(rolls[ch], a + 1, bust_pow, safe_pow, games[ch])
 
 
+@njit(cache=True)
+def _store_strategies(strategies, verdicts, status, first, pure, mixed_row, flags):
+    """For each stored strategy s (strategies[s], a probability vector over d; verdicts[s] its uniqueness, status[s]
+    how its state was solved): pure[s] its number of dice when one d has probability above SUPPORT_EPS (the first
+    most likely), else 0; mixed_row[s] its row in the mixed strategies (first, first + 1, .. in order) or -1; flags[s]
+    (NO_SADDLE, MIXED, NOT_UNIQUE). Returns the mask of the mixed ones."""
+    mixed = np.zeros(strategies.shape[0], dtype=np.bool_)
+    row = first
+    for s in range(strategies.shape[0]):
+        support = 0
+        best = 0
+        for d in range(strategies.shape[1]):
+            support += strategies[s, d] > SUPPORT_EPS
+            best = d if strategies[s, d] > strategies[s, best] else best
+        flag = 0 if status[s] == SADDLE else NO_SADDLE
+        if verdicts[s] == SEVERAL:
+            flag |= NOT_UNIQUE
+        if support == 1:
+            pure[s] = best + 1
+            mixed_row[s] = -1
+        else:
+            pure[s] = 0
+            mixed_row[s] = row
+            row += 1
+            mixed[s] = True
+            flag |= MIXED
+        flags[s] = flag
+    return mixed
+
+
 def solve_simultaneous(dice: int, target: int, *,
                        progress: Callable[[int], None] | None = None) -> SimultaneousSolution:
     """Value and optimal strategies of every state of the (dice, target) simultaneous race."""
@@ -614,10 +644,9 @@ class _Tables:
         self.value[a, :n] = values
         self.value[:n, a] = -values
         self.value[a, a] = 0.0  # a symmetric zero-sum game is worth exactly 0 (and not -0.0)
-        no_saddle = np.where(status == SADDLE, 0, NO_SADDLE)
         # Player 2 at (a, j) is the player with score j: its strategy goes to (j, a); (a, a) keeps x.
-        self._store(np.arange(n - 1), a, row.ys[: n - 1], row.verdicts[: n - 1, 1], no_saddle[: n - 1])
-        self._store(a, np.arange(n), row.xs[:n], row.verdicts[:n, 0], no_saddle)
+        self._store((slice(0, n - 1), a), row.ys[: n - 1], row.verdicts[: n - 1, 1], status[: n - 1])
+        self._store((a, slice(0, n)), row.xs[:n], row.verdicts[:n, 0], status)
         row.prev_rows[:] = 0
         row.prev_cols[:] = 0
         row.prev_rows[:n] = row.row_sup[:n]
@@ -639,17 +668,12 @@ class _Tables:
             row.comp[j, ch] = x @ g[ch] @ y
         row.comp[j, SLACK] = mixed_value_slack(g, x, y, rho)
 
-    def _store(self, mine, other, strategies: np.ndarray, verdicts: np.ndarray, no_saddle: np.ndarray) -> None:
-        support = (strategies > SUPPORT_EPS).sum(axis=1)
-        pure = support == 1
-        self.pure[mine, other] = np.where(pure, strategies.argmax(axis=1) + 1, 0)
-        rows = np.full(len(strategies), -1, dtype=np.int32)
-        mixed = np.flatnonzero(~pure)
-        rows[mixed] = np.arange(len(self.mixed), len(self.mixed) + len(mixed))
+    def _store(self, cells: tuple, strategies: np.ndarray, verdicts: np.ndarray, status: np.ndarray) -> None:
+        """Store the strategies of the cells ``cells`` of the tables (a row or column slice) and their flags; the
+        mixed ones appended to the list of mixed strategies (``_store_strategies``)."""
+        mixed = _store_strategies(strategies, verdicts, status, len(self.mixed), self.pure[cells],
+                                  self.mixed_row[cells], self.flags[cells])
         self.mixed.extend(strategies[mixed])
-        self.mixed_row[mine, other] = rows
-        self.flags[mine, other] = (no_saddle | np.where(pure, 0, MIXED)
-                                   | np.where(verdicts == SEVERAL, NOT_UNIQUE, 0)).astype(np.uint8)
 
     def solution(self) -> SimultaneousSolution:
         mixed = np.array(self.mixed, dtype=np.float64).reshape(len(self.mixed), self.dice)
