@@ -490,10 +490,14 @@ def channel_games(chunk, start, stop, ring, a, target, table, bust_pow, safe_pow
     and, for a row of states (a < target), the channel's games for j <= a (``roll_rows``, :func:`row_games`). Each
     channel alone: chunks of channels run on threads."""
     width = table.shape[2]
+    # The columns read from row a on: row a' <= a reads its rolls up to column a' + MAX_FACE D (the Q-means of
+    # row_games) and the ring at the same columns; no row reads past target - 1 + MAX_FACE D.
+    cols = min(width - BUST_SCORE, min(a, target - 1) + MAX_FACE * games.shape[2] + 1)
     for ch in range(start, stop):
-        advance_rows(ring[ch], a)
+        advance_rows(ring[ch], a, cols)
         if a < target:
-            roll_rows(ring[ch], a, table[ch, a + BUST_SCORE, : width - BUST_SCORE], bust_pow, safe_pow, rolls[ch])
+            roll_rows(ring[ch], a, table[ch, a + BUST_SCORE, : width - BUST_SCORE], bust_pow, safe_pow, rolls[ch],
+                      cols)
             row_games(rolls[ch], a + 1, bust_pow, safe_pow, games[ch])
 
 
