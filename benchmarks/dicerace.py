@@ -22,7 +22,13 @@ from pipeline.dicerace.certified import LOSE, WIN  # noqa: E402
 from pipeline.dicerace.kernels import BUST_SCORE, RING, advance_rows, bust_powers, roll_rows, safe_powers  # noqa: E402
 from pipeline.dicerace.matrix_game import solve_lp  # noqa: E402
 from pipeline.dicerace.sequential import solve_sequential  # noqa: E402
-from pipeline.dicerace.simultaneous import MAX_FACE, _terminal_table, row_games, solve_simultaneous  # noqa: E402
+from pipeline.dicerace.simultaneous import (  # noqa: E402
+    LANES,
+    MAX_FACE,
+    _terminal_table,
+    row_games,
+    solve_simultaneous,
+)
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 BIG, SMALL = ((3, 20), (3, 12)) if QUICK else ((30, 1000), (10, 100))  # (dice, target) of the two games timed
@@ -38,14 +44,14 @@ def highs_loop(dice: int, target: int) -> np.ndarray:
     width = table.shape[1]
     ring = np.zeros((RING, dice + 1, width))
     rolls = np.empty((dice, width - BUST_SCORE))
-    games = np.empty((target, dice, dice))
+    games = np.empty((-(-target // LANES), dice, dice, LANES))  # row_games: state j at [j // LANES, :, :, j % LANES]
     for a in range(top, -1, -1):
         advance_rows(ring, a)
         if a < target:
             roll_rows(ring, a, table[a + BUST_SCORE, : width - BUST_SCORE], bust_pow, safe_pow, rolls)
             row_games(rolls, target, bust_pow, safe_pow, games)
             for j in range(target):
-                table[a, j] = solve_lp(games[j]).value
+                table[a, j] = solve_lp(games[j // LANES, :, :, j % LANES]).value
         ring[a % RING, 0, :] = table[a]
     return table[:target, :target].copy()
 

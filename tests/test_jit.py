@@ -1,8 +1,13 @@
-"""``pipeline.jit``: a compiled call with constant arguments compiles its callee once, for the plain types."""
+"""``pipeline.jit``: a compiled call with constant arguments compiles its callee once, for the plain types; stack
+arrays."""
 
 import numba
+import numpy as np
+import pytest
 
-from pipeline.jit import njit
+from pipeline.jit import njit, stack_floats
+
+CELLS = 12
 
 
 def _pair(jit):
@@ -42,3 +47,26 @@ def test_njit_takes_a_function_with_options_and_bare():
     assert njit(twice, cache=False)(4) == 8
     assert njit(cache=False)(twice)(5) == 10
     assert njit(twice)(6) == 12
+
+
+@njit
+def _running_maxima(x):
+    """Maxima of the columns of x (rows of CELLS values) accumulated in a stack array, returned as a copy."""
+    acc = numba.carray(stack_floats(CELLS), CELLS)
+    acc[:] = -np.inf
+    for k in range(x.shape[0]):
+        for t in range(CELLS):
+            acc[t] = x[k, t] if x[k, t] > acc[t] else acc[t]
+    return acc.copy()
+
+
+def test_stack_floats_is_a_working_array_of_constant_size():
+    x = np.random.default_rng(0).normal(size=(50, CELLS))
+    assert np.array_equal(_running_maxima(x), x.max(axis=0))
+
+    @njit
+    def variable_size(n):
+        return numba.carray(stack_floats(n), n).sum()
+
+    with pytest.raises(numba.core.errors.TypingError, match="compile-time constant"):
+        variable_size(3)

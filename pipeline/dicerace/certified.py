@@ -60,36 +60,53 @@ def difference(g, r1, c1, r2, c2, rho):
 
 
 @njit(cache=True)
-def shifted(g, rho, f, e, symmetric):
-    """One form for the whole state: f = M + constant with its error bounds e (|f - f*| <= e entrywise),
-    2W + D (= M + 1) when player 1's W and D are small, -(2L + D) (= M - 1) when its L and D are, else
-    W - L. Comparisons and the equilibria of f are those of M (a constant shift changes neither).
-
-    ``symmetric``: a state (a, a), whose exact game is antisymmetric (M[c, r] = -M[r, c], so M[d, d] = 0):
-    f = W - L made exactly antisymmetric, with the exact zeros of the diagonal known exactly (e = 0).
-    """
-    rel = rho + FORM_ROUNDING
+def state_form(g, symmetric):
+    """The form of a state's entries (see :func:`shifted`): 0 for 2W + D (= M + 1) when player 1's W and D are
+    small, 1 for -(2L + D) (= M - 1) when its L and D are, else 2 for W - L (and always at a state (a, a))."""
+    if symmetric:
+        return 2
     low = 0.0
     high = 0.0
     for a in range(g.shape[1]):
         for b in range(g.shape[2]):
             low = max(low, 2.0 * g[WIN, a, b] + g[DRAW, a, b])
             high = max(high, 2.0 * g[LOSE, a, b] + g[DRAW, a, b])
-    form = 0 if low <= min(high, 1.0) else (1 if high <= 1.0 else 2)
-    if symmetric:
-        form = 2
+    return form_choice(low, high)
+
+
+@njit(cache=True, inline="always")
+def form_choice(low, high):
+    """The form of a state (:func:`state_form`) from low = max (2W + D) and high = max (2L + D) over its
+    entries (both at least 0)."""
+    return 0 if low <= min(high, 1.0) else (1 if high <= 1.0 else 2)
+
+
+@njit(cache=True, inline="always")
+def form_entry(w, d, lose, s, form, rel):
+    """(entry in the state's ``form``, its error bound) from the channels w, d, lose, s of one entry; ``rel`` the
+    relative bound of the channels plus the rounding of the form (:func:`shifted`)."""
+    if form == 0:
+        return 2.0 * w + d, rel * (2.0 * w + d) + s
+    if form == 1:
+        return -(2.0 * lose + d), rel * (2.0 * lose + d) + s
+    return w - lose, rel * (w + lose) + s
+
+
+@njit(cache=True)
+def shifted(g, rho, f, e, symmetric):
+    """One form for the whole state: f = M + constant with its error bounds e (|f - f*| <= e entrywise),
+    2W + D (= M + 1) when player 1's W and D are small, -(2L + D) (= M - 1) when its L and D are, else
+    W - L (:func:`state_form`). Comparisons and the equilibria of f are those of M (a constant shift changes
+    neither).
+
+    ``symmetric``: a state (a, a), whose exact game is antisymmetric (M[c, r] = -M[r, c], so M[d, d] = 0):
+    f = W - L made exactly antisymmetric, with the exact zeros of the diagonal known exactly (e = 0).
+    """
+    rel = rho + FORM_ROUNDING
+    form = state_form(g, symmetric)
     for a in range(g.shape[1]):
         for b in range(g.shape[2]):
-            w, d, lose, s = g[WIN, a, b], g[DRAW, a, b], g[LOSE, a, b], g[SLACK, a, b]
-            if form == 0:
-                f[a, b] = 2.0 * w + d
-                e[a, b] = rel * (2.0 * w + d) + s
-            elif form == 1:
-                f[a, b] = -(2.0 * lose + d)
-                e[a, b] = rel * (2.0 * lose + d) + s
-            else:
-                f[a, b] = w - lose
-                e[a, b] = rel * (w + lose) + s
+            f[a, b], e[a, b] = form_entry(g[WIN, a, b], g[DRAW, a, b], g[LOSE, a, b], g[SLACK, a, b], form, rel)
     if symmetric:
         for a in range(g.shape[1]):
             for b in range(a + 1):
@@ -103,6 +120,21 @@ def shifted(g, rho, f, e, symmetric):
 
 
 @njit(cache=True, inline="always")
+def _decided(diff, bound, g, r1, c1, r2, c2, rho):
+    """The certified sign of M[r1, c1] - M[r2, c2] from its value in the state's form and that value's bound;
+    when these cannot tell, from the best of the three forms for this pair (``difference``)."""
+    if not (diff > bound or diff < -bound or bound == 0.0):
+        diff, bound = difference(g, r1, c1, r2, c2, rho)
+    if diff > bound:
+        return 1
+    if diff < -bound:
+        return -1
+    if bound == 0.0:
+        return 0
+    return UNKNOWN
+
+
+@njit(cache=True, inline="always")
 def sign(f, e, g, r1, c1, r2, c2, rho, transpose):
     """Certified sign of M[r1, c1] - M[r2, c2] (1, -1, 0 for a proven tie, UNKNOWN); with ``transpose`` the
     game is the column player's, M'[a, b] = -M[b, a]. The state's form (``shifted``) first; when it cannot
@@ -111,19 +143,26 @@ def sign(f, e, g, r1, c1, r2, c2, rho, transpose):
         return 0
     if transpose:
         r1, c1, r2, c2 = c1, r1, c2, r2
-    diff = f[r1, c1] - f[r2, c2]
-    bound = e[r1, c1] + e[r2, c2]
-    if not (diff > bound or diff < -bound or bound == 0.0):
-        diff, bound = difference(g, r1, c1, r2, c2, rho)
-    if transpose:
-        diff = -diff
-    if diff > bound:
-        return 1
-    if diff < -bound:
-        return -1
-    if bound == 0.0:
+    s = _decided(f[r1, c1] - f[r2, c2], e[r1, c1] + e[r2, c2], g, r1, c1, r2, c2, rho)
+    return -s if transpose and s != UNKNOWN else s
+
+
+@njit(cache=True, inline="always")
+def entry(g, a, b, form, rel):
+    """(f[a, b], e[a, b]) as :func:`shifted` computes them at a state that is not (a, a), from its channels
+    g[ch, a, b] (any layout) and ``form`` (:func:`state_form`), rel = rho + FORM_ROUNDING."""
+    return form_entry(g[WIN, a, b], g[DRAW, a, b], g[LOSE, a, b], g[SLACK, a, b], form, rel)
+
+
+@njit(cache=True, inline="always")
+def entry_sign(g, form, rel, rho, r1, c1, r2, c2):
+    """``sign(f, e, g, r1, c1, r2, c2, rho, False)`` at a state that is not (a, a), without f and e: its two
+    entries from the channels (:func:`entry`)."""
+    if r1 == r2 and c1 == c2:
         return 0
-    return UNKNOWN
+    f1, e1 = entry(g, r1, c1, form, rel)
+    f2, e2 = entry(g, r2, c2, form, rel)
+    return _decided(f1 - f2, e1 + e2, g, r1, c1, r2, c2, rho)
 
 
 @njit(cache=True)
@@ -257,6 +296,69 @@ def saddle_verdict(signs, r, c, transpose):
     if count <= 1:
         return 0, smallest, unknown
     return (1 if other_pure else 2), smallest, unknown
+
+
+@njit(cache=True, inline="always")
+def _certainly_beyond(g, form, rel, fv, ev, line, extreme, extreme_err, column):
+    """True when some entry of column ``line`` (row ``line`` when not ``column``) is certainly above (below for a
+    row) the entry fv with bound ev in the state's form: the sign ``signs_against`` gives it is then +1 (-1).
+    First from the column's maximum (row's minimum) ``extreme`` and the largest bound of the line
+    ``extreme_err``: the entry reaching the extreme has a bound no larger, and rounding is monotonic, so
+    extreme - fv > extreme_err + ev implies that entry's own test; else entry by entry (:func:`entry`)."""
+    dice = g.shape[1]
+    if column:
+        if extreme - fv > extreme_err + ev:
+            return True
+        for k in range(dice):
+            f, e = entry(g, k, line, form, rel)
+            if f - fv > e + ev:
+                return True
+        return False
+    if extreme - fv < -(extreme_err + ev):
+        return True
+    for k in range(dice):
+        f, e = entry(g, line, k, form, rel)
+        if f - fv < -(e + ev):
+            return True
+    return False
+
+
+@njit(cache=True)
+def quick_saddle(g, form, rho, r, c, col_max, col_err, row_min, row_err):
+    """The verdicts :func:`saddle_verdict` gives at the rounded game's candidate (r, c) of a state that is not
+    (a, a), for both players, from row r, column c and one test per other line instead of the whole sign matrix,
+    when they need no more: (r, c) a proven saddle point (every sign in row r and column c against M[r, c]
+    certain) and every other column with an entry certainly above the value, every other row one certainly
+    below it (:func:`_certainly_beyond`, from the lines' extremes in the state's form and their largest bounds
+    ``col_max``, ``col_err``, ``row_min``, ``row_err``). Then the only optimal pure column is c and the only
+    optimal pure row r, no comparison is uncertain, and each player's candidates are the lines tied with the
+    value on the other's saddle line: (UNIQUE or UNDECIDED for the row player, the same for the column player),
+    the smallest optimal pure strategies being r and c. (-1, -1) when these conditions fail (the caller takes
+    the full path, ``signs_against``).
+
+    g[ch, a, b]: the state's channels (any layout); ``form``: its :func:`state_form`. Entries are computed where
+    read (:func:`entry`), exactly as :func:`shifted` computes them."""
+    dice = g.shape[1]
+    rel = rho + FORM_ROUNDING
+    fv, ev = entry(g, r, c, form, rel)
+    ties_col = 0  # rows tied with the value in column c: the row player's candidates
+    ties_row = 0  # columns tied with it in row r: the column player's
+    for k in range(dice):
+        s = entry_sign(g, form, rel, rho, r, k, r, c)
+        if s != 0 and s != 1:  # a smaller entry in row r, or an uncertain one
+            return -1, -1
+        ties_row += s == 0
+        s = entry_sign(g, form, rel, rho, k, c, r, c)
+        if s != 0 and s != -1:
+            return -1, -1
+        ties_col += s == 0
+    for k in range(dice):
+        if k != c and not _certainly_beyond(g, form, rel, fv, ev, k, col_max[k], col_err[k], True):
+            return -1, -1
+        if k != r and not _certainly_beyond(g, form, rel, fv, ev, k, row_min[k], row_err[k], False):
+            return -1, -1
+    # saddle_verdict's codes: 0 one candidate (unique), 2 several but no other pure one (undecided)
+    return (0 if ties_col <= 1 else 2), (0 if ties_row <= 1 else 2)
 
 
 def mixed_value_slack(g: np.ndarray, x: np.ndarray, y: np.ndarray, rho: float) -> float:

@@ -87,14 +87,16 @@ def expect_roll(bust_value, safe_mean, safe_pow):
 
 
 @njit(cache=True)
-def advance_rows(ring, a):
-    """ring[a % RING, d, :] = Qmean_d over row totals a, for d = 1..D, from the rows a + f (level d - 1).
+def advance_rows(ring, a, cols=-1):
+    """ring[a % RING, d, :cols] = Qmean_d over row totals a, for d = 1..D, from the rows a + f (level d - 1).
 
     ``ring[slot, 0, :]`` holds the table row itself (set by the caller once row a is known); rows beyond
     the table read whatever the slot holds, which only feeds entries nobody reads (a + 6 d > top).
+    ``cols``: the columns computed (each column depends on the same column of the rows above only), all by
+    default; columns past it keep what the slot held.
     """
     n_levels = ring.shape[1]
-    width = ring.shape[2]
+    width = ring.shape[2] if cols < 0 else cols
     slot = a % RING
     for level in range(1, n_levels):
         out = ring[slot, level]
@@ -115,15 +117,17 @@ def split_roll(bust_value, safe_mean, bust_p, safe_p):
 
 
 @njit(cache=True)
-def roll_rows(ring, a, bust_row, bust_pow, safe_pow, out):
-    """out[d - 1, b] = E over one roll of d dice from row total a of T(a + k, b), for every column b.
+def roll_rows(ring, a, bust_row, bust_pow, safe_pow, out, cols=-1):
+    """out[d - 1, b] = E over one roll of d dice from row total a of T(a + k, b), for every column b < cols (all
+    by default).
 
-    ``bust_row`` is the table row a + BUST_SCORE; ``ring`` must have been advanced to row a.
+    ``bust_row`` is the table row a + BUST_SCORE; ``ring`` must have been advanced to row a (those columns).
     """
     slot = a % RING
+    width = out.shape[1] if cols < 0 else cols
     for d in range(1, out.shape[0] + 1):
         src = ring[slot, d]
-        for b in range(out.shape[1]):
+        for b in range(width):
             out[d - 1, b] = split_roll(bust_row[b], src[b], bust_pow[d], safe_pow[d])
 
 

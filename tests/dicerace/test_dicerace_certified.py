@@ -127,3 +127,98 @@ def test_mixed_value_slack_bounds_the_exact_value_of_every_game_within_the_error
     for signs in _corners((3, 3), 16, seed=seed):
         v = optimal_pair(_exact(g[WIN] - g[LOSE], signs, err))[2]
         assert abs(v - Fraction(float(w - lose))) <= allowed
+
+
+def _tied_game(rng: np.random.Generator, dice: int) -> np.ndarray:
+    """Channels of a game with many exact ties and near ties: W and D from a few levels (exact zeros, equal
+    entries, entries 1e-20 apart near a sure loss), a slack on some."""
+    levels = np.array([0.0, 1e-20, 2e-20, 0.25, 0.25 + 2.0**-40, 0.5, 0.75])
+    win = rng.choice(levels, (dice, dice))
+    draw = rng.choice([0.0, 0.0, 0.125, 0.25], (dice, dice))
+    g = _channels(win, np.minimum(draw, 1.0 - win))
+    g[SLACK] = np.where(rng.random((dice, dice)) < 0.2, 1e-13, 0.0)
+    return g
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_quick_saddle_verdicts_are_the_full_sign_matrix_verdicts(seed):
+    # quick_saddle decides a saddle point from its row, its column and one test per other line; wherever it
+    # decides, the verdicts and smallest optimal strategies must be those of the full sign matrix
+    # (signs_against, saddle_from_signs, saddle_verdict), which compares every entry with the saddle point.
+    rng = np.random.default_rng(seed)
+    decided, verdicts = 0, set()
+    for trial in range(600):
+        dice = int(rng.integers(2, 6))
+        g = _tied_game(rng, dice)
+        if trial % 3 == 1:  # a game with a clear saddle point: the common case at (30, 1000)
+            g[WIN] = np.add.outer(np.linspace(0.1, 0.2, dice), -np.linspace(0.0, 0.05, dice)) + g[WIN] * 1e-3
+            g[DRAW] = 0.0
+            g[LOSE] = 1.0 - g[WIN]
+        elif trial % 3 == 2:  # sure draws (proven ties at the value) among certain wins and losses
+            value = rng.choice([-0.5, 0.0, 0.0, 0.5], (dice, dice))
+            g = _channels(np.maximum(value, 0.0), 1.0 - np.abs(value))
+        f, e = np.empty((dice, dice)), np.empty((dice, dice))
+        shifted(g, RHO, f, e, False)
+        r, c = int(np.argmax(f.min(axis=1))), int(np.argmin(f.max(axis=0)))
+        quick = certified.quick_saddle(g, certified.state_form(g, False), RHO, r, c, f.max(axis=0), e.max(axis=0),
+                                       f.min(axis=1), e.max(axis=1))
+        if quick[0] < 0:
+            continue
+        decided += 1
+        signs = np.empty((dice, dice), dtype=np.int64)
+        certified.signs_against(f, e, g, r, c, RHO, signs)
+        assert certified.saddle_from_signs(signs, r, c) == 1
+        verdict_row, r0, unsure_row = certified.saddle_verdict(signs, r, c, False)
+        verdict_col, c0, unsure_col = certified.saddle_verdict(signs, c, r, True)
+        assert quick == (verdict_row, verdict_col)
+        assert (r0, c0) == (r, c) and not unsure_row and not unsure_col
+        verdicts.add(quick)
+    # The test exercises the quick path (the other states take the full one), with ties on the saddle lines.
+    assert decided >= 150 and {(0, 0), (2, 0), (0, 2)} <= verdicts
+
+
+def test_saddle_states_side_by_side_agree_with_each_state_alone():
+    # simultaneous.saddle_states decides LANES states at once (vector loops over the states, then quick_saddle,
+    # then the full path); each state's verdicts and pure strategies must be what the full sign matrix of that
+    # state alone gives wherever the rounded game's candidate is a proven saddle point.
+    from pipeline.dicerace.simultaneous import LANES, SADDLE, _Row, saddle_states
+
+    rng = np.random.default_rng(7)
+    dice, n = 4, 3 * LANES + 5
+    states = []
+    for j in range(n):
+        g = _tied_game(rng, dice)
+        if j % 3 == 1:
+            g[WIN] = np.add.outer(np.linspace(0.1, 0.2, dice), -np.linspace(0.0, 0.05, dice)) + g[WIN] * 1e-3
+            g[DRAW], g[LOSE] = 0.0, 1.0 - g[WIN]
+        elif j % 3 == 2:
+            value = rng.choice([-0.5, 0.0, 0.0, 0.5], (dice, dice))
+            g = _channels(np.maximum(value, 0.0), 1.0 - np.abs(value))
+        states.append(g)
+    # The row's last state is (a, a), whose exact game is antisymmetric (solved by the full path).
+    value = rng.choice([-0.5, 0.0, 0.5], (dice, dice))
+    value = np.triu(value, 1) - np.triu(value, 1).T
+    states.append(_channels(np.maximum(value, 0.0), 1.0 - np.abs(value)))
+    games = np.zeros((CHANNELS, -(-(n + 1) // LANES), dice, dice, LANES))
+    for j, g in enumerate(states):
+        games[:, j // LANES, :, :, j % LANES] = g
+    row = _Row(dice, n + 1)
+    saddle_states(0, 0, games.shape[1], games, n + 1, RHO, row.comp, row.xs, row.ys, row.status, row.verdicts,
+                  row.unknown, row.shift, row.bound, row.row_sup, row.col_sup, row.maximin)
+    checked = 0
+    for j, g in enumerate(states[:n]):
+        f, e = np.empty((dice, dice)), np.empty((dice, dice))
+        shifted(g, RHO, f, e, False)
+        r, c = int(np.argmax(f.min(axis=1))), int(np.argmin(f.max(axis=0)))
+        signs = np.empty((dice, dice), dtype=np.int64)
+        certified.signs_against(f, e, g, r, c, RHO, signs)
+        if certified.saddle_from_signs(signs, r, c) != 1:
+            continue
+        checked += 1
+        verdict_row, r0, _ = certified.saddle_verdict(signs, r, c, False)
+        verdict_col, c0, _ = certified.saddle_verdict(signs, c, r, True)
+        assert row.status[j] == SADDLE
+        assert tuple(row.verdicts[j]) == (verdict_row, verdict_col)
+        assert np.argmax(row.xs[j]) == (r if r0 < 0 else r0) and np.argmax(row.ys[j]) == (c if c0 < 0 else c0)
+        assert np.array_equal(row.comp[j], g[:, np.argmax(row.xs[j]), np.argmax(row.ys[j])])
+    assert checked >= n // 2
