@@ -66,7 +66,7 @@ def test_poker_preflop_chart_is_the_table(client, web_artifacts):
     want = poker.preflop("KQs", 2, artifacts_dir=web_artifacts)
     cell = next(c for c in two["cells"] if c["hand"] == "KQs")
     assert not two["exact"] and (cell["equity"], cell["se"]) == (want.equity, want.se) and want.se > 0
-    assert "answers 1, 2 random opponent(s), not 3" in detail(client.get("/api/poker/preflop", params={"opponents": 3}))
+    assert "answers 1, 2 random opponents, not 3" in detail(client.get("/api/poker/preflop", params={"opponents": 3}))
 
 
 def test_poker_bad_input_is_named(client, web_artifacts):

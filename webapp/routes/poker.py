@@ -151,5 +151,5 @@ def preflop_route(root: Artifacts, opponents: int = 1) -> dict[str, object]:
     rows = built_rows(root)
     if opponents not in rows:
         raise ValueError(f"opponents: the preflop table here answers {', '.join(map(str, rows))} random "
-                         f"opponent(s), not {opponents}")
+                         f"{'opponent' if list(rows) == [1] else 'opponents'}, not {opponents}")
     return {**_chart(opponents, root), "rows": rows}

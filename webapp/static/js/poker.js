@@ -135,7 +135,7 @@ async function computeRange() {
         yours is <span id="pk-r-has">${fmt(100 * d.equity, 2)} %</span>${d.exact ? "" : " (estimated)"}; calling
         ${d.gain > 0 ? "wins" : "loses"} ${fmt(Math.abs(d.gain), 2)} chips on average against folding</p>`;
     }
-    $("pk-r-out").innerHTML = `${decision}<p id="pk-r-kind">${kind} (${e.source}${e.opponents ? `; ${e.opponents} more random opponent(s)` : ""})</p>
+    $("pk-r-out").innerHTML = `${decision}<p id="pk-r-kind">${kind} (${e.source}${e.opponents ? `; ${counted(e.opponents, "more random opponent", "more random opponents")}` : ""})</p>
       <table id="pk-r-table"><tr><th>player</th><th>hands</th><th>equity</th><th>error</th></tr>${rows.join("")}</table>
       <p class="legend">${e.method}${e.notes.length ? "; " + e.notes.join("; ") : ""}</p>`;
   } catch (err) { $("pk-r-error").textContent = err.message; $("pk-r-out").innerHTML = ""; }
