@@ -97,6 +97,7 @@ export async function mount(section, game) {
     const main = q("gv-main");
     main.textContent = over ? "New game" : mover >= 0 ? "Play the advice" : "Roll for me";
     main.title = over ? "" : mover >= 0 ? "play the best option (Enter)" : "draw the outcome and play on (Enter)";
+    main.hidden = over;  // "New game" beside it would be said twice
     q("gv-undo").disabled = !log.length; q("gv-redo").disabled = !V.redo.length;
     q("gv-review-go").disabled = !log.length;
     if (V.extra) await V.extra.draw(q("gv-extra"), answer, {setup: setup(), seat: me, choose});

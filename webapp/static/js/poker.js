@@ -21,7 +21,7 @@ const HTML = `
  </div>
  <div class="panel">
   <h2>Preflop chart <small>(equity of each starting hand; pairs on the diagonal, suited above, offsuit below)</small></h2>
-  <div class="row"><label>Against <select id="pk-rows"></select> random hand(s)</label></div>
+  <div class="row"><label>Random opponents <select id="pk-rows"></select></label></div>
   <div id="pk-chart-error" class="error" role="alert"></div>
   <div class="pk-chart-wrap"><table id="pk-chart"></table></div>
   <div class="legend" id="pk-legend"></div>
