@@ -15,9 +15,8 @@ def advice(advisor: Advisor, state: State, seat: int | None = None) -> dict[str,
     seat's value after it, null beyond the advisor's ``valued_outcomes``), the advice and the tables' strategy
     (``policy``)."""
     game = advisor.game
-    text = game.state_text(state) if seat is None else game.state_text_for(state, seat)
     out: dict[str, JSON] = {"game": game.name, "unit": game.unit.name, "state": game.state_json(state),
-                           "text": text, "over": game.is_terminal(state)}
+                           "text": game.state_text_for(state, seat), "over": game.is_terminal(state)}
     if out["over"]:
         out["returns"] = [float(r) for r in game.returns(state)]
         return out

@@ -151,15 +151,16 @@ class Game:
 
     # -- what one seat is shown (hidden information) --
 
-    def state_text_for(self, state: State, seat: int) -> str:
-        """The position in words as ``seat`` is shown it: ``state_text`` in a game of complete information; a game
-        with hidden information (dominoes' hands) leaves out what the seat does not see, until the game is over."""
+    def state_text_for(self, state: State, seat: int | None) -> str:
+        """The position in words as ``seat`` is shown it (None: everything, ``state_text``): ``state_text`` in a
+        game of complete information; a game with hidden information (dominoes' hands) leaves out what the seat
+        does not see, until the game is over."""
         return self.state_text(state)
 
-    def action_text_for(self, state: State, action: Action, seat: int) -> str:
-        """An action or outcome at ``state`` in words as ``seat`` was shown it (``action_text`` by default; a tile
-        dealt to the other hand is "a tile"). While the game goes on; once it is over every event may be shown
-        whole (``lookup.records.step_texts``)."""
+    def action_text_for(self, state: State, action: Action, seat: int | None) -> str:
+        """An action or outcome at ``state`` in words as ``seat`` was shown it (None: everything; ``action_text``
+        by default; a tile dealt to the other hand is "a tile"). While the game goes on; once it is over every
+        event may be shown whole (``lookup.records.step_texts``)."""
         return self.action_text(state, action)
 
     def state_json(self, state: State) -> JSON:

@@ -153,9 +153,8 @@ def record_of(game: Game, setup: Mapping[str, JSON], steps: Sequence[Step], star
 def step_texts(game: Game, steps: Sequence[Step], seat: int | None, over: bool) -> list[str]:
     """Each step in words as ``seat`` was shown it (``Game.action_text_for``); every event whole once the game is
     ``over``, or for no seat (None: the record's reader sees everything)."""
-    if over or seat is None:
-        return [game.action_text(s.state, s.action) for s in steps]
-    return [game.action_text_for(s.state, s.action, seat) for s in steps]
+    shown = None if over else seat
+    return [game.action_text_for(s.state, s.action, shown) for s in steps]
 
 
 __all__ = ["CHANCE", "MAX_EVENTS", "RECORD_LIMIT", "RECORD_VERSION", "GameRecord", "Step", "load_record",

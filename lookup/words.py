@@ -13,8 +13,17 @@ def counted(n: int, noun: str, plural: str | None = None, spec: str = "") -> str
     >>> counted(1, "die"), counted(3, "die"), counted(0, "decision"), counted(12000, "game", spec=",")
     ('1 die', '3 dice', '0 decisions', '12,000 games')
     """
-    word = noun if abs(n) == 1 else plural or IRREGULAR.get(noun, noun + "s")
-    return f"{n:{spec}} {word}"
+    return f"{n:{spec}} {noun_for(n, noun, plural)}"
 
 
-__all__ = ["IRREGULAR", "counted"]
+def noun_for(n: int, noun: str, plural: str | None = None) -> str:
+    """``noun`` for a count of 1 (or -1), else its plural (``plural``, ``IRREGULAR``'s or the noun and an "s"):
+    the word alone, where the count is written otherwise ("random opponents" after a list of counts).
+
+    >>> noun_for(1, "stage"), noun_for(2, "stage"), noun_for(0, "box")
+    ('stage', 'stages', 'boxes')
+    """
+    return noun if abs(n) == 1 else plural or IRREGULAR.get(noun, noun + "s")
+
+
+__all__ = ["IRREGULAR", "counted", "noun_for"]

@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lookup.words import noun_for
+
 DEFAULT_COST = 5.0  # seconds assumed for a stage whose dvc.yaml entry has no `meta: {seconds: N}`
 
 
@@ -83,7 +85,7 @@ def make_plan(root: Path, targets: Iterable[str] = (), force: bool = False) -> P
         if targets:
             unknown = sorted(set(targets) - set(stages))
             if unknown:
-                raise ValueError(f"unknown {'stage' if len(unknown) == 1 else 'stages'} {', '.join(unknown)}; "
+                raise ValueError(f"unknown {noun_for(len(unknown), 'stage')} {', '.join(unknown)}; "
                                  f"dvc.yaml has: {', '.join(stages)}")
             wanted = set()
             for name in targets:

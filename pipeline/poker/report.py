@@ -11,6 +11,7 @@ import numpy as np
 
 from lookup.poker.cards import class_name
 from lookup.poker.tables import load_preflop
+from lookup.words import noun_for
 from pipeline.reports import publish_report, pyplot, save_figure, write_json
 
 # Published preflop figures (equity against one random hand, heads-up class averages), to their digits.
@@ -57,7 +58,7 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
         lines = ["# Poker: preflop tables", "", "| figure | published | ours |", "|---|---|---|"]
         lines += [f"| {k} | {v} % | {100 * ours[k]:.4f} % |" for k, v in PUBLISHED.items()]
         exact_rows = [str(n + 1) for n in range(equity.shape[0]) if a["multi_exact"][n]]
-        lines += ["", f"Exact against {', '.join(exact_rows)} random {'hand' if exact_rows == ['1'] else 'hands'}."]
+        lines += ["", f"Exact against {', '.join(exact_rows)} random {noun_for(int(exact_rows[-1]), 'hand')}."]
         if not a["multi_exact"].all():
             lines += [f"Other rows up to {equity.shape[0]}: board-stratified Monte Carlo (every board, sampled "
                       f"opponents), up to {int(a['multi_samples'].max())} opponent deals per row, largest "

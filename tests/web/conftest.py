@@ -124,3 +124,13 @@ def browser():
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser, server):
+    """One page of the module's browser at the narrowest width the page supports (390 CSS pixels); a module
+    that needs another page defines its own ``page``."""
+    pg = browser.new_page(viewport={"width": 390, "height": 900})
+    pg.set_default_timeout(20_000)
+    yield pg
+    pg.close()

@@ -1,18 +1,9 @@
 """The poker and dominoes views in a real headless Chromium (the ``browser`` and ``server``
 fixtures: tests/web/conftest.py): what the page shows equals what the library answers, computed here."""
 
-import pytest
 
 from lookup import dominoes, poker
 from webapp.routes import dominoes as dominoes_route
-
-
-@pytest.fixture(scope="module")
-def page(browser, server):
-    pg = browser.new_page(viewport={"width": 390, "height": 900})  # the narrowest width the page supports
-    pg.set_default_timeout(20_000)
-    yield pg
-    pg.close()
 
 
 def fits_the_width(page, view):

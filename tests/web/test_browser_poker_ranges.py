@@ -2,19 +2,10 @@
 tests/web/conftest.py): cards picked on the 4x13 grid fill the hand and board fields, and the equity and the call
 or fold shown are what the library answers, computed here."""
 
-import pytest
 
 from lookup import poker
 from lookup.poker.play import call_decision
 from webapp.routes import poker as poker_route
-
-
-@pytest.fixture(scope="module")
-def page(browser, server):
-    pg = browser.new_page(viewport={"width": 390, "height": 900})  # the narrowest width the page supports
-    pg.set_default_timeout(20_000)
-    yield pg
-    pg.close()
 
 
 def test_range_panel_picks_cards_and_shows_call_or_fold(page, server, web_artifacts):

@@ -13,6 +13,7 @@ from lookup.poker import Equity, class_name, equity, preflop, range_equity
 from lookup.poker.play import MAX_CHIPS, call_decision
 from lookup.poker.tables import load_preflop
 from lookup.validate import integer, number
+from lookup.words import noun_for
 from webapp.common import StrictModel, artifacts_dir
 
 router = APIRouter(prefix="/api/poker", tags=["poker"])
@@ -151,5 +152,5 @@ def preflop_route(root: Artifacts, opponents: int = 1) -> dict[str, object]:
     rows = built_rows(root)
     if opponents not in rows:
         raise ValueError(f"opponents: the preflop table here answers {', '.join(map(str, rows))} random "
-                         f"{'opponent' if list(rows) == [1] else 'opponents'}, not {opponents}")
+                         f"{noun_for(rows[-1], 'opponent')}, not {opponents}")
     return {**_chart(opponents, root), "rows": rows}
