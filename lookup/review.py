@@ -54,6 +54,12 @@ class Judged:
     chosen_value: float | None = None
     luck: float | None = None
 
+    def unvalued_text(self) -> str:
+        """What the totals leave out, in words ("" when the tables value every decision of the seat)."""
+        if not self.unvalued:
+            return ""
+        return f"; {counted(self.unvalued, 'decision')} the tables of this setup do not value"
+
     def as_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
@@ -69,7 +75,9 @@ class Review:
     start / end: the seat's value at the record's start and end (the return once the game is over);
     total_cost: what its decisions lost; total_luck: what every other event brought; decisions: how many of its
     decisions the tables value; mistakes: how many cost something; per_decision: the average cost of a decision
-    (a proficiency figure: 0 is perfect play); finished: the game is over.
+    (a proficiency figure: 0 is perfect play); finished: the game is over; unvalued: how many of its decisions the
+    tables do not value (a seat the setup's tables play by a model, such as heads-up Yahtzee's expected-score
+    opponent: listed, with no cost).
     """
 
     game: str
@@ -85,6 +93,7 @@ class Review:
     decisions: int
     mistakes: int
     finished: bool
+    unvalued: int = 0
 
     @property
     def per_decision(self) -> float:
@@ -95,6 +104,12 @@ class Review:
         on ties."""
         costly = [e for e in self.events if e.cost]
         return sorted(costly, key=lambda e: (-e.cost, e.index))[:n]
+
+    def unvalued_text(self) -> str:
+        """What the totals leave out, in words ("" when the tables value every decision of the seat)."""
+        if not self.unvalued:
+            return ""
+        return f"; {counted(self.unvalued, 'decision')} the tables of this setup do not value"
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON of the library, the command line and the page (every field, each event, per_decision)."""
@@ -112,7 +127,7 @@ class Review:
                  f"{'higher' if self.higher else 'lower'} is better):",
                  f"  {counted(self.decisions, 'decision')}, {self.mistakes} below the best; "
                  f"cost {f(self.total_cost)} in all ({f(self.per_decision)} a decision); "
-                 f"luck {self.total_luck:+.{digits}f}",
+                 f"luck {self.total_luck:+.{digits}f}" + self.unvalued_text(),
                  f"  value {f(self.start)} at the start, {f(self.end)} {'at the end' if self.finished else 'now'}"]
         for e in self.events:
             if e.cost:
@@ -183,5 +198,7 @@ def review(advisor: Advisor, record: GameRecord | Mapping[str, JSON], seat: int 
         kind = CHANCE_EVENT if step.mover == CHANCE else DECISION if step.mover == seat else OTHER_SEAT
         judged.append(Judged(step.index, step.mover, kind, event, text, value, luck=gained))
     end = float(game.returns(final)[seat]) if game.is_terminal(final) else advisor.value(final, seat)
+    valued = sum(1 for j in judged if j.cost is not None)
     return Review(game.name, record.setup, seat, unit.name, unit.higher_is_better, tuple(judged), start, end,
-                  cost, luck, sum(1 for j in judged if j.cost is not None), mistakes, game.is_terminal(final))
+                  cost, luck, valued, mistakes, game.is_terminal(final),
+                  sum(1 for step in steps if step.mover == seat) - valued)

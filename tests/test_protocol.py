@@ -172,7 +172,11 @@ def test_random_legal_games_keep_every_invariant(game, tables):
             result = review(advisor, again)
             assert result.finished and result.end == float(g.returns(state)[result.seat])
             assert result.decisions == sum(1 for e in result.events if e.kind == "decision" and e.cost is not None)
-            assert result.decisions <= sum(1 for s in steps if s.mover == result.seat)
+            # Every decision of the seat is counted once: valued (with a cost) or not valued by these tables.
+            assert result.unvalued == sum(1 for e in result.events if e.kind == "decision" and e.cost is None)
+            assert result.decisions + result.unvalued == sum(1 for s in steps if s.mover == result.seat)
+            assert (result.unvalued > 0) == bool(result.unvalued_text()) and result.as_dict()["unvalued"] == \
+                result.unvalued
             assert all(e.cost >= 0 for e in result.events if e.cost is not None)
             if result.start is not None and all(e.value is not None for e in result.events):
                 direction = 1 if result.higher else -1

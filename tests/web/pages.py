@@ -20,6 +20,11 @@ NETWORK_WATCH = """
 """
 QUIET_MS = 300
 
+# The page's Math.random seeded (a linear congruential generator), so that a test's run of a view that draws its own
+# dice or seeds is repeatable: add it with ``page.add_init_script`` before the page is loaded.
+SEEDED_RANDOM = ("(() => { let s = 20261128; Math.random = () => "
+                 "((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648); })()")
+
 # Click the view's main button, found as js/main.js finds it for the Enter key; whether there is one.
 CLICK_MAIN = """async (view) => {
   const {mainButton} = await import("/static/js/main.js");

@@ -1,7 +1,7 @@
 """The view for every game (js/game.js) in a real headless Chromium (the ``browser`` and ``server`` fixtures:
-tests/web/conftest.py), for every registered game whose tab shows it: alone (a game without a view of its own), at
-390 x 844, or in a part of a game's own view (dominoes, poker: its js/<game>.js mounts it), at 390 and at 1280
-pixels wide: a whole game with a chance outcome entered as at a real table, one deliberate mistake whose cost appears
+tests/web/conftest.py), for every registered game whose tab shows it, alone (a game without a view of its own) or in
+a part of a game's own view (dominoes, poker: its js/<game>.js mounts it), at 390 x 844 and at 1280 x 844: a whole
+game with a chance outcome entered as at a real table, one deliberate mistake whose cost appears
 and equals the library's judge, an undo and a redo, the record saved, the review at the end equal to the library's,
 the position and the events as the player's seat is shown them, and the record loaded back."""
 
@@ -13,6 +13,7 @@ from lookup.games import names, open_setup
 from lookup.protocol import CHANCE
 from lookup.records import replay
 from lookup.review import review
+from tests.web.pages import SEEDED_RANDOM
 from tests.web.panel import (
     events_shown,
     keys_to_the_panel,
@@ -32,11 +33,13 @@ def _view(game):
     return path.read_text() if path.is_file() else None
 
 
-# Every game whose tab shows the view for every game, and the widths it is played at: 390 alone in its tab; 390
-# and 1280 beside a game's own view (which imports js/game.js and mounts it in a part of its tab).
-PLAYED = [(n, 390) for n in names() if _view(n) is None] + \
-    [(n, w) for n in names() if _view(n) is not None and '"./game.js"' in _view(n) for w in (390, 1280)]
+# Every game whose tab shows the view for every game (alone, or beside a game's own view, which imports js/game.js
+# and mounts it in a part of its tab), at a phone's width and a desktop's.
+PLAYED = [(n, w) for n in names() if _view(n) is None or '"./game.js"' in _view(n) for w in (390, 1280)]
 HEIGHT = 844
+# Games played until one brings the player a decision with a costly option (a short game, such as the small Pig's
+# race to 20, may end before the player has one).
+GAMES = 6
 
 
 def panel(game):
@@ -66,10 +69,45 @@ def enter_an_outcome(pg, game, root):
     assert saved(pg, where)["events"][len(before["events"])] == first
 
 
+def play_a_game(pg, game, root, seat):
+    """A new game played to the end: its first chance event entered as at a real table, the player's first decision
+    with a costly option played at its worst (its cost, the position and the events checked, then an undo and a
+    redo), every other decision by the advice. Returns (a chance outcome was entered, the mistake's cost or None)."""
+    tab, where = f"#tab-{game}", panel(game)
+    # Dice at a real table: the game stops at its first chance event, whose outcome is entered (a listed one
+    # clicked, or the game's JSON typed); then the server draws.
+    pg.check(f"{tab} .gv-table")
+    pg.click(f"{tab} .gv-new")
+    settle(pg, where)
+    entered = mistake = None
+    for _ in range(300):
+        keys_to_the_panel(pg, where)
+        mover = to_move(pg, where)
+        if mover == "over":
+            return entered, mistake
+        fits(pg)
+        if mover == str(CHANCE):
+            enter_an_outcome(pg, game, root)
+            entered = True
+            pg.uncheck(f"{tab} .gv-table")
+            continue
+        costs = pg.eval_on_selector_all(f"{tab} .gv-options tr[data-i]", "rs => rs.map(r => r.dataset.cost)")
+        if mover != str(seat) or mistake is not None or not any(c and float(c) > 0 for c in costs):
+            first_is_best = pg.locator(f"{tab} tr.best[data-i='0']").count() == 1
+            pg.keyboard.press("1" if first_is_best and len(costs) % 2 else "Enter")  # key 1, or the advice
+            settle(pg, where)
+            continue
+        mistake, after = make_a_mistake(pg, where, game, root, costs)
+        shown_as_the_seat_sees(pg, where, game, root, after)
+        undo_and_redo(pg, where, game, root)
+    raise AssertionError(f"{game}: not over after 300 steps")
+
+
 @pytest.mark.parametrize(("game", "width"), PLAYED)
 def test_a_whole_game_with_a_mistake_an_undo_and_the_record(browser, server, web_artifacts, game, width, tmp_path):
     pg = browser.new_page(viewport={"width": width, "height": HEIGHT})
     pg.set_default_timeout(20_000)
+    pg.add_init_script(SEEDED_RANDOM)  # the seeds the page draws for its games
     errors = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -81,34 +119,12 @@ def test_a_whole_game_with_a_mistake_an_undo_and_the_record(browser, server, web
             pytest.skip(f"{game}'s view shows the panel only on request (its own browser test drives it)")
         settle(pg, where)
         seat = int(pg.input_value(f"{tab} .gv-seat"))
-        # Dice at a real table: the game stops at its first chance event, whose outcome is entered (a listed one
-        # clicked, or the game's JSON typed); then the server draws.
-        pg.check(f"{tab} .gv-table")
-        pg.click(f"{tab} .gv-new")
-        settle(pg, where)
-        entered = mistake = None
-        for _ in range(300):
-            keys_to_the_panel(pg, where)
-            mover = to_move(pg, where)
-            if mover == "over":
+        for _ in range(GAMES):
+            entered, mistake = play_a_game(pg, game, web_artifacts, seat)
+            if mistake is not None:
                 break
-            fits(pg)
-            if mover == str(CHANCE):
-                enter_an_outcome(pg, game, web_artifacts)
-                entered = True
-                pg.uncheck(f"{tab} .gv-table")
-                continue
-            costs = pg.eval_on_selector_all(f"{tab} .gv-options tr[data-i]", "rs => rs.map(r => r.dataset.cost)")
-            if mover != str(seat) or mistake is not None or not any(c and float(c) > 0 for c in costs):
-                first_is_best = pg.locator(f"{tab} tr.best[data-i='0']").count() == 1
-                pg.keyboard.press("1" if first_is_best and len(costs) % 2 else "Enter")  # key 1, or the advice
-                settle(pg, where)
-                continue
-            mistake, after = make_a_mistake(pg, where, game, web_artifacts, costs)
-            shown_as_the_seat_sees(pg, where, game, web_artifacts, after)
-            undo_and_redo(pg, where, game, web_artifacts)
         assert to_move(pg, where) == "over"
-        assert mistake is not None, "no decision with a costly option came"
+        assert mistake is not None, f"no decision with a costly option came in {GAMES} games"
         assert entered or not any(s.mover == CHANCE for s in replay(open_setup(game, saved(pg, where)["setup"],
                                                                                 web_artifacts).game,
                                                                      saved(pg, where)["events"])[0])
@@ -119,6 +135,7 @@ def test_a_whole_game_with_a_mistake_an_undo_and_the_record(browser, server, web
         pg.wait_for_selector(f"{tab} .gv-total-cost")
         assert pg.inner_text(f"{tab} .gv-total-cost") == f"{want.total_cost:.{digits}f}"
         assert want.total_cost >= mistake and want.finished
+        assert pg.locator(f"{tab} .gv-unvalued").count() == (want.unvalued > 0)  # decisions the tables do not value
         assert pg.locator(f"{tab} .gv-review-table tr[data-index]").count() == len(record["events"])
         fits(pg)
         # The record loaded back into a new game: the same position, events and review.

@@ -14,6 +14,7 @@ from lookup.games import get_spec, open_setup
 from lookup.records import replay
 from lookup.review import judge, review
 from tests.web import panel
+from tests.web.pages import SEEDED_RANDOM
 
 SCANDINAVIAN = "scandinavian+forced"
 SHOWN_OPTIONS = 8  # option rows shown before "show all"
@@ -370,6 +371,76 @@ def test_a_roll_typed_at_the_table_an_undo_a_redo_and_a_record_loaded(page, tmp_
     assert page.inner_text("#status") == "Turn 1: roll 2"
 
 
+@pytest.mark.parametrize("width", [390, 1280])
+def test_one_player_a_whole_game_with_a_typed_roll_a_mistake_an_undo_and_the_record(browser, server, web_artifacts,
+                                                                                    tmp_path, width):
+    """One player, a whole hasbro game at a phone's and a desktop's width: the first roll typed as at a real table;
+    a deliberate mistake (the worst box, chosen at once) whose cost appears the moment it is made and is the
+    library's judge; an undo (the box and the roll after it) and a redo; the rest by the advice; the review the
+    library's; the record saved and loaded into a new game: the same end and review. No horizontal scroll, no console
+    error."""
+    pg = browser.new_page(viewport={"width": width, "height": 844})
+    pg.set_default_timeout(20_000)
+    pg.add_init_script(SEEDED_RANDOM)  # the page rolls its own dice: repeatable
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    try:
+        pg.goto(server + "/#yahtzee")
+        settle(pg)
+        choose(pg, "hasbro")
+        pg.click("#newgame")
+        settle(pg)
+        pg.fill("#typed", "5 5 2 6 1")
+        pg.press("#typed", "Enter")
+        settle(pg)
+        roll = [1, 2, 5, 5, 6]
+        assert shown(pg)[:2] == (roll, 2) and pg.inner_text("#error") == ""
+        worst = yahtzee.explain(roll, 0, {}, artifacts_dir=web_artifacts)[-1]  # never the advised box
+        pg.click(f"#sheet td[data-box='{worst.category}']")  # stop rolling (every die kept twice), score there
+        settle(pg)
+        advisor = open_setup("yahtzee", {"rules": "hasbro"}, web_artifacts)
+        _, last_roll = replay(advisor.game, [roll, roll, roll])
+        want = judge(advisor, last_roll, worst.category)
+        cost = pg.locator("#cost p.bad")
+        assert float(cost.get_attribute("data-cost")) == want.cost > 0
+        assert cost.inner_text() == f"{want.text}: cost {want.cost:.4f} expected points (best: {want.best_text})"
+        played = saved(pg)
+        assert played["events"][:4] == [roll, roll, roll, worst.category] and len(played["events"]) == 5
+        pg.keyboard.press("u")  # the box and the second turn's first roll taken back
+        settle(pg)
+        assert saved(pg)["events"] == [roll, roll, roll] and pg.inner_text("#status") == "Turn 1: roll 3"
+        assert shown(pg)[:2] == (roll, 0)
+        pg.keyboard.press("y")
+        settle(pg)
+        assert saved(pg) == played and pg.inner_text("#status") == "Turn 2: roll 1"
+        for _ in range(60):
+            if pg.inner_text("#status").startswith("Game over"):
+                break
+            pg.keyboard.press("a")
+            settle(pg)
+        assert pg.inner_text("#status") == f"Game over: final score {pg.inner_text('#total')}"
+        record = saved(pg)
+        assert record["events"][:5] == played["events"]
+        reviewed = review(advisor, record)
+        assert pg.inner_text("#review-cost") == f"{reviewed.total_cost:.4f}" and reviewed.total_cost >= want.cost
+        assert pg.locator("#decisions li").count() == reviewed.decisions
+        path = tmp_path / "game.json"
+        path.write_text(json.dumps(record))
+        pg.click("#newgame")
+        settle(pg)
+        assert not pg.inner_text("#review")
+        pg.set_input_files("#load", str(path))
+        settle(pg)
+        assert pg.inner_text("#error") == ""
+        assert saved(pg) == record and pg.inner_text("#review-cost") == f"{reviewed.total_cost:.4f}"
+        total = advisor.game.totals(replay(advisor.game, record["events"])[1])[0]
+        assert pg.inner_text("#status") == f"Game over: final score {total}"
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width and errors == []
+    finally:
+        pg.close()
+
+
 def test_a_turn_fits_one_phone_screen(browser, server):
     """390 x 844 CSS pixels, a game started and rolled once: the dice, the advice and the whole score sheet are on
     the first screen, with no scrolling (the options, the coach and the score law follow below)."""
@@ -503,6 +574,13 @@ def test_two_players_in_forced_order_with_every_seats_sheet(browser, server, web
         mistake, _ = panel.make_a_mistake(pg, SEATS, "yahtzee", web_artifacts, costs)
         panel.undo_and_redo(pg, SEATS, "yahtzee", web_artifacts)
         table_shown(pg, "yahtzee", web_artifacts)
+        # A one-player record is refused here, saying where it loads.
+        solo = tmp_path / "solo.json"
+        solo.write_text(json.dumps({"version": 2, "game": "yahtzee", "setup": {"rules": "hasbro"}, "events": []}))
+        pg.set_input_files(f"{SEATS} .gv-load input", str(solo))
+        panel.settle(pg, SEATS)
+        assert pg.inner_text(f"{SEATS} .gv-error") == ("solo.json: its setup (rules hasbro) is not one of this view's "
+                                                        "(a game of one player: choose Players 1 to load it)")
         # The record saved and loaded into a new game: the same position.
         record = panel.saved(pg, SEATS)
         path = tmp_path / "duel.json"

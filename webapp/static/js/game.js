@@ -3,7 +3,9 @@
 // (lookup/records.py) and sends it with every request: POST play draws chance and plays the other seats on to the
 // player's next decision, advise values every option at the record's end, judge costs a decision before it is
 // played, review judges the whole game. A game may add a picture of its own (js/extras/<game>.js: a board, a map),
-// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how}).
+// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how}). A view that
+// mounts this one for some of its setups passes those as `setups` and may say, as `elsewhere`, where a record of
+// another setup loads.
 import {api, counted, fmt, readRecord, saveRecord} from "./api.js";
 
 const LISTED = 12;  // chance outcomes listed as buttons; more are typed as the game's JSON
@@ -182,7 +184,8 @@ export async function mount(section, game) {
       `is better)</small></h2><p class="gv-totals">${counted(r.decisions, "decision")}, ` +
       `${r.mistakes} below the best; cost <b class="gv-total-cost">${num(r.total_cost)}</b> in all ` +
       `(<b class="gv-per-decision">${num(r.per_decision)}</b> a decision); luck <b class="gv-luck">` +
-      `${r.total_luck >= 0 ? "+" : ""}${num(r.total_luck)}</b>; value ${num(r.start)} at the start, ` +
+      `${r.total_luck >= 0 ? "+" : ""}${num(r.total_luck)}</b>${r.unvalued ? `; <span class="gv-unvalued">` +
+      `${counted(r.unvalued, "decision")} the tables of this setup do not value</span>` : ""}; value ${num(r.start)} at the start, ` +
       `${num(r.end)} ${r.finished ? "at the end" : "now"}.</p><div class="gv-table-box"><table class="gv-review-table">` +
       `<tr><th>#</th><th>who</th><th>event</th><th>cost</th><th>luck</th><th>value after</th></tr>${rows}</table></div>`;
   }
@@ -191,7 +194,10 @@ export async function mount(section, game) {
     const record = await readRecord(file);
     if (record.game !== game.name) throw new Error(`${file.name}: a record of ${record.game}, not of ${game.title}`);
     const found = game.setups.findIndex((s) => Object.entries(record.setup || {}).every(([k, v]) => same(s[k], v)));
-    if (found < 0) throw new Error(`${file.name}: its setup (${setupText(record.setup || {})}) is not built here`);
+    if (found < 0) {
+      throw new Error(`${file.name}: its setup (${setupText(record.setup || {})}) is not ` +
+        (game.elsewhere ? `one of this view's (${game.elsewhere})` : "built here"));
+    }
     q("gv-setup").value = String(found);
     await chooseSetup(record.seat ?? 0);
     const answer = await advise(record);

@@ -391,9 +391,9 @@ async function newGame() {
 async function restore(record) {
   const a = await api("games/yahtzee/advise", {record});
   if (a.to_move !== 0 && !a.over) throw new Error("the record ends before a roll: nothing to decide yet");
-  const st = a.state;
-  Object.assign(S, {record, sheet: st.sheets[0], dice: st.dice, rerolls: a.over ? 0 : st.rerolls,
-                    held: st.dice.map(() => false), turn: !a.over, game: !a.over});
+  const st = a.state, dice = st.dice ?? S.dice;  // a finished game has no dice on the table: the last ones stay
+  Object.assign(S, {record, sheet: st.sheets[0], dice, rerolls: a.over ? 0 : st.rerolls,
+                    held: dice.map(() => false), turn: !a.over, game: !a.over});
   S.turns = S.info.boxes.filter((b) => st.sheets[0][b] !== null).length;
   $("cost").innerHTML = ""; $("review").innerHTML = "";
   $("save").disabled = false;
@@ -547,7 +547,8 @@ async function choosePlayers(game) {
   S.many = $("players").value !== "1";
   $("tab-yahtzee").classList.toggle("y-many", S.many); $("seats").classList.toggle("gv-alone", S.many);
   if (S.many && !S.seats) {
-    S.seats = mountGame($("seats"), {...game, setups: game.setups.filter((s) => s.players > 1), summary: "Two or " +
+    S.seats = mountGame($("seats"), {...game, setups: game.setups.filter((s) => s.players > 1),
+      elsewhere: "a game of one player: choose Players 1 to load it", summary: "Two or " +
       "three players, every player's sheet: forced order, each player playing to win, or heads-up in free order " +
       "against a player of the best expected score. The advice is for the player to move, by the setup's objective."});
   }
