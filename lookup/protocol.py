@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from lookup.validate import shown
+from lookup.validate import dice_text, shown
 
 CHANCE = -1  # ``to_move`` at a chance node
 State = Hashable
@@ -141,6 +141,19 @@ class Game:
         for action in options:
             if _same(self.action_json(state, action), data):
                 return action
+        if type(data) in (str, int) and not isinstance(data, bool):
+            # Dice as people type them ("4", "112356", "1 1 2 3 5 6"; digits alone may come as a JSON number): an
+            # outcome that is one die's face, or the faces as typed or sorted (as a game lists them).
+            try:
+                faces = dice_text(str(data))
+            except ValueError:
+                faces = ()
+            for form in ([faces[0]] if len(faces) == 1 else []) + ([list(faces), sorted(faces)] if faces else []):
+                if form != data:
+                    try:
+                        return self.parse_action(state, form)
+                    except ValueError:
+                        pass
         kind = "outcome" if self.to_move(state) == CHANCE else "action"
         legal = ", ".join(json.dumps(self.action_json(state, a)) for a in options[:12])
         more = f" (and {len(options) - 12} more)" if len(options) > 12 else ""

@@ -130,3 +130,16 @@ def seed(value: Any, name: str = "seed") -> int:
     """A seed of the random numbers: an integer in ``0..SEED_MAX`` (the kernels keep it in 64 bits);
     ValueError naming ``name`` otherwise."""
     return integer(value, name, 0, SEED_MAX)
+
+
+def dice_text(text: str) -> tuple[int, ...]:
+    """The faces of dice as people type them: one digit per die, spaces and commas between them ignored ("13356",
+    "1 3 3 5 6", "1,3,3,5,6"; the command line's DICE, a roll typed on the page, a chance outcome of dice typed in
+    any game: ``lookup.protocol.Game.parse_action``); ValueError naming a word that is not digits. The count and the
+    faces are the caller's to check (Yahtzee: ``lookup.yahtzee.sheet.parse_dice``)."""
+    faces: list[int] = []
+    for token in text.replace(",", " ").split():
+        if not (token.isascii() and token.isdigit()):
+            raise ValueError(f"{shown(token, 20)} is not a die's face (digits, e.g. 1 3 3 5 6 or 13356)")
+        faces.extend(int(c) for c in token)
+    return tuple(faces)

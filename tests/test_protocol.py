@@ -69,6 +69,18 @@ def test_every_game_is_registered():
         assert shared.small_params(game)
 
 
+def typed_dice_read(game: Any, state: Any, outcome: Any, rng: random.Random) -> None:
+    """A chance outcome of dice (a face, or faces) typed as people type dice (digits, in any order where the game
+    lists them sorted, run together or between spaces or commas) reads as that outcome, in every game."""
+    data = game.action_json(state, outcome)
+    faces = [data] if type(data) is int else data
+    if not (isinstance(faces, list) and faces and all(type(f) is int and 1 <= f <= 9 for f in faces)):
+        return
+    order = rng.sample(faces, len(faces)) if faces == sorted(faces) else faces
+    text = rng.choice(["", " ", ", "]).join(map(str, order))
+    assert game.parse_action(state, text) == outcome, (text, data)
+
+
 def check_state(advisor: Any, state: Any, rng: random.Random) -> int:
     """Every invariant at one state; returns how many values it compared."""
     game, n = advisor.game, 0
@@ -158,6 +170,7 @@ def test_random_legal_games_keep_every_invariant(game, tables):
                 mover = g.to_move(state)
                 if mover == CHANCE:
                     action = draw(g.chance_outcomes(state), rng)
+                    typed_dice_read(g, state, action, rng)
                 else:  # half the time the tables' play, else a uniform legal action
                     legal = g.legal_actions(state)
                     action = advisor.decide(state) if rng.random() < 0.5 else rng.choice(legal)

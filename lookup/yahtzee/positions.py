@@ -29,10 +29,10 @@ from math import factorial, prod
 from typing import Any, NamedTuple
 
 from lookup.protocol import CHANCE, JSON, Action, Game, Unit, json_object
-from lookup.validate import integer, shown
+from lookup.validate import dice_text, integer, shown
 from lookup.words import counted
 from lookup.yahtzee.rules import Rules
-from lookup.yahtzee.sheet import Sheet, category_index, dice_text, parse_dice
+from lookup.yahtzee.sheet import Sheet, category_index, parse_dice
 from lookup.yahtzee.turn import PROBABILITY_TIE_REL, TIE_EPS
 
 ROLLS = 3  # one roll and two rerolls, every rule set

@@ -41,18 +41,6 @@ def parse_dice(dice: Sequence[int], rules: Rules) -> tuple[int, ...]:
     return integer_sequence(dice, "dice", rules.n_dice, 1, rules.n_faces)
 
 
-def dice_text(text: str) -> tuple[int, ...]:
-    """The faces of dice as people type them: one digit per die, spaces and commas between them ignored ("13356",
-    "1 3 3 5 6", "1,3,3,5,6"; the command line's DICE, a roll typed on the page); ValueError naming a word that is
-    not digits. The count and the faces are ``parse_dice``'s to check."""
-    faces: list[int] = []
-    for token in text.replace(",", " ").split():
-        if not (token.isascii() and token.isdigit()):
-            raise ValueError(f"{shown(token, 20)} is not a die's face (digits, e.g. 1 3 3 5 6 or 13356)")
-        faces.extend(int(c) for c in token)
-    return tuple(faces)
-
-
 def category_index(name: str | int, rules: Rules | str) -> int:
     """Index of a box of ``rules`` given by name (sheet order) or index; ValueError for anything else."""
     categories = get_rules(rules).categories

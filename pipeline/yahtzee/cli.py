@@ -141,9 +141,9 @@ def objective(rules_name: str, goal: int | None, beat: int | None, opponent_sour
 
 
 def dice_faces(tokens: tuple[str, ...]) -> tuple[int, ...]:
-    """The faces of DICE in the one notation of typed dice (``lookup.yahtzee.sheet.dice_text``): one die per
+    """The faces of DICE in the one notation of typed dice (``lookup.validate.dice_text``): one die per
     argument (1 3 3 5 6), or several digits together (13356), commas ignored (1,3,3,5,6)."""
-    from lookup.yahtzee.sheet import dice_text
+    from lookup.validate import dice_text
 
     try:
         return dice_text(" ".join(tokens))

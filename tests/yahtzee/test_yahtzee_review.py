@@ -180,7 +180,7 @@ def _edit(index: int, new: Any) -> dict[str, Any]:
     (_edit(0, "1335"), "event 1 (chance): expected 5 dice, got 4"),
     (_edit(2, "9"), "event 3 (chance): a reroll: 5 dice, or the 2 dice rolled again; got 1: [9]"),
     (_edit(2, "22222"), "event 3 (chance): the roll [2, 2, 2, 2, 2] does not hold the dice kept, [3, 3, 6]"),
-    (_edit(1, "3 3 6"), "event 2 (player 1) | action \"3 3 6\" is not legal here"),
+    (_edit(1, "3 4"), "event 2 (player 1) | action \"3 4\" is not legal here"),  # keeps typed as dice too
     (_edit(9, "bogus"), "event 10 (player 1) | action \"bogus\" is not legal here"),
     (_edit(9, 12), "event 10 (player 1) | action 12 is not legal here"),
     (_edit(9, "full_house"), "event 10 (player 1) | action \"full_house\" is not legal here"),
@@ -207,8 +207,9 @@ def test_bad_records_name_the_event(hasbro_tables, forced_tables, record, messag
 
 def test_rolls_typed_as_at_a_table(hasbro_tables):
     """A roll as people type it (digits together, spaced or comma separated, or digits sent as a JSON number) and,
-    at a reroll, only the dice rolled again: the same game as BASE, whose rolls are written out whole."""
-    typed = {**BASE, "events": ["13356", [3, 3, 6], "2 6", [3, 3, 6, 6], 6, "full_house", "2,2,4,5,6",
+    at a reroll, only the dice rolled again; a keep typed as dice too: the same game as BASE, whose rolls are written
+    out whole."""
+    typed = {**BASE, "events": ["13356", "6 3 3", "2 6", [3, 3, 6, 6], 6, "full_house", "2,2,4,5,6",
                                 [2, 2, 4, 5, 6], [2, 2, 4, 5, 6], "chance"]}
     advisor = open_setup("yahtzee", BASE["setup"], hasbro_tables)
     got = review(advisor, typed)

@@ -109,8 +109,13 @@ export async function mount(section, game) {
   function drawOptions(answer, me) {
     const options = answer.options || [], chance = answer.to_move < 0, many = chance && options.length > LISTED;
     q("gv-typed").hidden = !chance;
-    const typed = V.extra && V.extra.typed;  // how the game's extra says its outcomes are typed, else as JSON
-    if (chance) q("gv-outcome").placeholder = typed ? typed.placeholder : JSON.stringify(options[0].outcome);
+    // How outcomes are typed: as the game's extra says, else dice as digits (lookup.validate.dice_text, which the
+    // protocol reads in every game), else as the game's JSON.
+    const first = chance && options[0].outcome, faces = Number.isInteger(first) ? [first] :
+      Array.isArray(first) && first.every(Number.isInteger) ? first : null;
+    const typed = (V.extra && V.extra.typed) || (faces && {placeholder: faces.join(""),
+      how: "as digits (e.g. 112356 or 1 1 2 3 5 6)"});
+    if (chance) q("gv-outcome").placeholder = typed ? typed.placeholder : JSON.stringify(first);
     q("gv-advice").innerHTML = answer.over ? "" : chance ? `${options.length} possible outcomes` + (many ?
       `: type the one at your table ${typed ? typed.how : "as JSON"}, or roll for me.` :
       ": click the one at your table, or roll for me.") :

@@ -8,7 +8,7 @@ import {api, counted} from "../api.js";
 import {label} from "../yahtzee.js";
 
 export const first = true;  // the sheets are where the game is: above the advice and the options
-// A roll at a real table is typed as digits (lookup.yahtzee.sheet.dice_text; the protocol's parse_action reads it).
+// A roll at a real table is typed as digits (lookup.validate.dice_text; the protocol's parse_action reads it).
 export const typed = {placeholder: "e.g. 13356", how: "as digits (13356, 1 3 3 5 6; at a reroll all the dice or " +
   "only those rolled again)"};
 
