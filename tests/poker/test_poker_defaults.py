@@ -19,7 +19,7 @@ class Asked(Exception):
 
 @pytest.mark.parametrize("command, module, name", [("equity", "lookup.poker.equity", "equity"),
                                                    ("range", "lookup.poker.range_equity", "range_equity")])
-def test_the_command_line_asks_the_library_with_its_defaults(monkeypatch, tmp_path, command, module, name):
+def test_the_command_line_asks_the_library_with_its_defaults(monkeypatch, poker_artifacts, command, module, name):
     """No --budget or --samples: the command passes the library's defaults (equity: DEFAULT_SAMPLES deals; range:
     as many as the budget allows, the library's None), and its help names the library's numbers."""
     asked = {}
@@ -30,7 +30,7 @@ def test_the_command_line_asks_the_library_with_its_defaults(monkeypatch, tmp_pa
 
     # The module, not the package's attribute of the same name (lookup.poker.equity is also the function).
     monkeypatch.setattr(importlib.import_module(module), name, record)
-    out = CliRunner().invoke(main, ["--quiet", "poker", command, "AsAh", "KdKc", "--artifacts", str(tmp_path)])
+    out = CliRunner().invoke(main, ["--quiet", "poker", command, "AsAh", "KdKc", "--artifacts", str(poker_artifacts)])
     assert isinstance(out.exception, Asked), out.output
     library = inspect.signature({"equity": equity, "range": range_equity}[command]).parameters
     assert (asked["budget"], asked["samples"], asked["seed"]) == (
