@@ -10,6 +10,11 @@ loads or compiles it and is not counted). The machine is shared: figures are pes
   1 known hand against 9 unknown on the river). The numpy engine (lookup's default) on heads-up preflop.
 * ``lookup.poker.decide`` with a budget of 0.05 s where no exact count fits (the Monte Carlo answers): the
   whole call's wall time, which the budget bounds (issue 37: it was 6.5-8.8 s).
+* ``page_vs_cli``: the same questions asked at their defaults (the library's DEFAULT_BUDGET and DEFAULT_SAMPLES) of
+  the page's route, POST /api/poker/equity (in process, lookup's numpy engine), and of the command line,
+  ``dicetables poker equity ... --json`` (a new process each time, start-up included, the numba engine when its
+  kernels are cached as after `make run`), side by side in one run: median wall time, exact or not, deals and
+  the first hand's standard error of each. BENCH_ONLY=page_vs_cli runs this part alone.
 
 BENCH_QUICK=1 (what `make test` runs, tests/test_benchmarks.py): one timed run each, no full enumeration of the
 133,784,560 hands (the numpy evaluator on 20,000 random ones), the first two equity cases, not the numpy
@@ -62,7 +67,12 @@ def main() -> None:
         params = Path(tmp) / "params.yaml"
         params.write_text("poker:\n  preflop: {}\n")
         registry.build(["poker-evaluator"], params_path=params, artifacts_dir=Path(tmp))  # with its manifest
+        if os.environ.get("BENCH_ONLY") == "page_vs_cli":
+            page_vs_cli(Path(tmp))
+            return
         run(Path(tmp))
+        if not QUICK:  # seconds a question: not in `make test`
+            page_vs_cli(Path(tmp))
 
 
 def run(root: Path) -> None:
@@ -151,6 +161,55 @@ def decide_budget(root: Path) -> None:
             assert not got.exact
     print(f"poker decide_budget budget_s=0.05 median_s={statistics.median(times):.4f} max_s={max(times):.4f} "
           f"calls={len(times)}")
+
+
+# Questions no table answers (a board, or two known hands): the flop against 2 random hands (numpy counts it
+# exactly), the turn against 3 and two known hands preflop against a third random one (numpy estimates, numba
+# counts), the flop against 8 (both estimate).
+PAGE_VS_CLI = [("flop_vs_2", ["AsKd"], "2c7d9h", 2), ("turn_vs_3", ["AsKd"], "2c7d9hKs", 3),
+               ("preflop_2_known_vs_1", ["AsKd", "QhQs"], "", 1), ("flop_vs_8", ["AsKd"], "2c7d9h", 8)]
+
+
+def page_vs_cli(root: Path) -> None:
+    """Each of PAGE_VS_CLI asked of the page's route and of the command line at their defaults, alternately, REPEATS
+    times: median wall seconds, exact, deals and the first hand's standard error of each."""
+    import json
+    import subprocess
+
+    from fastapi.testclient import TestClient
+
+    from lookup.poker.equity import DEFAULT_BUDGET, DEFAULT_SAMPLES
+    from pipeline.poker.warm import kernels_cached
+    from webapp.app import create_app
+
+    client = TestClient(create_app(root))
+    cli = [str(Path(sys.executable).with_name("dicetables")), "--quiet", "poker", "equity"]
+    print(f"poker page_vs_cli defaults budget_s={DEFAULT_BUDGET:g} samples={DEFAULT_SAMPLES} "
+          f"cli_numba_cached={kernels_cached()}")
+
+    def page(hands: list[str], board: str, n: int) -> dict:
+        r = client.post("/api/poker/equity", json={"hands": hands, "board": board, "opponents": n})
+        assert r.status_code == 200, r.text
+        got = r.json()
+        return {"exact": got["exact"], "deals": got["deals"], "se": got["players"][0]["se"]}
+
+    def command(hands: list[str], board: str, n: int) -> dict:
+        out = subprocess.run([*cli, *hands, "--board", board, "--opponents", str(n), "--json", "--artifacts",
+                              str(root)], check=True, capture_output=True, text=True).stdout
+        got = json.loads(out)
+        return {"exact": got["exact"], "deals": got["deals"], "se": got["hands"][0]["se"]}
+
+    for name, hands, board, n in PAGE_VS_CLI:
+        times: dict[str, list[float]] = {"page": [], "cli": []}
+        last = {}
+        for _ in range(REPEATS):
+            for who, ask in (("page", page), ("cli", command)):
+                start = time.perf_counter()
+                last[who] = ask(hands, board, n)
+                times[who].append(time.perf_counter() - start)
+        print(f"poker page_vs_cli {name} " + " ".join(
+            f"{who}_median_s={statistics.median(times[who]):.2f} {who}_exact={last[who]['exact']} "
+            f"{who}_deals={last[who]['deals']} {who}_se={last[who]['se']:.2e}" for who in ("page", "cli")))
 
 
 if __name__ == "__main__":

@@ -240,8 +240,7 @@ def test_a_poker_decision_plans_no_more_deals_than_its_budget_pays_for(tmp_path_
     """No exact count fits in 0.05 s: the Monte Carlo that answers draws the deals the numpy engine evaluates in
     0.05 s at its pessimistic rate (it drew 2,000,000, 6-9 s, before). Its wall time: benchmarks/poker.py."""
     from lookup.poker import decide
-    from lookup.poker.equity import NumpyEngine
-    from lookup.poker.play import MIN_DEALS
+    from lookup.poker.equity import MIN_DEALS, NumpyEngine
 
     asked = []
     real = NumpyEngine.monte_carlo

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lookup.poker.cards import class_name, parse_class
-from lookup.poker.equity import Equity
+from lookup.poker.equity import DEFAULT_BUDGET, MAX_BUDGET, Equity, budget_samples, equity
 from lookup.poker.problem import count_arg
 from lookup.poker.tables import built_multiway, load_preflop
 from lookup.validate import number
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from lookup.poker.range_equity import RangeEquity
 
 MAX_CHIPS = 1e15  # pot and to_call: any real stake, and far inside the exact range of a float
-MIN_DEALS = 1_000  # the fewest Monte Carlo deals a decision draws, whatever its budget (a few milliseconds)
 
 
 @dataclass(frozen=True)
@@ -104,22 +103,21 @@ class CallDecision:
 
 
 def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponents: int = 1, dead: object = (),
-           budget: float = 2.0, artifacts_dir: str | Path | None = None, ranges: object = None) -> CallDecision:
+           budget: float = DEFAULT_BUDGET, artifacts_dir: str | Path | None = None,
+           ranges: object = None) -> CallDecision:
     """Call or fold when every opponent is all-in: ``pot`` chips already in the middle (the opponents' bets
     included), ``to_call`` chips to put in. No later betting remains, so calling is right exactly when the
     equity (``lookup.poker.equity`` of ``hand`` against ``opponents`` unknown hands, exact within ``budget``
     seconds) exceeds to_call / (pot + to_call). Ties of gain answer "fold" (keep the chips).
 
-    ``budget`` bounds the whole call: when no exact count fits in it, the seeded Monte Carlo that answers
-    instead draws as many deals as its engine evaluates in ``budget`` seconds at its pessimistic rate
-    (``NumpyEngine.mc_rate``), at least ``MIN_DEALS`` and at most equity's default.
+    ``budget`` (the default of every equity answer, ``lookup.poker.equity.DEFAULT_BUDGET``) bounds the whole call:
+    when no exact count fits in it, the seeded Monte Carlo that answers instead draws as many deals as its
+    engine evaluates in ``budget`` seconds at its pessimistic rate (``lookup.poker.equity.budget_samples``).
 
     ``ranges``: the ranges of the first opponents (``"QQ+, AKs"``, or a list, one per opponent; notation of
     ``lookup.poker.ranges``), the others holding random hands: the equity is then
     ``lookup.poker.range_equity``'s (exact from the preflop table or by enumeration within ``budget``, else
     its Monte Carlo, drawn as above). More ranges than ``opponents`` is a ValueError."""
-    from lookup.poker.equity import DEFAULT_SAMPLES, MAX_BUDGET, NumpyEngine, equity
-
     for name, amount in (("pot", pot), ("to_call", to_call)):
         if number(amount, name, 0, MAX_CHIPS) == 0:
             raise ValueError(f"{name} must be a positive number of chips, got 0")
@@ -127,7 +125,8 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
     seats = count_arg(opponents, "opponents")
     if seats < 1:
         raise ValueError(f"opponents must be at least 1 (the all-in players to call against), got {seats}")
-    deals = int(number(budget, "budget", 0, MAX_BUDGET) * NumpyEngine.mc_rate / (1 + seats))
+    budget = number(budget, "budget", 0, MAX_BUDGET)
+    deals = budget_samples(budget, 1 + seats)
     if ranges is not None:
         from lookup.poker.range_equity import range_equity
         from lookup.poker.ranges import Range
@@ -142,10 +141,10 @@ def decide(hand: str, *, pot: float, to_call: float, board: object = (), opponen
             raise ValueError(f"{counted(len(listed), 'range')} for {counted(seats, 'opponent')}: give at most one "
                              "range per opponent (raise opponents)")
         result = range_equity([hand, *listed], board, seats - len(listed), dead, budget=budget,
-                              artifacts_dir=artifacts_dir, samples=min(DEFAULT_SAMPLES, max(MIN_DEALS, deals)))
+                              artifacts_dir=artifacts_dir, samples=deals)
     else:
         result = equity([hand], board, seats, dead, budget=budget, artifacts_dir=artifacts_dir,
-                        samples=min(DEFAULT_SAMPLES, max(MIN_DEALS, deals)))
+                        samples=deals)
     return call_decision(result, pot, to_call)
 
 

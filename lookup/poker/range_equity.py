@@ -44,7 +44,6 @@ import numpy as np
 from lookup.poker.cards import DECK_SIZE, N_CLASSES, card_text, class_name, hand_class
 from lookup.poker.equity import (
     DEFAULT_BUDGET,
-    DEFAULT_SAMPLES,
     MAX_BUDGET,
     MAX_SAMPLES,
     SOURCE_ENUMERATION,
@@ -52,6 +51,7 @@ from lookup.poker.equity import (
     SOURCE_TABLE,
     Engine,
     NumpyEngine,
+    budget_samples,
     combinations_array,
     combos_of,
     equity,
@@ -70,7 +70,6 @@ from lookup.validate import seed as validate_seed
 from lookup.words import counted
 
 PREFLOP_BOARDS = comb(48, 5)  # boards of a heads-up preflop pair of hands: 1,712,304
-MIN_DEALS = 1_000  # the fewest Monte Carlo deals drawn, whatever the budget
 # Assumed speeds of the numpy work of the pairwise enumeration (pessimistic: measured ~1.3e6 hand values and
 # ~5e8 comparisons a second on the shared 2-core machine) and the cost of one call of ``equity`` per tuple.
 EVAL_RATE = 1e6
@@ -184,10 +183,10 @@ def range_equity(players: Any, board: Any = (), opponents: int = 0, dead: Any = 
     the others and ``opponents`` random hands, on ``board`` (0, 3, 4 or 5 cards) with ``dead`` cards out.
 
     Exact when a method (see the module) fits ``budget`` seconds by its estimate; otherwise a seeded Monte
-    Carlo of ``samples`` deals (default: as many as the budget allows at ``NumpyEngine.mc_rate``, at least
-    ``MIN_DEALS``, at most ``equity``'s default). ``engine`` counts the tuples (default numpy; the CLI passes
-    the numba one). ``use_table=False`` never reads the preflop table. Bad input (a range token, a card, too
-    many players, a range with no hand left, ranges that cannot be dealt together) is a ValueError naming it.
+    Carlo of ``samples`` deals (default: as many as the budget allows, ``lookup.poker.equity.budget_samples``).
+    ``engine`` counts the tuples (default numpy; the CLI passes the numba one). ``use_table=False`` never reads the
+    preflop table. Bad input (a range token, a card, too many players, a range with no hand left, ranges that
+    cannot be dealt together) is a ValueError naming it.
     """
     start = time.perf_counter()
     if isinstance(players, str | Range):
@@ -283,11 +282,6 @@ def range_equity(players: Any, board: Any = (), opponents: int = 0, dead: Any = 
                         [float(sqrt(v / drawn)) for v in var], None, f"Monte Carlo (numpy, seed {seed})",
                         SOURCE_MONTE_CARLO), 1)
 
-
-def budget_samples(budget: float, players: int) -> int:
-    """Monte Carlo deals that fit ``budget`` seconds at ``NumpyEngine.mc_rate`` hand values a second, at least
-    ``MIN_DEALS`` and at most ``equity``'s default (what ``range_equity`` and ``decide`` draw by default)."""
-    return int(min(DEFAULT_SAMPLES, max(MIN_DEALS, budget * NumpyEngine.mc_rate / players)))
 
 
 @dataclass

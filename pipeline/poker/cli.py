@@ -14,6 +14,11 @@ from lookup.words import counted
 from pipeline import cli_options as opt
 from pipeline.cli_options import artifacts_option, artifacts_root
 
+# The library's defaults (lookup.poker.equity), named here without importing it (numpy) when the CLI starts; the
+# numbers in the help are checked against the library's by tests/poker/test_poker_defaults.py.
+BUDGET_HELP = ("Seconds an exact count may take by the engine's estimate; beyond it, a Monte Carlo estimate "
+               "[default: the library's, lookup.poker.equity.DEFAULT_BUDGET = 5].")
+
 
 @click.group(name="poker")
 def cli() -> None:
@@ -26,18 +31,19 @@ def cli() -> None:
 @click.option("--opponents", type=int, default=None,
               help="Players with unknown cards [default: 1 with one hand (as `poker preflop`), else 0].")
 @click.option("--dead", default="", help="Cards out of play.")
-@click.option("--budget", type=float, default=10.0, show_default=True,
-              help="Seconds allowed for an exact count; beyond it, a Monte Carlo estimate.")
-@click.option("--samples", type=int, default=2_000_000, show_default=True, help="Monte Carlo deals.")
+@click.option("--budget", type=float, default=None, help=BUDGET_HELP)
+@click.option("--samples", type=int, default=None,
+              help="Monte Carlo deals [default: the library's, lookup.poker.equity.DEFAULT_SAMPLES = 2,000,000].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Monte Carlo seed.")
 @click.option("--no-table", "no_table", is_flag=True,
               help="Enumerate even when the preflop table holds the answer (one hand, no board, no dead cards).")
 @artifacts_option
 @opt.json_option
-def equity(hands: tuple[str, ...], board: str, opponents: int | None, dead: str, budget: float, samples: int,
-           seed: int, no_table: bool, artifacts_dir: Path | None, as_json: bool) -> None:
+def equity(hands: tuple[str, ...], board: str, opponents: int | None, dead: str, budget: float | None,
+           samples: int | None, seed: int, no_table: bool, artifacts_dir: Path | None, as_json: bool) -> None:
     """Win / tie / equity of each of HANDS (e.g. AsAh KsKd), exact or estimated; from the preflop table when
     it holds the question."""
+    from lookup.poker.equity import DEFAULT_BUDGET, DEFAULT_SAMPLES
     from lookup.poker.equity import equity as equity_
     from pipeline.progress import console, say
 
@@ -48,7 +54,8 @@ def equity(hands: tuple[str, ...], board: str, opponents: int | None, dead: str,
     root = artifacts_root(artifacts_dir)
     engine = _engine(root)
     with console.status("counting...") if not _quiet() else _null():
-        result = equity_(list(hands), board, opponents, dead, budget=budget, samples=samples, seed=seed,
+        result = equity_(list(hands), board, opponents, dead, budget=DEFAULT_BUDGET if budget is None else budget,
+                         samples=DEFAULT_SAMPLES if samples is None else samples, seed=seed,
                          engine=engine, artifacts_dir=root, use_table=not no_table)
     for note in result.notes:
         say(f"[yellow]note[/]: {note}")
@@ -90,11 +97,9 @@ def equity(hands: tuple[str, ...], board: str, opponents: int | None, dead: str,
 @click.option("--opponents", type=int, default=0, show_default=True,
               help="Random hands besides the PLAYERS.")
 @click.option("--dead", default="", help="Cards out of play.")
-@click.option("--budget", type=float, default=None,
-              help="Seconds allowed for an exact count; beyond it, a Monte Carlo estimate [default: the "
-                   "library's, lookup.poker.equity.DEFAULT_BUDGET = 5].")
+@click.option("--budget", type=float, default=None, help=BUDGET_HELP)
 @click.option("--samples", type=int, default=None,
-              help="Monte Carlo deals [default: as many as the budget allows].")
+              help="Monte Carlo deals [default: as many as the budget allows, at most the library's DEFAULT_SAMPLES].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Monte Carlo seed.")
 @click.option("--pot", type=float, default=None, help="Chips in the pot (with --to-call: call or fold, for the first "
                                                       "player, every opponent all-in).")

@@ -279,6 +279,9 @@ SANE = {"dice": [1, 2, 3, 4, 5], "rerolls": 1, "sheet": {}, "category": "chance"
         # poker, tic-tac-toe, dominoes: bodies the routes answer, so that each junk field is read past the model
         "hands": ["AsAh"], "board": "2c7d9h", "moves": [], "model": "random", "seat": 0, "history": [],
         "players": ["AsAh", "QQ+, AKs"],
+        # few Monte Carlo deals (poker; dominoes' most): poker's default, 2,000,000, takes seconds a request when a
+        # junk value (7 opponents, a budget of 0) leaves no exact count
+        "samples": 8,
         "hand": ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"],
         # every game's routes: a game's start (its name set per route), a short simulation
         "record": {"events": []}, "games": 1}

@@ -5,7 +5,6 @@ or fold shown are what the library answers, computed here."""
 
 from lookup import poker
 from lookup.poker.play import call_decision
-from webapp.routes import poker as poker_route
 
 
 def test_range_panel_picks_cards_and_shows_call_or_fold(page, server, web_artifacts):
@@ -23,10 +22,10 @@ def test_range_panel_picks_cards_and_shows_call_or_fold(page, server, web_artifa
     page.click("#pk-r-go")
 
     page.wait_for_selector("#pk-r-decision")
-    want = poker.range_equity(["As Ah", "QQ+, AKs"], "2c 7d 9h", budget=poker_route.MAX_BUDGET,
-                              artifacts_dir=web_artifacts)
+    want = poker.range_equity(["As Ah", "QQ+, AKs"], "2c 7d 9h", artifacts_dir=web_artifacts)
     decision = call_decision(want, 100, 50)
     assert want.exact and "exact" in page.inner_text("#pk-r-kind")
+    assert page.inner_text("#pk-r-kind .pk-deals") == f"{want.deals:,} equally likely deals"
     assert page.inner_text("#pk-r-table tr[data-player='0'] td.eq") == f"{want.equity[0]:.6f}"
     assert page.inner_text("#pk-r-decision").startswith(decision.action.upper())
     assert page.inner_text("#pk-r-needs") == "33.33 %"

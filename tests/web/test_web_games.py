@@ -2,13 +2,16 @@
 settings with a 422 naming the problem. (Tic-tac-toe, the dice race and 151 have no routes of their own but maps:
 every game's routes, tests/web/test_web_protocol.py.)"""
 
+import inspect
 import re
 from fractions import Fraction
+from math import sqrt
 
 import pytest
 
 from lookup import dominoes, poker
 from lookup.games import open_setup
+from lookup.poker.equity import DEFAULT_BUDGET, DEFAULT_SAMPLES
 from lookup.records import replay
 from webapp.routes import dominoes as dominoes_route
 from webapp.routes import poker as poker_route
@@ -37,17 +40,44 @@ def test_poker_equity_estimate_carries_its_standard_error(client, web_artifacts)
     """Three opponents: beyond what the numpy engine counts exactly, so a seeded Monte Carlo estimate."""
     body = {"hands": ["AsAh"], "opponents": 3, "board": "2c7d9h", "samples": 3000, "seed": 5}
     got = client.post("/api/poker/equity", json=body).json()
-    want = poker.equity(["AsAh"], "2c7d9h", 3, samples=3000, seed=5, budget=poker_route.MAX_BUDGET,
-                        artifacts_dir=web_artifacts)
+    want = poker.equity(["AsAh"], "2c7d9h", 3, samples=3000, seed=5, artifacts_dir=web_artifacts)
     assert not got["exact"] and got["deals"] == 3000 and got["source"] == "monte carlo"
     assert got["players"][0]["equity"] == want.equity[0] and got["players"][0]["se"] == want.se[0] > 0
+
+
+def test_poker_routes_default_to_the_librarys_defaults_and_cap_at_them(client):
+    """Budget, samples, seed and opponents: each poker route's default (in its model and in the OpenAPI schema a
+    client reads) is the library function's default of the same argument, read from its signature; what a request
+    may ask for is capped at the library's defaults."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model, function in ((poker_route.EquityQuery, poker.equity), (poker_route.RangeQuery, poker.range_equity)):
+        library = inspect.signature(function).parameters
+        for name in ("budget", "samples", "seed", "opponents"):
+            want = library[name].default
+            assert model.model_fields[name].default == want, (model.__name__, name)
+            assert schemas[model.__name__]["properties"][name].get("default") == want, (model.__name__, name)
+    assert inspect.signature(poker.decide).parameters["budget"].default == DEFAULT_BUDGET
+    assert (poker_route.MAX_BUDGET, poker_route.MAX_SAMPLES) == (DEFAULT_BUDGET, DEFAULT_SAMPLES)
+
+
+def test_poker_equity_at_the_default_is_as_precise_as_the_command_line(client, web_artifacts):
+    """No budget or samples given: the page draws the library's DEFAULT_SAMPLES deals (the command line's default,
+    tests/poker/test_poker_defaults.py), and answers what the library answers with the same arguments and seed,
+    standard error included. Three opponents on the turn: beyond what the numpy engine counts (~2.6 s a call)."""
+    body = {"hands": ["AsKd"], "board": "2c7d9hKs", "opponents": 3, "seed": 11}
+    got = client.post("/api/poker/equity", json=body).json()
+    want = poker.equity(["AsKd"], "2c7d9hKs", 3, seed=11, artifacts_dir=web_artifacts)
+    assert not got["exact"] and got["deals"] == want.deals == DEFAULT_SAMPLES
+    player = got["players"][0]
+    assert (player["equity"], player["se"]) == (want.equity[0], want.se[0])
+    # A pot share lies in 0..1, so its variance is at most 1/4: the bound of any estimate from DEFAULT_SAMPLES deals.
+    assert 0 < player["se"] <= 0.5 / sqrt(DEFAULT_SAMPLES)
 
 
 def test_poker_equity_of_one_hand_defaults_to_one_random_opponent(client, web_artifacts):
     """The library's default (1 unknown opponent with one known hand, else 0): the route said 100 % for AsAh."""
     got = client.post("/api/poker/equity", json={"hands": ["AsAh"]}).json()
-    want = poker.equity(["AsAh"], budget=poker_route.MAX_BUDGET, samples=poker_route.DEFAULT_SAMPLES,
-                        artifacts_dir=web_artifacts)
+    want = poker.equity(["AsAh"], artifacts_dir=web_artifacts)
     assert got["opponents"] == want.opponents == 1 and got["source"] == "preflop table"
     assert got["players"][0]["equity"] == want.equity[0] == poker.preflop("AA", 1, artifacts_dir=web_artifacts).equity
     alone = client.post("/api/poker/equity", json={"hands": ["AsAh"], "opponents": 0}).json()
@@ -77,9 +107,10 @@ def test_poker_bad_input_is_named(client, web_artifacts):
     assert "both in hand 1 and in board" in detail(client.post("/api/poker/equity",
                                                                json={"hands": ["AsKh"], "board": "As2c3d"}))
     assert "0, 3, 4 or 5 cards" in detail(client.post("/api/poker/equity", json={"hands": ["AsKh"], "board": "2c"}))
-    assert "budget must be a number within 0..0.25" in detail(client.post("/api/poker/equity",
-                                                                          json={"hands": ["AsKh"], "budget": 60.0}))
-    assert "samples" in detail(client.post("/api/poker/equity", json={"hands": ["AsKh"], "samples": 10**7}))
+    assert f"budget must be at most {DEFAULT_BUDGET:g} seconds on the web" in detail(client.post(
+        "/api/poker/equity", json={"hands": ["AsKh"], "budget": 60.0}))
+    assert f"samples must be at most {DEFAULT_SAMPLES:,} deals on the web" in detail(client.post(
+        "/api/poker/equity", json={"hands": ["AsKh"], "samples": 10**7}))
     assert "1..9 known hands" in detail(client.post("/api/poker/equity", json={"hands": []}))
 
 

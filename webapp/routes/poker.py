@@ -10,6 +10,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from lookup.poker import Equity, class_name, equity, preflop, range_equity
+from lookup.poker.equity import DEFAULT_BUDGET, DEFAULT_SAMPLES
+from lookup.poker.equity import MAX_BUDGET as LIBRARY_MAX_BUDGET
+from lookup.poker.equity import MAX_SAMPLES as LIBRARY_MAX_SAMPLES
 from lookup.poker.play import MAX_CHIPS, call_decision
 from lookup.poker.tables import load_preflop
 from lookup.validate import integer, number
@@ -19,29 +22,28 @@ from webapp.common import StrictModel, artifacts_dir
 router = APIRouter(prefix="/api/poker", tags=["poker"])
 Artifacts = Annotated[Path, Depends(artifacts_dir)]
 
-# What one request may cost. ``budget`` is lookup's own: the exact count is tried when the engine's estimate
-# of its time is within it. The engine is lookup's default, numpy (the web app never compiles or loads the
-# numba kernels, which live in ``pipeline``), whose estimate is optimistic: heads-up preflop (1.7 M boards) is
-# estimated at 0.13 s and takes 0.46 s on a quiet machine, 1.5 s at load 3 (docs/benchmarks.md, "Poker"), 6 s
-# at load 9. MAX_BUDGET keeps that case exact and everything larger an estimate: at most MAX_SAMPLES Monte
-# Carlo deals, ~0.5 s with nine players on a quiet machine (2 s at load 9).
-MAX_BUDGET = 0.25
-DEFAULT_SAMPLES = 20_000
-MAX_SAMPLES = 100_000
+# The defaults are the library's (lookup.poker.equity: DEFAULT_BUDGET seconds for an exact count by the engine's
+# estimate, DEFAULT_SAMPLES Monte Carlo deals beyond it), so that the page answers as precisely as the command line
+# and the library. What one request may ask for is capped at those defaults: the engine is lookup's numpy one (the
+# web app never compiles or loads the numba kernels, which live in ``pipeline``), whose estimate is optimistic
+# (heads-up preflop, estimated 0.13 s, takes 0.46 s quiet, 1.5 s at load 3) and which draws 2,000,000 deals in a few
+# seconds (docs/benchmarks.md, "Poker"); a request asking more is a 422 naming the cap.
+MAX_BUDGET = DEFAULT_BUDGET
+MAX_SAMPLES = DEFAULT_SAMPLES
 MAX_CARDS_TEXT = 200  # "AsKh" is 4 characters; no real board, hand or dead list comes near
 
 
 class EquityQuery(StrictModel):
     """hands: each known player's two hole cards ("AsKh", "As Kh"); opponents: players with unknown cards
     (random hands; default: 1 with one known hand, else 0, as the library and the command line); board: 0, 3,
-    4 or 5 cards; dead: cards out of play; budget: seconds the exact count may take by lookup's estimate (at
-    most MAX_BUDGET; else an estimate from ``samples`` deals drawn with ``seed``)."""
+    4 or 5 cards; dead: cards out of play; budget: seconds the exact count may take by lookup's estimate, else an
+    estimate from ``samples`` deals drawn with ``seed``: the library's defaults, and the most a request may ask."""
 
     hands: list[str]
     opponents: int | None = None
     board: str = ""
     dead: str = ""
-    budget: float = MAX_BUDGET
+    budget: float = DEFAULT_BUDGET
     samples: int = DEFAULT_SAMPLES
     seed: int = 0
 
@@ -50,6 +52,22 @@ def _cards(text: str, what: str) -> str:
     if len(text) > MAX_CARDS_TEXT:
         raise ValueError(f"{what}: at most {MAX_CARDS_TEXT} characters of cards, got {len(text)}")
     return text
+
+
+def _capped(budget: object, samples: object) -> tuple[float, int | None]:
+    """The request's budget and samples (None: as many as the budget allows), refused by name beyond the web's
+    caps, the library's defaults."""
+    budget = number(budget, "budget", 0, LIBRARY_MAX_BUDGET)  # junk refused as the library refuses it
+    if budget > MAX_BUDGET:
+        raise ValueError(f"budget must be at most {MAX_BUDGET:g} seconds on the web (the library's default; the "
+                         f"command line allows more), got {budget:g}")
+    if samples is None:
+        return budget, None
+    samples = integer(samples, "samples", 2, LIBRARY_MAX_SAMPLES)
+    if samples > MAX_SAMPLES:
+        raise ValueError(f"samples must be at most {MAX_SAMPLES:,} deals on the web (the library's default; the "
+                         f"command line allows more), got {samples:,}")
+    return budget, samples
 
 
 def _answer(e: Equity) -> dict[str, object]:
@@ -74,8 +92,7 @@ def equity_route(q: EquityQuery, root: Artifacts) -> dict[str, object]:
     if not 1 <= len(q.hands) <= 9:
         raise ValueError(f"hands: give 1..9 known hands (two cards each, e.g. 'AsKh'), got {len(q.hands)}")
     hands = [_cards(h, f"hand {i + 1}") for i, h in enumerate(q.hands)]
-    budget = number(q.budget, "budget", 0, MAX_BUDGET)
-    samples = integer(q.samples, "samples", 2, MAX_SAMPLES)
+    budget, samples = _capped(q.budget, q.samples)
     e = equity(hands, _cards(q.board, "board"), q.opponents, _cards(q.dead, "dead"), budget=budget,
                samples=samples, seed=q.seed, artifacts_dir=root)
     return _answer(e)
@@ -85,8 +102,8 @@ class RangeQuery(StrictModel):
     """players: each player's hand ("AsAh") or range ("QQ+, AKs", the notation of ``lookup.poker.ranges``), the
     first one "yours"; opponents: random hands besides them; board: 0, 3, 4 or 5 cards; dead: cards out of play;
     pot and to_call (both or neither): call or fold for the first player, every opponent all-in; budget: seconds
-    an exact count may take by lookup's estimate (at most MAX_BUDGET); samples: Monte Carlo deals beyond it
-    (None: as many as the budget allows, as in the library; at most MAX_SAMPLES), drawn with ``seed``."""
+    an exact count may take by lookup's estimate; samples: Monte Carlo deals beyond it (None: as many as the budget
+    allows), drawn with ``seed``: the library's defaults, and the most a request may ask."""
 
     players: list[str]
     opponents: int = 0
@@ -94,7 +111,7 @@ class RangeQuery(StrictModel):
     dead: str = ""
     pot: float | None = None
     to_call: float | None = None
-    budget: float = MAX_BUDGET
+    budget: float = DEFAULT_BUDGET
     samples: int | None = None
     seed: int = 0
 
@@ -109,8 +126,7 @@ def range_route(q: RangeQuery, root: Artifacts) -> dict[str, object]:
         raise ValueError(f"players: give 1..9 hands or ranges (e.g. ['AsAh', 'QQ+, AKs']), got {len(q.players)}")
     if (q.pot is None) != (q.to_call is None):
         raise ValueError("give both pot and to_call (call or fold), or neither")
-    budget = number(q.budget, "budget", 0, MAX_BUDGET)
-    samples = None if q.samples is None else integer(q.samples, "samples", 2, MAX_SAMPLES)
+    budget, samples = _capped(q.budget, q.samples)
     if q.pot is not None:  # checked before counting
         for name, amount in (("pot", q.pot), ("to_call", q.to_call)):
             number(amount, name, 0, MAX_CHIPS)

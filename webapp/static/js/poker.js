@@ -16,6 +16,7 @@ const HTML = `
   <div class="row"><label>Board (0, 3, 4 or 5 cards) <input id="pk-board" class="pk-cards" placeholder="2c 7d 9h"></label>
    <label>Dead cards <input id="pk-dead" class="pk-cards" placeholder="none"></label>
    <button id="pk-go" data-main>Equity</button></div>
+  <p id="pk-status" class="legend" aria-live="polite"></p>
   <div id="pk-error" class="error" role="alert"></div>
   <div id="pk-out"></div>
  </div>
@@ -30,7 +31,8 @@ const HTML = `
 </div>`;
 
 // Against a range: defaults as the library's (no random opponents besides the range, seed 0, the Monte Carlo deals the
-// budget allows) and the game's setup (pot 100, 50 to call).
+// budget allows) and the game's setup (pot 100, 50 to call). Neither panel sends a budget or a number of deals: the
+// API's defaults are the library's and the command line's (docs/web.md, "Poker"), so an answer may take seconds.
 const RANGE_HTML = `
 <div class="cols pk-cols">
  <div class="panel" id="pk-range-panel">
@@ -46,10 +48,46 @@ const RANGE_HTML = `
   <p class="legend">Cards picked into <b id="pk-r-target">your hand</b> (click a field to pick into it; click a picked
    card to take it back)</p>
   <div id="pk-picker"></div>
+  <p id="pk-r-status" class="legend" aria-live="polite"></p>
   <div id="pk-r-error" class="error" role="alert"></div>
   <div id="pk-r-out" aria-live="polite"></div>
  </div>
 </div>`;
+
+// One request at a time per panel: its button disabled (Enter and clicks then do nothing), the panel aria-busy and
+// data-busy="1" (the tests wait for "0"), and a status line counting the seconds until the answer comes.
+async function counting(button, status, panel, fn) {
+  if (button.disabled) return;
+  const start = performance.now();
+  const tick = () => {
+    $(status).textContent = `Counting… ${fmt((performance.now() - start) / 1000, 0)} s (every deal where the ` +
+      "library's time budget allows, else an estimate from the library's number of random deals: a few seconds)";
+  };
+  button.disabled = true;
+  panel.dataset.busy = "1";
+  panel.setAttribute("aria-busy", "true");
+  tick();
+  const timer = setInterval(tick, 500);
+  try { await fn(); } finally {
+    clearInterval(timer);
+    $(status).textContent = "";
+    button.disabled = false;
+    panel.dataset.busy = "0";
+    panel.setAttribute("aria-busy", "false");
+  }
+}
+
+// How an answer was found: exact over its deals, or an estimate from its sampled deals with its standard error.
+// Deals weighted by ranges may be a fraction, sent as the text "numerator/denominator".
+function kindOf(e, weighted) {
+  const deals = (noun) => typeof e.deals === "string" ? `${e.deals} ${noun}s` : counted(e.deals, noun);
+  const time = `in ${fmt(e.seconds, 2)} s`;
+  return e.exact ? `<b>exact</b>: every one of <span class="pk-deals">${deals("equally likely deal")}</span> ` +
+      `counted${weighted ? " (weighted by the ranges)" : ""}, ${time}`
+    : `<b>estimate</b> from <span class="pk-deals">${deals("sampled deal")}</span>, ${time} (± is one standard error)`;
+}
+
+const seText = (exact, se) => exact ? "0 (exact)" : `<span class="pk-se">± ${fmt(se, 6)}</span>`;
 
 const CARD = /^\s*([2-9TJQKA][cdhs][\s,]*)*$/i;
 const PICK = {"pk-r-hero": ["your hand", 2], "pk-r-board": ["the board", 5], "pk-r-dead": ["dead cards", 48]};
@@ -123,10 +161,9 @@ async function computeRange() {
   if (pot !== "" || toCall !== "") Object.assign(q, {pot: Number(pot), to_call: Number(toCall)});
   try {
     const e = await api("poker/range", q);
-    const kind = e.exact ? `<b>exact</b>: ${Number(e.deals).toLocaleString()} equally likely deals counted (weighted by the ranges)`
-      : `<b>estimate</b>: ${e.deals.toLocaleString()} sampled deals (± is one standard error)`;
+    const kind = kindOf(e, true);
     const rows = e.players.map((p, i) => `<tr data-player="${i}"><td>${p}</td><td>${e.hands[i]}</td>
-      <td class="eq">${fmt(e.equity[i], 6)}</td><td>${e.exact ? "exact" : "± " + fmt(e.se[i], 6)}</td></tr>`);
+      <td class="eq">${fmt(e.equity[i], 6)}</td><td>${seText(e.exact, e.se[i])}</td></tr>`);
     let decision = "";
     const d = e.decision;
     if (d) {
@@ -136,7 +173,7 @@ async function computeRange() {
         ${d.gain > 0 ? "wins" : "loses"} ${fmt(Math.abs(d.gain), 2)} chips on average against folding</p>`;
     }
     $("pk-r-out").innerHTML = `${decision}<p id="pk-r-kind">${kind} (${e.source}${e.opponents ? `; ${counted(e.opponents, "more random opponent", "more random opponents")}` : ""})</p>
-      <table id="pk-r-table"><tr><th>player</th><th>hands</th><th>equity</th><th>error</th></tr>${rows.join("")}</table>
+      <table id="pk-r-table"><tr><th>player</th><th>hands</th><th>equity</th><th>standard error</th></tr>${rows.join("")}</table>
       <p class="legend">${e.method}${e.notes.length ? "; " + e.notes.join("; ") : ""}</p>`;
   } catch (err) { $("pk-r-error").textContent = err.message; $("pk-r-out").innerHTML = ""; }
 }
@@ -159,12 +196,11 @@ async function computeEquity() {
   const q = {hands, ...(opp === "" ? {} : {opponents: Number(opp)}), board: $("pk-board").value, dead: $("pk-dead").value};
   try {
     const e = await api("poker/equity", q);
-    const kind = e.exact ? `<b>exact</b>: every one of ${counted(e.deals, "equally likely deal")} counted`
-      : `<b>estimate</b>: ${counted(e.deals, "sampled deal")} (± is one standard error)`;
+    const kind = kindOf(e, false);
     const rows = e.players.map((p) => `<tr data-hand="${p.hand}"><td>${p.hand}</td><td>${percent(p.win)}</td>
-      <td>${percent(p.tie)}</td><td class="eq">${fmt(p.equity, 6)}</td><td>${e.exact ? "exact" : "± " + fmt(p.se, 6)}</td></tr>`);
+      <td>${percent(p.tie)}</td><td class="eq">${fmt(p.equity, 6)}</td><td>${seText(e.exact, p.se)}</td></tr>`);
     $("pk-out").innerHTML = `<p id="pk-kind">${kind} (${e.source}${e.opponents ? `; ${counted(e.opponents, "random opponent")}` : ""})</p>
-      <table id="pk-table"><tr><th>hand</th><th>win</th><th>tie</th><th>equity (share of the pot)</th><th>error</th></tr>
+      <table id="pk-table"><tr><th>hand</th><th>win</th><th>tie</th><th>equity (share of the pot)</th><th>standard error</th></tr>
       ${rows.join("")}</table><p class="legend">${e.method}${e.notes.length ? "; " + e.notes.join("; ") : ""}</p>`;
   } catch (err) { $("pk-error").textContent = err.message; $("pk-out").innerHTML = ""; }
 }
@@ -212,9 +248,9 @@ export async function mount(section, game) {
   addHand("AsAh");
   addHand("KdKc");
   $("pk-add").onclick = () => addHand();
-  $("pk-go").onclick = computeEquity;
+  $("pk-go").onclick = () => counting($("pk-go"), "pk-status", $("pk-go").closest(".panel"), computeEquity);
   drawPicker();
-  $("pk-r-go").onclick = computeRange;
+  $("pk-r-go").onclick = () => counting($("pk-r-go"), "pk-r-status", $("pk-range-panel"), computeRange);
   $("pk-rows").onchange = drawChart;
   try {
     const first = await api("poker/preflop?opponents=1");
