@@ -54,12 +54,6 @@ class Judged:
     chosen_value: float | None = None
     luck: float | None = None
 
-    def unvalued_text(self) -> str:
-        """What the totals leave out, in words ("" when the tables value every decision of the seat)."""
-        if not self.unvalued:
-            return ""
-        return f"; {counted(self.unvalued, 'decision')} the tables of this setup do not value"
-
     def as_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
