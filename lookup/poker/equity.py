@@ -30,7 +30,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from lookup.poker.cards import card_text, class_name, hand_class
-from lookup.poker.evaluate import values
+from lookup.poker.evaluate import values_on_board
 from lookup.poker.problem import Problem, make_problem, unordered_matchings
 from lookup.poker.tables import (
     EvaluatorTables,
@@ -333,6 +333,20 @@ def tally_showdowns(vals: np.ndarray, out: np.ndarray) -> None:
         out[3, i] += (at_top & (nbest > 1)).sum()
 
 
+def draw_cards(rng: np.random.Generator, deck: np.ndarray, size: int, m: int) -> np.ndarray:
+    """``[size, m]``: for each of ``size`` deals, the first m cards of a uniformly random order of ``deck`` (one
+    deck ``[N]`` for every deal, or ``[size, N]`` a deck each). A partial Fisher-Yates shuffle, its m swaps
+    vectorised over the deals: about five times faster than sorting N random keys a deal (docs/benchmarks.md)."""
+    deck = np.array(np.broadcast_to(deck, (size, np.shape(deck)[-1])))
+    rows = np.arange(size)
+    for j in range(m):
+        r = rng.integers(j, deck.shape[1], size)
+        picked = deck[rows, r]
+        deck[rows, r] = deck[:, j]
+        deck[:, j] = picked
+    return deck[:, :m]
+
+
 def combinations_array(n: int, k: int) -> np.ndarray:
     """Every k-subset of range(n) as rows of increasing indices, in lexicographic order."""
     rows = np.zeros((1, 0), dtype=np.int64)
@@ -370,8 +384,9 @@ class NumpyEngine:
     name = "numpy"
     rate = 2e7
     # Hand evaluations per second of its Monte Carlo (one per player per deal), for a caller that must bound its
-    # time (``lookup.poker.decide``): pessimistic, measured 0.5-3 million on the shared 2-core machine.
-    mc_rate = 5e5
+    # time (``lookup.poker.decide``): pessimistic, measured 10-14 million on the shared 2-core machine (load 3.5,
+    # docs/benchmarks.md "The page beside the command line"; 0.5-3 million before the board was shared).
+    mc_rate = 2e6
 
     def __init__(self, tables: EvaluatorTables, block: int = 2048) -> None:
         self.tables = tables
@@ -395,8 +410,7 @@ class NumpyEngine:
             comp = completions[lo:lo + self.block]
             w = weights[lo:lo + self.block]
             full = np.concatenate([np.broadcast_to(fixed, (len(comp), len(fixed))), comp], axis=1)
-            vals = np.stack([values(np.concatenate([full, np.broadcast_to(h, (len(comp), 2))], axis=1),
-                                    self.tables) for h in hands], axis=1).astype(np.int64)
+            vals = values_on_board(full, hands[None], self.tables).astype(np.int64)
             vmax = vals.max(axis=1)
             top = vals == vmax[:, None]
             ktop = top.sum(axis=1)
@@ -412,9 +426,7 @@ class NumpyEngine:
     def _opponent_counts(self, full: np.ndarray, comp: np.ndarray, rem: np.ndarray, pairs: np.ndarray,
                          vmax: np.ndarray, n: int) -> list[np.ndarray]:
         cards = rem[pairs]  # [P, 2]
-        hand7 = np.concatenate([np.repeat(full[:, None, :], len(pairs), axis=1),
-                                np.broadcast_to(cards, (len(full), len(pairs), 2))], axis=2)
-        v = values(hand7, self.tables).astype(np.int64)
+        v = values_on_board(full, cards[None], self.tables).astype(np.int64)
         clash = np.zeros(v.shape, dtype=bool)
         for j in range(comp.shape[1]):
             clash |= (cards[None, :, 0] == comp[:, j, None]) | (cards[None, :, 1] == comp[:, j, None])
@@ -440,9 +452,8 @@ class NumpyEngine:
         out = np.zeros((4, m))
         for lo in range(0, samples, 1 << 16):
             size = min(1 << 16, samples - lo)
-            deal = rem[np.argsort(rng.random((size, len(rem))), axis=1)[:, :k + 2 * n]]
+            deal = draw_cards(rng, rem, size, k + 2 * n)
             full = np.concatenate([np.broadcast_to(fixed, (size, len(fixed))), deal[:, :k]], axis=1)
-            own = [np.concatenate([full, np.broadcast_to(h, (size, 2))], axis=1) for h in hands]
-            opp = [np.concatenate([full, deal[:, k + 2 * o:k + 2 * o + 2]], axis=1) for o in range(n)]
-            tally_showdowns(np.stack([values(h, self.tables) for h in own + opp], axis=1).astype(np.int64), out)
+            holes = np.concatenate([np.broadcast_to(hands, (size, m, 2)), deal[:, k:].reshape(size, n, 2)], axis=1)
+            tally_showdowns(values_on_board(full, holes, self.tables).astype(np.int64), out)
         return out

@@ -54,12 +54,13 @@ from lookup.poker.equity import (
     budget_samples,
     combinations_array,
     combos_of,
+    draw_cards,
     equity,
     preflop_question,
     tally_showdowns,
     work_units,
 )
-from lookup.poker.evaluate import values
+from lookup.poker.evaluate import values_on_board
 from lookup.poker.problem import Problem, make_problem
 from lookup.poker.ranges import Range, parse_range
 from lookup.poker.rules import MAX_PLAYERS
@@ -444,9 +445,7 @@ def _pairwise(ps: list[_Player], base: Problem, tables: Any) -> _Counts:
         full = np.concatenate([np.broadcast_to(fixed, (len(comp), len(fixed))), comp], axis=1)
         v, ok = [], []
         for h in (h0, h1):
-            seven = np.concatenate([np.broadcast_to(full[:, None, :], (len(comp), len(h), 5)),
-                                    np.broadcast_to(h[None], (len(comp), len(h), 2))], axis=2)
-            v.append(values(seven, tables).astype(np.int32))
+            v.append(values_on_board(full, h[None], tables).astype(np.int32))
             ok.append(~((h[None, :, 0, None] == comp[:, None, :]) | (h[None, :, 1, None] == comp[:, None, :])).any(2))
         both = ok[0][:, :, None] & ok[1][:, None, :]
         win += ((v[0][:, :, None] > v[1][:, None, :]) & both).sum(axis=0)
@@ -614,13 +613,14 @@ def _monte_carlo(ps: list[_Player], base: Problem, samples: int, seed: int, tabl
         size = len(cards)
         if not size:
             continue
-        keys = rng.random((size, DECK_SIZE))
-        keys[:, fixed] = 2.0
-        keys[np.arange(size)[:, None], cards.reshape(size, -1)] = 2.0
-        deal = np.argsort(keys, axis=1)[:, :k + 2 * n]
+        seen = np.zeros((size, DECK_SIZE), dtype=bool)
+        seen[:, fixed] = True
+        seen[np.arange(size)[:, None], cards.reshape(size, -1)] = True
+        # Each deal's deck: the cards it has not seen (a stable sort of booleans puts them first, in order).
+        deck = np.argsort(seen, axis=1, kind="stable")[:, :DECK_SIZE - len(fixed) - 2 * m]
+        deal = draw_cards(rng, deck, size, k + 2 * n)
         full = np.concatenate([np.broadcast_to(board, (size, len(board))), deal[:, :k]], axis=1)
-        hands = [cards[:, i] for i in range(m)] + [deal[:, k + 2 * o:k + 2 * o + 2] for o in range(n)]
-        tally_showdowns(np.stack([values(np.concatenate([full, h], axis=1), tables) for h in hands], axis=1)
-                        .astype(np.int64), out)
+        holes = np.concatenate([cards, deal[:, k:].reshape(size, n, 2)], axis=1)
+        tally_showdowns(values_on_board(full, holes, tables).astype(np.int64), out)
         done += size
     return out, done

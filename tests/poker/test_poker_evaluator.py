@@ -1,10 +1,12 @@
 """The evaluator tables: every seven-card hand by category, the reference ranking, and phevaluator."""
 
+from itertools import combinations
+
 import numpy as np
 import pytest
 
 from lookup.poker.cards import parse_cards
-from lookup.poker.evaluate import hand_value, values
+from lookup.poker.evaluate import hand_value, values, values_on_board
 from lookup.poker.rules import DISTINCT_FIVE, DISTINCT_SEVEN, SEVEN_CARD_COUNTS, best_of_seven
 from tests.peers import require
 
@@ -67,3 +69,22 @@ def test_matches_phevaluator_on_random_hands(evaluator, n):
     assert phevaluator.evaluate_cards(*parse_cards("As Ks Qs Js Ts 2c 3d")) == 1
     theirs = np.fromiter((phevaluator.evaluate_cards(*h) for h in hands.tolist()), dtype=np.int64, count=len(hands))
     assert np.array_equal(ours, 7463 - theirs)
+
+
+@pytest.mark.parametrize("board_cards", [3, 4, 5])
+def test_values_on_a_shared_board_match_phevaluator(evaluator, board_cards):
+    """Nine players' two cards on one board per deal, and every pair of cards left on one board for all: each
+    player's value orders like phevaluator's rank of the same cards (the board walked once for all players)."""
+    phevaluator = require("phevaluator")
+    five = np.unique(np.concatenate([evaluator.rank_value[evaluator.rank_value > 0],
+                                     evaluator.flush_value[evaluator.flush_value > 0]]))
+    deals = _random_hands(2000, board_cards + 18, seed=board_cards)
+    board, holes = deals[:, :board_cards], deals[:, board_cards:].reshape(2000, 9, 2)
+    ours = np.searchsorted(five, values_on_board(board, holes, evaluator)) + 1
+    theirs = np.array([[phevaluator.evaluate_cards(*b, *h) for h in hs] for b, hs in zip(board.tolist(),
+                                                                                        holes.tolist(), strict=True)])
+    assert np.array_equal(ours, 7463 - theirs)
+    one = deals[0, :board_cards]
+    pairs = np.array([p for p in combinations(range(52), 2) if not set(p) & set(one.tolist())])
+    ours = np.searchsorted(five, values_on_board(one, pairs, evaluator)) + 1
+    assert np.array_equal(ours, [7463 - phevaluator.evaluate_cards(*one.tolist(), *p) for p in pairs.tolist()])

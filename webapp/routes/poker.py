@@ -25,9 +25,9 @@ Artifacts = Annotated[Path, Depends(artifacts_dir)]
 # The defaults are the library's (lookup.poker.equity: DEFAULT_BUDGET seconds for an exact count by the engine's
 # estimate, DEFAULT_SAMPLES Monte Carlo deals beyond it), so that the page answers as precisely as the command line
 # and the library. What one request may ask for is capped at those defaults: the engine is lookup's numpy one (the
-# web app never compiles or loads the numba kernels, which live in ``pipeline``), whose estimate is optimistic
-# (heads-up preflop, estimated 0.13 s, takes 0.46 s quiet, 1.5 s at load 3) and which draws 2,000,000 deals in a few
-# seconds (docs/benchmarks.md, "Poker"); a request asking more is a 422 naming the cap.
+# web app never compiles or loads the numba kernels, which live in ``pipeline``), which draws 2,000,000 deals
+# in 0.5-1.3 s, the command line's time (docs/benchmarks.md, "Poker", page_vs_cli); a request asking more is a 422
+# naming the cap.
 MAX_BUDGET = DEFAULT_BUDGET
 MAX_SAMPLES = DEFAULT_SAMPLES
 MAX_CARDS_TEXT = 200  # "AsKh" is 4 characters; no real board, hand or dead list comes near
