@@ -5,11 +5,12 @@ The exact method enumerates the board completions (one per suit orbit, weighted 
 on each full board, *counts* the unknown opponents' hands instead of dealing them: with V the best known
 value, the opponents' possible hands split into weaker (L), equal (E) and stronger (G) ones, and the known
 players at V share the pot unless an opponent holds a G hand. For n = 1 and 2 opponents closed formulas
-count the disjoint choices (degree sums); for n >= 3 the n-matchings are enumerated among L and E (the
-seed's n! symmetry: each set of hands once) or, when fewer, counted by inclusion-exclusion over the
-matchings of E and G. The counts are finished with Python integers (they exceed 64 bits).
+count the disjoint choices (degree sums); for n >= 3 the numba engine enumerates the n-matchings among L and E
+(the seed's n! symmetry: each set of hands once) or, when fewer, counts by inclusion-exclusion over the
+matchings of E and G, and the numpy engine counts n = 3 by a closed formula too (``three_matchings``: degree
+sums and triangles). The counts are finished with Python integers (they exceed 64 bits).
 
-Two engines run the same method: the numpy one here (``lookup`` imports numpy only; n <= 2 exactly) and
+Two engines run the same method: the numpy one here (``lookup`` imports numpy only; n <= 3 exactly) and
 the numba one in ``pipeline.poker.engine`` (all n, compiled and much faster), passed as ``engine=``.
 
 Before either runs, a question the preflop tables answer (one known hand, no board, no dead cards, n random
@@ -51,6 +52,7 @@ from lookup.words import counted
 # drawn when it does not fit (standard error ~0.0003 on an equity near 1/2).
 DEFAULT_BUDGET = 5.0
 DEFAULT_SAMPLES = 2_000_000
+EXACT_OPPONENTS = 3  # the numpy engine counts at most this many unknown opponents' hands exactly (the numba one, any)
 MIN_DEALS = 1_000  # the fewest Monte Carlo deals a budget-bounded answer draws, whatever its budget (milliseconds)
 # Bounds of the arguments: an hour of counting and a billion deals (about a minute and a half of the numba
 # Monte Carlo) are beyond any use of one answer, and keep every derived count inside int64.
@@ -299,7 +301,7 @@ def equity(hands: Any, board: Any = (), opponents: int | None = None, dead: Any 
                           tuple(shares), tuple(0.0 for _ in wins), f"exact ({engine.name})",
                           time.perf_counter() - start, tuple(notes))
         notes.append("the opponents' hands were too many to count within the budget" if got is not None
-                     else f"the {engine.name} engine counts at most 2 unknown opponents exactly")
+                     else f"the {engine.name} engine counts at most {EXACT_OPPONENTS} unknown opponents exactly")
     else:
         notes.append(f"an exact count needs ~{work:.3g} evaluations, over the {budget:g} s budget "
                      f"at ~{engine.rate:.3g}/s")
@@ -377,8 +379,51 @@ def orbit_weights(boards: np.ndarray, perms: np.ndarray) -> np.ndarray:
     return np.where(smaller, 0, len(perms) // stab)
 
 
+def three_matchings(weak: np.ndarray, equal: np.ndarray, pairs: np.ndarray, cards: int) -> list[np.ndarray]:
+    """Per board, the sets of three opponents' hands that share no card, all weaker than the best known hand or
+    equal to it, by how many are equal (0 to 3): ``weak[b, p]``, ``equal[b, p]`` whether pair p (``pairs[p]``, two
+    card indices below ``cards``) is such a hand on board b.
+
+    The hands are the edges of a graph on the cards; the ordered triples of edges, weighed by colour, with the
+    product of (1 - [two of them meet]) expanded: all triples, less those where a given two meet, plus those where
+    one meets both others, less those where all three meet (a star on a card, or a triangle: the trace of the
+    adjacency matrices' product). Each term is a sum of degree products, so whole blocks of boards are counted
+    with array operations (tests: a plain enumeration of the deals)."""
+    boards, n_pairs = weak.shape
+    u, v = pairs[:, 0], pairs[:, 1]
+    w = [weak.astype(np.int64), equal.astype(np.int64)]
+    incidence = np.zeros((n_pairs, cards), dtype=np.int64)
+    incidence[np.arange(n_pairs), u] = incidence[np.arange(n_pairs), v] = 1
+    deg = [x @ incidence for x in w]  # [board, card]: the hands of each colour that hold the card
+    total = [x.sum(axis=1) for x in w]
+    meeting = [deg[c][:, u] + deg[c][:, v] - w[c] for c in (0, 1)]  # [board, pair]: the hands meeting pair p
+    adjacency = []
+    for c in (0, 1):  # float64: BLAS products, exact (entries at most cards^2)
+        a = np.zeros((boards, cards, cards))
+        a[:, u, v] = a[:, v, u] = w[c]
+        adjacency.append(a)
+
+    def meet(a: int, b: int) -> np.ndarray:  # ordered pairs of hands (colours a, b) that meet
+        return (deg[a] * deg[b]).sum(axis=1) - (w[a] * w[b]).sum(axis=1)
+
+    def ordered(a: int, b: int, c: int) -> np.ndarray:  # ordered disjoint triples of colours a, b, c
+        triangles = np.rint(((adjacency[a] @ adjacency[b]) * adjacency[c]).sum(axis=(1, 2))).astype(np.int64)
+        all_meet = (deg[a] * deg[b] * deg[c]).sum(axis=1) - (w[a] * w[b] * w[c]).sum(axis=1) + triangles
+        return (total[a] * total[b] * total[c] - meet(a, b) * total[c] - meet(a, c) * total[b]
+                - meet(b, c) * total[a] + (w[a] * meeting[b] * meeting[c]).sum(axis=1)
+                + (w[b] * meeting[a] * meeting[c]).sum(axis=1) + (w[c] * meeting[a] * meeting[b]).sum(axis=1)
+                - all_meet)
+
+    return [ordered(0, 0, 0) // 6, ordered(0, 0, 1) // 2, ordered(0, 1, 1) // 2, ordered(1, 1, 1) // 6]
+
+
+# A board's three-opponent count (``three_matchings``) costs about pool^3 / THREE_COST pair evaluations (its
+# adjacency products; measured 0.28 ms a board for a pool of 45 cards, about 5,700 evaluations at ``rate``).
+THREE_COST = 16
+
+
 class NumpyEngine:
-    """The exact method vectorised over blocks of boards (n <= 2 unknown opponents) and a vectorised Monte
+    """The exact method vectorised over blocks of boards (n <= 3 unknown opponents) and a vectorised Monte
     Carlo; its time budget assumes ``rate`` evaluations per second (measured: docs/benchmarks.md, "Poker")."""
 
     name = "numpy"
@@ -394,12 +439,14 @@ class NumpyEngine:
 
     def exact(self, problem: Problem, perms: np.ndarray, budget: int) -> tuple[np.ndarray, np.ndarray, int] | None:
         n = problem.opponents
-        if n > 2:
+        if n > EXACT_OPPONENTS:
             return None
         hands = problem.hands_array()
         m = len(hands)
         rem = problem.rem
         d = np.zeros((m, m + 1, n + 1), dtype=np.int64)
+        if n == 3 and problem.pool ** 3 // THREE_COST > budget:  # "failed": what the budget leaves a board is less
+            return d, d[:, :, :0, None], 1
         completions = rem[combinations_array(len(rem), problem.k)]
         weights = orbit_weights(completions, perms)
         keep = weights > 0
@@ -439,6 +486,8 @@ class NumpyEngine:
         incidence[np.arange(len(pairs)), pairs[:, 0]] = 1
         incidence[np.arange(len(pairs)), pairs[:, 1]] = 1
         dl, de = weak.astype(np.int64) @ incidence, equal.astype(np.int64) @ incidence
+        if n == 3:
+            return three_matchings(weak, equal, pairs, len(rem))
         return [nl * (nl - 1) // 2 - (dl * (dl - 1) // 2).sum(axis=1),
                 nl * ne - (dl * de).sum(axis=1),
                 ne * (ne - 1) // 2 - (de * (de - 1) // 2).sum(axis=1)]

@@ -16,7 +16,7 @@ The return is in chips, the net of calling rather than folding: ``share * (pot +
 call (``share`` the caller's part of the final pot: 1 alone at the top, 1/k split k ways, 0 beaten), 0 for a
 fold. Values are its expectation: before the flop from the preflop table (``lookup.poker.equity``, exact against
 one random hand, as the table holds it against more), from the flop on the exact equity of the known cards
-(counted by ``lookup.poker.equity``; None against more than two unknown hands, which lookup's engine does not
+(counted by ``lookup.poker.equity``; None against more than three unknown hands, which lookup's engine does not
 count exactly); the decision's values are ``decide``'s: folding 0, calling its ``gain``.
 """
 
@@ -33,7 +33,7 @@ import numpy as np
 
 from lookup.games import GameSpec, Option
 from lookup.poker.cards import DECK_SIZE, card_text, hand_class, parse_cards
-from lookup.poker.equity import MAX_BUDGET, equity
+from lookup.poker.equity import EXACT_OPPONENTS, MAX_BUDGET, equity
 from lookup.poker.evaluate import values
 from lookup.poker.play import call_gain
 from lookup.poker.rules import HOLE_CARDS, MAX_PLAYERS
@@ -46,7 +46,6 @@ from lookup.words import counted
 FOLD, CALL = "fold", "call"
 ACTIONS = (FOLD, CALL)
 MAX_CHIPS = 10**12  # whole chips: any real stake
-EXACT_OPPONENTS = 2  # lookup's numpy engine counts at most two unknown hands exactly
 STREETS = {0: "the flop", 3: "the turn", 4: "the river"}  # what the board's next cards are called
 UNIT = Unit("chips", "the expected net chips of calling rather than folding (a fold is 0)", digits=2)
 Cards = tuple[int, ...]

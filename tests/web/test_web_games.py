@@ -37,10 +37,10 @@ def test_poker_equity_is_the_librarys_exact_count(client, web_artifacts):
 
 
 def test_poker_equity_estimate_carries_its_standard_error(client, web_artifacts):
-    """Three opponents: beyond what the numpy engine counts exactly, so a seeded Monte Carlo estimate."""
-    body = {"hands": ["AsAh"], "opponents": 3, "board": "2c7d9h", "samples": 3000, "seed": 5}
+    """Four opponents: beyond what the numpy engine counts exactly, so a seeded Monte Carlo estimate."""
+    body = {"hands": ["AsAh"], "opponents": 4, "board": "2c7d9h", "samples": 3000, "seed": 5}
     got = client.post("/api/poker/equity", json=body).json()
-    want = poker.equity(["AsAh"], "2c7d9h", 3, samples=3000, seed=5, artifacts_dir=web_artifacts)
+    want = poker.equity(["AsAh"], "2c7d9h", 4, samples=3000, seed=5, artifacts_dir=web_artifacts)
     assert not got["exact"] and got["deals"] == 3000 and got["source"] == "monte carlo"
     assert got["players"][0]["equity"] == want.equity[0] and got["players"][0]["se"] == want.se[0] > 0
 
@@ -63,10 +63,10 @@ def test_poker_routes_default_to_the_librarys_defaults_and_cap_at_them(client):
 def test_poker_equity_at_the_default_is_as_precise_as_the_command_line(client, web_artifacts):
     """No budget or samples given: the page draws the library's DEFAULT_SAMPLES deals (the command line's default,
     tests/poker/test_poker_defaults.py), and answers what the library answers with the same arguments and seed,
-    standard error included. Three opponents on the turn: beyond what the numpy engine counts (~2.6 s a call)."""
-    body = {"hands": ["AsKd"], "board": "2c7d9hKs", "opponents": 3, "seed": 11}
+    standard error included. Four opponents on the turn: beyond what the numpy engine counts."""
+    body = {"hands": ["AsKd"], "board": "2c7d9hKs", "opponents": 4, "seed": 11}
     got = client.post("/api/poker/equity", json=body).json()
-    want = poker.equity(["AsKd"], "2c7d9hKs", 3, seed=11, artifacts_dir=web_artifacts)
+    want = poker.equity(["AsKd"], "2c7d9hKs", 4, seed=11, artifacts_dir=web_artifacts)
     assert not got["exact"] and got["deals"] == want.deals == DEFAULT_SAMPLES
     player = got["players"][0]
     assert (player["equity"], player["se"]) == (want.equity[0], want.se[0])

@@ -26,7 +26,7 @@ Artifacts = Annotated[Path, Depends(artifacts_dir)]
 # estimate, DEFAULT_SAMPLES Monte Carlo deals beyond it), so that the page answers as precisely as the command line
 # and the library. What one request may ask for is capped at those defaults: the engine is lookup's numpy one (the
 # web app never compiles or loads the numba kernels, which live in ``pipeline``), which draws 2,000,000 deals
-# in 0.5-1.3 s, the command line's time (docs/benchmarks.md, "Poker", page_vs_cli); a request asking more is a 422
+# in 0.6-1.6 s, the command line's time (docs/benchmarks.md, "Poker", page_vs_cli); a request asking more is a 422
 # naming the cap.
 MAX_BUDGET = DEFAULT_BUDGET
 MAX_SAMPLES = DEFAULT_SAMPLES
