@@ -41,6 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numba
 import numpy as np
 
 from lookup.yahtzee.rules import UPPER, Rules, get_rules, kernel_params, scoring_tables
@@ -55,6 +56,9 @@ __all__ = ["ScoreLaw", "law_rules", "optimal_score_law", "score_distribution", "
 IN_MEMORY_BYTES = 4 << 30
 # Rows of one block of optimal_score_law's pass: the next layer's rows read no more are freed after each block.
 DEFAULT_BLOCK_ROWS = 1 << 17
+# Chunks of a block per thread (run_chunks): rows cost unequally, and the block's last chunk keeps one thread busy
+# alone.
+CHUNKS_PER_THREAD = 32
 # What the pass plays: the policy tables (policy_row, reroll, category), row i's decisions in
 # reroll[policy_row[i]] and category[policy_row[i]], or the values by row (float64), whose turns it solves.
 Policy = tuple[np.ndarray, np.ndarray, np.ndarray] | np.ndarray
@@ -121,18 +125,48 @@ def _final_roll_law(reroll, roll_prob, keep_of_mask, add_die, roll_offset, km):
 
 
 @njit(cache=True)
-def _row_law(i, reroll, category, row_mask, row_upper, row_ybox, state_index, score_t, joker_score, yface, params,
-             add_die, roll_offset, roll_prob, keep_of_mask, n_points, width, offset, law, next_law, p_bonus, p_yahtzee,
-             errors, km, tab, touched):
-    """The law of row i's remaining points played by ``reroll[j, r]`` and ``category[r]`` (its policy rows), as
-    :func:`law_layer` documents it. Scratch: km [n_keeps], tab [n_boxes, 2 n_points] (zeros, left zeros), touched
-    [n_rolls]."""
+def _final_roll_law_batch(reroll, nb, roll_prob, keep_of_mask, add_die, roll_offset, km):
+    """:func:`_final_roll_law` of the lanes s < nb side by side: ``km[roll_offset + r, s]`` for the rerolls
+    ``reroll[s, j, r]`` (the other lanes hold no law). Each lane's operations are the scalar's in its order, so its
+    bits are the scalar's: a keep's mass is scaled in place (the scalar scales a copy, and the keep is not read
+    again), and a keep of mass zero adds zeros to nonnegative masses, which the scalar skips."""
+    n_faces = add_die.shape[1]
+    n_lanes = km.shape[1]
+    inv = 1.0 / n_faces
+    n_rolls = roll_prob.shape[0]
+    for r in range(n_rolls):
+        for s in range(n_lanes):
+            km[roll_offset + r, s] = roll_prob[r] if s < nb else 0.0
+    for j in range(1, -1, -1):  # j = rerolls left - 1: first the decision after the first roll
+        for k in range(roll_offset):
+            for s in range(n_lanes):
+                km[k, s] = 0.0
+        for r in range(n_rolls):
+            for s in range(nb):
+                p = km[roll_offset + r, s]
+                km[roll_offset + r, s] = 0.0
+                km[keep_of_mask[r, reroll[s, j, r]], s] += p
+        for k in range(roll_offset):  # the lanes of a keep are contiguous: the loops over lanes vectorize
+            for s in range(n_lanes):
+                km[k, s] *= inv
+            for f in range(n_faces):
+                a = add_die[k, f]
+                for s in range(n_lanes):
+                    km[a, s] += km[k, s]
+
+
+@njit(cache=True)
+def _row_law(i, category, row_mask, row_upper, row_ybox, state_index, score_t, joker_score, yface, params,
+             roll_offset, roll_prob, n_points, width, offset, law, next_law, p_bonus, p_yahtzee, errors, km, tab,
+             touched):
+    """The law of row i's remaining points played by ``category[r]`` (its policy row), ``km[roll_offset + r]``
+    being the probability that its final roll is r under its rerolls (:func:`_final_roll_law`), as
+    :func:`law_layer` documents it. Scratch: tab [n_boxes, 2 n_points] (zeros, left zeros), touched [n_rolls]."""
     joker_code, thr, ubonus, ybonus = params[0], params[1], params[2], params[3]
     n_boxes, yidx = params[5], params[6]
     all_filled = (1 << n_boxes) - 1
     n_rolls = roll_prob.shape[0]
     mask, upper, ybox = row_mask[i], row_upper[i], row_ybox[i]
-    _final_roll_law(reroll, roll_prob, keep_of_mask, add_die, roll_offset, km)
     n_touched = 0
     for r in range(n_rolls):
         q = km[roll_offset + r]
@@ -174,8 +208,9 @@ def _row_law(i, reroll, category, row_mask, row_upper, row_ybox, state_index, sc
             errors[i] = 1
             continue
         src = next_law[offset[nxt]:offset[nxt] + wn]
+        out = dst[rew:rew + wn]  # indexed by the loop's counter alone (no offset to add): the loop vectorizes
         for x in range(wn):
-            dst[rew + x] += p * src[x]
+            out[x] += p * src[x]
     p_bonus[i] = pb
     p_yahtzee[i] = py
 
@@ -199,9 +234,10 @@ def law_layer(chunk, start, stop, lo, hi, row_mask, row_upper, row_ybox, policy_
     touched = np.empty(roll_prob.shape[0], dtype=np.int64)
     for i in range(lo + start, lo + stop):
         prow = policy_row[i]
-        _row_law(i, reroll[prow], category[prow], row_mask, row_upper, row_ybox, state_index, score_t, joker_score,
-                 yface, params, add_die, roll_offset, roll_prob, keep_of_mask, n_points, width, offset, law, next_law,
-                 p_bonus, p_yahtzee, errors, km, tab, touched)
+        _final_roll_law(reroll[prow], roll_prob, keep_of_mask, add_die, roll_offset, km)
+        _row_law(i, category[prow], row_mask, row_upper, row_ybox, state_index, score_t, joker_score, yface, params,
+                 roll_offset, roll_prob, n_points, width, offset, law, next_law, p_bonus, p_yahtzee, errors, km, tab,
+                 touched)
 
 
 @njit(cache=True, nogil=True)
@@ -226,7 +262,7 @@ def optimal_law_layer(chunk, start, stop, batch_lo, batch_n, row_mask, row_upper
     reroll = np.empty((batch, 2, n_rolls), dtype=np.uint8)
     category = np.empty((batch, n_rolls), dtype=np.uint8)
     value = np.empty(batch)
-    km = np.empty(n_keeps)
+    km = np.empty((n_keeps, batch))
     tab = np.zeros((params[5], 2 * n_points))
     touched = np.empty(n_rolls, dtype=np.int64)
     for b in range(start, stop):
@@ -238,11 +274,12 @@ def optimal_law_layer(chunk, start, stop, batch_lo, batch_n, row_mask, row_upper
         kernels.turn_policy_batch(row_mask[lo], ups, ybs, nb, e, m, g, w, vrow, state_index, score_t, joker_score,
                                   counts_t, yroll, yface, params, add_die, sub_pad, size_offset, roll_offset, roll_prob,
                                   cand_keep, cand_mask, reroll, category, value)
+        _final_roll_law_batch(reroll, nb, roll_prob, keep_of_mask, add_die, roll_offset, km)
         for s in range(nb):
             vrow[lo + s] = value[s]
-            _row_law(lo + s, reroll[s], category[s], row_mask, row_upper, row_ybox, state_index, score_t, joker_score,
-                     yface, params, add_die, roll_offset, roll_prob, keep_of_mask, n_points, width, offset, law,
-                     next_law, p_bonus, p_yahtzee, errors, km, tab, touched)
+            _row_law(lo + s, category[s], row_mask, row_upper, row_ybox, state_index, score_t, joker_score, yface,
+                     params, roll_offset, roll_prob, n_points, width, offset, law, next_law, p_bonus, p_yahtzee, errors,
+                     km[:, s], tab, touched)
 
 
 @dataclass(frozen=True)
@@ -445,7 +482,9 @@ def _law_pass(rules: Rules, policy: Policy, block_rows: int | None, storage: str
             for a, b in _blocks(lo, hi, block_rows):
                 rows = (a, b) if kernel is law_layer else mask_batches(space.row_mask, a, b, kernels.BATCH)
                 n = b - a if kernel is law_layer else len(rows[0])
-                run_chunks(kernel, n, kernels._n_chunks(n), *rows, *head, law, next_law, p_bonus, p_yahtzee, errors)
+                # Many chunks: the threads end a block together (the block waits for its last chunk).
+                run_chunks(kernel, n, min(n, CHUNKS_PER_THREAD * numba.get_num_threads()), *rows, *head, law,
+                           next_law, p_bonus, p_yahtzee, errors)
                 if errors[a:b].any():
                     bad = a + int(np.flatnonzero(errors[a:b])[0])
                     what = "a box the rules do not allow" if errors[bad] == 2 else "more points than its bound"

@@ -319,10 +319,15 @@ BATCH = 4
 
 
 @njit(cache=True)
-def _final_values_batch(mask, ups, ybs, v0, g, w, vrow, state_index, score_t, joker_score, counts_t, yroll,
+def _final_values_batch(mask, ups, ybs, v0, g, w, yv, vrow, state_index, score_t, joker_score, counts_t, yroll,
                         params):
     """Batched ``_final_values``: v0[r, s] for the states (mask, ups[s], ybs[s]); leaves ``g[c, k, s]`` and
-    ``w[c, s]`` as ``_final_values`` leaves ``g[c, k]`` and ``w[c]`` for each lane."""
+    ``w[c, s]`` as ``_final_values`` leaves ``g[c, k]`` and ``w[c]`` for each lane, and ``yv[f, c, s]``: the
+    value of scoring the n-alike roll of face f in box c (``_yahtzee_box_value``; boxes its rules allow only).
+
+    The n-alike rolls box by box over the lanes, the Joker rule's options once per face: the values and their
+    maximum are ``_yahtzee_roll_value``'s (the same sums, the same strict comparisons in the same box order),
+    at a fraction of the cost of a call per lane and box (numba keeps the calls)."""
     thr, ubonus, ybonus, n_dice = params[1], params[2], params[3], params[4]
     n_rolls = v0.shape[0]
     for r in range(n_rolls):
@@ -358,9 +363,19 @@ def _final_values_batch(mask, ups, ybs, v0, g, w, vrow, state_index, score_t, jo
                     v0[r, s] = x if x > v0[r, s] else v0[r, s]
     for f in range(yroll.shape[0]):
         r = yroll[f]
+        allowed, use_joker = scoring_options(params[0], mask, f, (1 << params[5]) - 1, params[6], params[7])
         for s in range(BATCH):
-            v0[r, s] = _yahtzee_roll_value(mask, ups[s], ybs[s], f, r, -1, vrow, state_index, joker_score,
-                                           score_t, params)
+            v0[r, s] = -np.inf
+        for c in range(params[5]):
+            if (allowed >> c) & 1 == 0:
+                continue
+            pts = joker_score[r, c] if use_joker else np.int64(score_t[c, r])
+            nmask = mask | (1 << c)
+            for s in range(BATCH):
+                rew, nu, ny = box_outcome(c, pts, ups[s], ybs[s], 1, thr, ubonus, ybonus, params[6])
+                x = rew + vrow[state_index[nmask, nu, ny]]
+                yv[f, c, s] = x
+                v0[r, s] = x if x > v0[r, s] else v0[r, s]
 
 
 @njit(cache=True)
@@ -395,44 +410,48 @@ def _max_subkeeps_batch(e, m, sub_pad, size_offset):
 
 
 @njit(cache=True)
-def _best_categories_batch(mask, ups, ybs, nb, v0, g, w, vrow, state_index, score_t, joker_score, counts_t, yface,
-                           params, category):
-    """Batched ``_best_categories``: ``category[s, r]`` for the lanes s < nb, from ``_final_values_batch``'s v0, g
-    and w (the same comparisons of the same numbers, lane by lane)."""
+def _best_categories_batch(mask, nb, v0, g, w, yv, score_t, counts_t, yface, params, category):
+    """Batched ``_best_categories``: ``category[s, r]`` for the lanes s < nb, from ``_final_values_batch``'s v0, g,
+    w and yv (the same comparisons of the same numbers, lane by lane).
+
+    The boxes are visited from the last to the first and each one that is within TIE_EPS takes the roll: the last
+    to take it is the lowest such box, the scalar kernel's first. Branch-free over the lanes (a roll's lanes are
+    contiguous in ``cat``), where a scan from the first box that stops at the first fit is not."""
     n_rolls = v0.shape[0]
-    for s in range(nb):
-        for r in range(n_rolls):
-            category[s, r] = 255
+    cat = np.empty((n_rolls, BATCH))  # float64: the selects over the lanes vectorize as the comparisons' type
+    for r in range(n_rolls):
+        for s in range(BATCH):
+            cat[r, s] = 255.0
     usable = _usable_boxes(mask, params)
-    for c in range(params[5]):
+    for c in range(params[5] - 1, -1, -1):
         if (usable >> c) & 1 == 0:
             continue
+        cf = float(c)
         if c < N_UPPER:
             gc = g[c]
             cnt = counts_t[c]
             for r in range(n_rolls):
                 x = gc[cnt[r]]
-                for s in range(nb):
-                    if category[s, r] == 255 and x[s] >= v0[r, s] - TIE_EPS:
-                        category[s, r] = c
+                for s in range(BATCH):
+                    cat[r, s] = cf if x[s] >= v0[r, s] - TIE_EPS else cat[r, s]
         else:
             sc = score_t[c]
             wc = w[c]
             for r in range(n_rolls):
-                for s in range(nb):
-                    if category[s, r] == 255 and sc[r] + wc[s] >= v0[r, s] - TIE_EPS:
-                        category[s, r] = c
-    for r in range(n_rolls):  # n alike: the Joker rule decides which boxes are allowed, and their values
+                for s in range(BATCH):
+                    cat[r, s] = cf if sc[r] + wc[s] >= v0[r, s] - TIE_EPS else cat[r, s]
+    for s in range(nb):
+        for r in range(n_rolls):
+            category[s, r] = np.uint8(cat[r, s])
+    for r in range(n_rolls):  # n alike: the boxes the Joker rule allows, their values left in yv
         f = yface[r]
         if f < 0:
             continue
+        allowed, use_joker = scoring_options(params[0], mask, f, (1 << params[5]) - 1, params[6], params[7])
         for s in range(nb):
-            allowed, use_joker = scoring_options(params[0], mask, f, (1 << params[5]) - 1, params[6], params[7])
             category[s, r] = 255
             for c in range(params[5]):
-                if (usable & allowed) >> c & 1 and _yahtzee_box_value(
-                        mask, ups[s], ybs[s], r, c, use_joker, vrow, state_index, joker_score, score_t,
-                        params) >= v0[r, s] - TIE_EPS:
+                if (usable & allowed) >> c & 1 and yv[f, c, s] >= v0[r, s] - TIE_EPS:
                     category[s, r] = c
                     break
 
@@ -454,22 +473,34 @@ def turn_policy_batch(mask, ups, ybs, nb, e, m, g, w, vrow, state_index, score_t
     inv_faces = 1.0 / add_die.shape[1]
     n_cand = cand_keep.shape[1]
     v0 = e[roll_offset:]
-    _final_values_batch(mask, ups, ybs, v0, g, w, vrow, state_index, score_t, joker_score, counts_t, yroll, params)
-    _best_categories_batch(mask, ups, ybs, nb, v0, g, w, vrow, state_index, score_t, joker_score, counts_t, yface,
-                           params, category)
+    yv = np.empty((yroll.shape[0], params[5], BATCH))
+    _final_values_batch(mask, ups, ybs, v0, g, w, yv, vrow, state_index, score_t, joker_score, counts_t, yroll, params)
+    _best_categories_batch(mask, nb, v0, g, w, yv, score_t, counts_t, yface, params, category)
     for j in range(2):
         _expect_keeps_batch(e, add_die, roll_offset, inv_faces)
         _max_subkeeps_batch(e, m, sub_pad, size_offset)
-        for r in range(n_rolls):
+        for r in range(n_rolls):  # the four lanes side by side: one scan of the candidates until each has its keep
             ck = cand_keep[r]
-            for s in range(nb):
-                best = m[roll_offset + r, s] - TIE_EPS
-                pick = cand_mask[r, 0]  # never kept: the best keep is among the keeps
-                for t in range(n_cand):
-                    if e[ck[t], s] >= best:
-                        pick = cand_mask[r, t]
-                        break
-                reroll[s, j, r] = pick
+            b0 = m[roll_offset + r, 0] - TIE_EPS
+            b1 = m[roll_offset + r, 1] - TIE_EPS
+            b2 = m[roll_offset + r, 2] - TIE_EPS
+            b3 = m[roll_offset + r, 3] - TIE_EPS
+            p0 = p1 = p2 = p3 = -1
+            for t in range(n_cand):  # selects, not branches: which lane finds its keep when is unpredictable
+                k = ck[t]
+                p0 = t if (p0 < 0) & (e[k, 0] >= b0) else p0
+                p1 = t if (p1 < 0) & (e[k, 1] >= b1) else p1
+                p2 = t if (p2 < 0) & (e[k, 2] >= b2) else p2
+                p3 = t if (p3 < 0) & (e[k, 3] >= b3) else p3
+                if (p0 | p1 | p2 | p3) >= 0:
+                    break
+            reroll[0, j, r] = cand_mask[r, p0]
+            if nb > 1:
+                reroll[1, j, r] = cand_mask[r, p1]
+            if nb > 2:
+                reroll[2, j, r] = cand_mask[r, p2]
+            if nb > 3:
+                reroll[3, j, r] = cand_mask[r, p3]
         for k in range(roll_offset, n_keeps):
             for s in range(BATCH):
                 e[k, s] = m[k, s]
@@ -545,6 +576,7 @@ def solve_layer_batched(chunk, start, stop, batch_lo, batch_n, row_mask, row_upp
     ups = np.empty(BATCH, dtype=np.int64)
     ybs = np.empty(BATCH, dtype=np.int64)
     tot = np.empty(BATCH)
+    yv = np.empty((yroll.shape[0], params[5], BATCH))
     for b in range(start, stop):
         lo, nb = batch_lo[b], batch_n[b]
         for s in range(BATCH):
@@ -552,7 +584,7 @@ def solve_layer_batched(chunk, start, stop, batch_lo, batch_n, row_mask, row_upp
             ups[s] = row_upper[i]
             ybs[s] = row_ybox[i]
         for c in range(n_carry):
-            _final_values_batch(row_mask[lo], ups, ybs, fin[c], g, w, vals[c], state_index, score_t,
+            _final_values_batch(row_mask[lo], ups, ybs, fin[c], g, w, yv, vals[c], state_index, score_t,
                                 joker_score, counts_t, yroll, params)
         e[roll_offset:] = fin[0]
         for stage in range(1, n_carry + 2):  # stage = rerolls left before the stage's choice

@@ -108,3 +108,27 @@ def test_family_only_when_asked():
     for bad in (["hasbro"], ["seed"], ["maxi-se+saved2"]):
         with pytest.raises(ValueError):
             optimal_law.settings({"rule_sets": ["hasbro"], "law": {"rule_sets": bad}})
+
+
+@pytest.mark.parametrize("name", ["maxi", "scandinavian"])
+def test_the_batched_final_roll_law_is_the_scalar_one_bitwise(name):
+    """The final-roll law of a batch of rows side by side (the pass of optimal_score_law) has each lane's bits of
+    the scalar kernel (score_distribution's), for random rerolls, full and partial batches (spare lanes)."""
+    from pipeline.yahtzee import kernels
+    from pipeline.yahtzee.solver import kernel_tables
+
+    kt = kernel_tables(get_rules(name))
+    n_keeps, n_rolls = kt.add_die.shape[0], len(kt.roll_prob)
+    rng = np.random.default_rng(40)
+    for nb in range(1, kernels.BATCH + 1):
+        reroll = rng.integers(0, kt.keep_of_mask.shape[1], (kernels.BATCH, 2, n_rolls)).astype(np.uint8)
+        reroll[0, :, :5] = 0  # mask 0 keeps every die, the last mask rerolls them all
+        reroll[0, :, 5:10] = kt.keep_of_mask.shape[1] - 1
+        km = np.full((n_keeps, kernels.BATCH), np.nan)
+        distribution._final_roll_law_batch(reroll, nb, kt.roll_prob, kt.keep_of_mask, kt.add_die, kt.roll_offset, km)
+        for s in range(nb):
+            want = np.empty(n_keeps)
+            distribution._final_roll_law(reroll[s], kt.roll_prob, kt.keep_of_mask, kt.add_die, kt.roll_offset, want)
+            got = km[kt.roll_offset:, s]
+            assert got.tobytes() == want[kt.roll_offset:].tobytes(), (name, nb, s)
+            assert abs(got.sum() - 1) < 1e-12
