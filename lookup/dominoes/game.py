@@ -491,7 +491,8 @@ SMALL_INSTANCE = {"max_pip": 2, "hand": 3}
 def setups(root: Path) -> list[dict[str, JSON]]:
     """The experiment's players (``dominoes-matchups``: its players, models and search settings; a predictive player
     assumes one model, each in turn), on a small instance of complete information (double-two, every tile dealt)
-    and on the standard game; [] when the experiment is not built."""
+    and on the standard game, each as the whole game and as seen from either seat (``you``); [] when the experiment
+    is not built."""
     try:
         params = load_matchups(artifacts_dir=root).params
     except ArtifactError:
@@ -501,8 +502,8 @@ def setups(root: Path) -> list[dict[str, JSON]]:
     for player in params["players"]:
         players += ([{"player": player, "models": [m]} for m in params["models"]] if player == "predictive"
                     else [{"player": player, "models": list(params["models"])}])
-    return [{**instance, **p, **settings, "you": you} for instance in (SMALL_INSTANCE, {"max_pip": 6, "hand": E.HAND_SIZE})
-            for p in players for you in (None, *range(2))]
+    return [{**instance, **p, **settings, "you": you} for p in players for you in (None, 0, 1)
+            for instance in (SMALL_INSTANCE, {"max_pip": 6, "hand": E.HAND_SIZE})]
 
 
 def open_dominoes(setup: dict[str, JSON], artifacts_dir: Path | None) -> DominoesAdvisor:

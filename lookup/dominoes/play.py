@@ -227,7 +227,7 @@ def _check_history(v: View) -> None:
                                  f"neither {ev[e, 2]} nor {ev[e, 3]}, but every unknown tile fits one (and it "
                                  "placed no such tile since)")
         elif kind == E.EV_VOID and placed & ends:
-            bad = [tile_name(t) for t in range(E.N_TILES) if placed & ends >> t & 1]
+            bad = [tile_name(t) for t in range(E.N_TILES) if (placed & ends) >> t & 1]
             raise ValueError(f"history inconsistent with the rules: the opponent placed {', '.join(bad)} "
                              f"after drawing or passing for want of a {ev[e, 2]} or {ev[e, 3]}")
         elif kind == E.EV_PLACE:

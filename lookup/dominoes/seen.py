@@ -281,6 +281,10 @@ class SeenGame(DominoesGame):
             raise ValueError(f"dominoes: the game is blocked and player {2 - self.you} shows the pips in its hand, "
                              f"written '{PIPS}12': {shown(data, 20)} is not a total that {counted(k, 'tile')} it "
                              f"may hold make; legal: {self._legal_text(state)}")
+        if mover != CHANCE and data.strip().lower().startswith("draw:"):
+            raise ValueError(f"dominoes, seen from player {self.you + 1}: " + (
+                "your draw is entered as 'draw', then the tile you drew" if mover == self.you else
+                f"player {mover + 1} to move: the other player's draw is entered without its tile ('draw')"))
         action = parse_tile(data) if mover == CHANCE else parse_move(data, opening=self.seen(state).left < 0)
         if action in options:
             return action
@@ -296,8 +300,6 @@ class SeenGame(DominoesGame):
             token, whose = f"draw:{tile_name(action)}", f"player {self.you + 1} draws"
         else:
             token, whose = move_name(action), f"player {v.to_move + 1} to move"
-            if v.to_move != self.you and data.lower().startswith("draw:"):
-                return f"{whose}: the other player's draw is entered without its tile ('draw')"
             if v.to_move == self.you and action < E.DRAW and not v.hand >> (action >> 1) & 1:
                 return f"{whose} (you): you do not hold {tile_name(action >> 1)}"
         try:
