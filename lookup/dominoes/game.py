@@ -347,9 +347,13 @@ class DominoesGame(Game):
         hands, moves, drawing = data["hands"], data.get("moves", []), data.get("drawing", False)
         if not isinstance(hands, list) or len(hands) != 2 or not all(isinstance(h, list) for h in hands):
             raise ValueError("hands must be the two hands as dealt, lists of tiles such as '3-5'")
+        return self._played(self._deal([t for h in hands for t in h]), moves, drawing)
+
+    def _played(self, state: DomState, moves: JSON, drawing: JSON) -> DomState:
+        """``state`` (the deal complete) with ``moves`` played on as ``state_json`` writes them, and a draw begun
+        where ``drawing``; ValueError naming the first that cannot be."""
         if not isinstance(moves, list) or len(moves) > 8 * E.N_TILES or type(drawing) is not bool:
             raise ValueError("moves must be a list of moves (at most a game's), drawing true or false")
-        state = self._deal([t for h in hands for t in h])
         for i, move in enumerate(moves):
             if not isinstance(move, str):
                 raise ValueError(f"move {i + 1}: a move is written as text such as '3-5L', 'draw:2-4' or 'pass'")

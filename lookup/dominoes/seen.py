@@ -244,20 +244,10 @@ class SeenGame(DominoesGame):
             drawing, pips = data.get("drawing", False), data.get("shown")
         if not isinstance(tiles, list) or len(tiles) > self.hand:
             raise ValueError(f"the seat's hand is a list of at most {self.hand} tiles such as '3-5'")
-        if not isinstance(moves, list) or len(moves) > 8 * E.N_TILES or type(drawing) is not bool:
-            raise ValueError("moves must be a list of moves (at most a game's), drawing true or false")
         state = self.initial_state()
         for t in tiles:
             state = self.apply(state, self.parse_action(state, t))
-        for i, move in enumerate(moves):
-            if not isinstance(move, str):
-                raise ValueError(f"move {i + 1}: a move is written as text such as '3-5L', 'draw:2-4' or 'pass'")
-            mine = move.lower().startswith("draw:")
-            state = self.apply(state, self.parse_action(state, "draw" if mine else move))
-            if mine:
-                state = self.apply(state, self.parse_action(state, move.split(":", 1)[1]))
-        if drawing:
-            state = self.apply(state, self.parse_action(state, "draw"))
+        state = self._played(state, moves, drawing)
         if pips is not None:
             state = self.apply(state, self.parse_action(state, f"{PIPS}{pips}"))
         return state

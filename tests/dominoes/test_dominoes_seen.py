@@ -7,6 +7,7 @@ every such hand); bad input is a ValueError naming the problem."""
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 from itertools import combinations
@@ -216,3 +217,31 @@ def test_a_drawn_tile_already_seen_and_a_play_that_the_others_draw_rules_out_are
     with pytest.raises(ValueError, match="placed 3-6 after drawing or passing for want of a 5 or 6"):
         game.parse_action(state, "3-6L")
     assert parse_move("3-6L") not in game.legal_actions(state)
+
+
+def test_the_command_line_game_is_entered_as_seen(built, tmp_path):
+    """``dicetables dominoes play --setup you=1 --enter``: the seat's tiles and every move typed as seen (the other
+    seat typed by default, the tables do not play it); the advice at the seat's decisions; the record replays to the
+    game's end with the rules' result."""
+    from click.testing import CliRunner
+
+    from lookup.records import load_record
+    from pipeline.cli import main
+
+    start, end = full_game(Dominoes(), 21)
+    events = seen_events(start, end, 1)
+    game = open_setup("dominoes", _setup(you=1), None).game
+    if not game.is_terminal(enter(game, events)):
+        events.append(f"pips:{E.pips(end.hands[0])}")
+    path = tmp_path / "seen.json"
+    args = ["dominoes", "play", "--enter", "--record", str(path), "--artifacts", str(built),
+            *(x for k, v in _setup(you=1).items() for x in ("--setup", f"{k}={json.dumps(v)}"))]
+    result = CliRunner().invoke(main, args, input="".join(f"{e}\n" for e in events))
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output and "player 2: plays" in result.output
+    record = load_record(path)
+    assert record.seat == 1 and record.setup["you"] == 1
+    final = replay(game, record.events)[1]
+    assert game.is_terminal(final) and game.returns(final) == Dominoes().returns(end)
+    assert CliRunner().invoke(main, ["dominoes", "play", "--opponent", "table", "--setup", "you=0",
+                                     "--artifacts", str(built)]).exit_code == 1
