@@ -163,8 +163,8 @@ def protocol_commands(game: str) -> list[click.Command]:
                   help="Write the game record (JSON) there at the end.")
     @seed_option(None, "Seed of the dice and cards (default: unseeded).")
     @artifacts_option
-    def play(setup: tuple[str, ...], seat: int | None, opponent: str | None, enter: bool, auto: bool, position: str | None,
-             record_out: Path | None, seed: int | None, artifacts_dir: Path | None) -> None:
+    def play(setup: tuple[str, ...], seat: int | None, opponent: str | None, enter: bool, auto: bool,
+             position: str | None, record_out: Path | None, seed: int | None, artifacts_dir: Path | None) -> None:
         """A whole game in the terminal: at your turn the options with their values, your choice's cost at
         once; at the end the review. Answer with an option's number or its JSON, Enter for the advice; q quits."""
         if seed is not None and enter:
