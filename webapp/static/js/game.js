@@ -15,8 +15,8 @@ const HTML = `
  <div class="row"><label>Setup <select class="gv-setup"></select></label>
   <label>Your seat <select class="gv-seat"></select></label>
   <label>Other seats <select class="gv-opponent"></select></label>
-  <label title="stop at every chance event: enter what was rolled or dealt"><input type="checkbox" class="gv-table">
-   dice at a real table</label></div>
+  <label title="stop at every chance event: enter what was rolled, dealt or drawn"><input type="checkbox"
+   class="gv-table"> dice at a real table</label></div>
  <div class="row"><button class="gv-main" data-main>New game</button><button class="gv-new">New game</button>
   <button class="gv-undo" title="key U">Undo</button><button class="gv-redo" title="key Y">Redo</button>
   <button class="gv-review-go">Review</button><button class="gv-save">Save record</button>
@@ -37,6 +37,9 @@ const HTML = `
 </div>`;
 
 const who = (mover) => (mover < 0 ? "chance" : `player ${mover + 1}`);
+// Another seat's decision that the tables value in no option (a game seen from one seat: its moves are entered).
+const entered = (answer, me) => !answer.over && answer.to_move >= 0 && answer.to_move !== me &&
+  answer.options.every((o) => o.value === null);
 const setupText = (s) => Object.entries(s).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v}`).join(", ");
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
@@ -82,10 +85,6 @@ export async function mount(section, game) {
     q("gv-position").textContent = answer.text;
     q("gv-unit").textContent = `Values: ${answer.unit}, ${answer.unit_text} (${answer.higher ? "higher" : "lower"} ` +
       "is better).";
-    if (q("gv-opponent").options.length !== answer.opponents.length + 1) {
-      q("gv-opponent").innerHTML = answer.opponents.map((o) => `<option value="${o}">${o === "table" ?
-        "the tables" : o}</option>`).join("") + `<option value="none">entered here</option>`;
-    }
     q("gv-values").innerHTML = over ? `Game over. Each seat receives: ${answer.returns.map((r, s) =>
       `${who(s)}${s === me ? " (you)" : ""} <b data-seat="${s}">${num(r)}</b>`).join(", ")}` :
       `${mover < 0 ? "Chance to move" : mover === me ? "Your decision" : `${who(mover)} to move`}. Value for ` +
@@ -100,6 +99,7 @@ export async function mount(section, game) {
     main.textContent = over ? "New game" : mover >= 0 ? "Play the advice" : "Roll for me";
     main.title = over ? "" : mover >= 0 ? "play the best option (Enter)" : "draw the outcome and play on (Enter)";
     main.hidden = over;  // "New game" beside it would be said twice
+    main.disabled = entered(answer, me);  // the other seat's move, which the tables do not value: choose what it played
     q("gv-undo").disabled = !log.length; q("gv-redo").disabled = !V.redo.length;
     q("gv-review-go").disabled = !log.length;
     if (V.extra) await V.extra.draw(q("gv-extra"), answer, {setup: setup(), seat: me, choose});
@@ -118,7 +118,8 @@ export async function mount(section, game) {
     if (chance) q("gv-outcome").placeholder = typed ? typed.placeholder : JSON.stringify(first);
     q("gv-advice").innerHTML = answer.over ? "" : chance ? `${options.length} possible outcomes` + (many ?
       `: type the one at your table ${typed ? typed.how : "as JSON"}, or roll for me.` :
-      ": click the one at your table, or roll for me.") :
+      ": click the one at your table, or roll for me.") : entered(answer, me) ?
+      `${who(answer.to_move)}'s move, which the tables do not value: click the one played at your table.` :
       `Advice for ${answer.to_move === me ? "you" : who(answer.to_move)}: <b class="gv-best">${esc(options.find(
         (o) => same(o.action, answer.advice)).text)}</b>`;
     const head = chance ? `<tr><th>outcome</th><th>probability</th><th>your value after</th></tr>` :
@@ -218,6 +219,12 @@ export async function mount(section, game) {
       .join("");
     q("gv-seat").value = String(you ?? setup().you ?? 0);
     q("gv-opponent").parentElement.hidden = start.seats < 2;
+    // Who may play the other seats; where the tables do not play them (their moves are entered, as seen at a real
+    // table) entering them comes first, and chance is entered too.
+    const entering = !start.opponents.includes("table"), none = `<option value="none">entered here</option>`;
+    const players = start.opponents.map((o) => `<option value="${o}">${o === "table" ? "the tables" : o}</option>`);
+    q("gv-opponent").innerHTML = entering ? none + players.join("") : players.join("") + none;
+    if (entering) q("gv-table").checked = true;
   }
 
   // Alone in its tab the panel takes the page's keys; beside a game's own view (mounted by it in a part of its
