@@ -3,7 +3,8 @@
 // (lookup/records.py) and sends it with every request: POST play draws chance and plays the other seats on to the
 // player's next decision, advise values every option at the record's end, judge costs a decision before it is
 // played, review judges the whole game. A game may add a picture of its own (js/extras/<game>.js: a board, a map),
-// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how}). A view that
+// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how}; without a
+// placeholder the first outcome is the example). A view that
 // mounts this one for some of its setups passes those as `setups` and may say, as `elsewhere`, where a record of
 // another setup loads.
 import {api, counted, fmt, readRecord, saveRecord} from "./api.js";
@@ -115,7 +116,11 @@ export async function mount(section, game) {
       Array.isArray(first) && first.every(Number.isInteger) ? first : null;
     const typed = (V.extra && V.extra.typed) || (faces && {placeholder: faces.join(""),
       how: "as digits (e.g. 112356 or 1 1 2 3 5 6)"});
-    if (chance) q("gv-outcome").placeholder = typed ? typed.placeholder : JSON.stringify(first);
+    // The example: the extra's, else the first outcome (a string as typed, without its JSON quotes).
+    if (chance) {
+      q("gv-outcome").placeholder = typed && typed.placeholder ? typed.placeholder :
+        typeof first === "string" ? first : JSON.stringify(first);
+    }
     q("gv-advice").innerHTML = answer.over ? "" : chance ? `${options.length} possible outcomes` + (many ?
       `: type the one at your table ${typed ? typed.how : "as JSON"}, or roll for me.` :
       ": click the one at your table, or roll for me.") : entered(answer, me) ?

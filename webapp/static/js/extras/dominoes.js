@@ -16,5 +16,6 @@ export function draw(box, answer, {seat}) {
   }).join("");
 }
 
-// A tile dealt or drawn at a real table is typed as people write it (the game reads "3-5" and "5-3" alike).
-export const typed = {placeholder: "3-5", how: "as a tile (e.g. 3-5)"};
+// A tile dealt or drawn at a real table is typed as people write it (the game reads "3-5" and "5-3" alike); the
+// example shown is the first tile that may come.
+export const typed = {how: "as a tile (e.g. 3-5)"};
