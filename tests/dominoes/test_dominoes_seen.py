@@ -245,3 +245,22 @@ def test_the_command_line_game_is_entered_as_seen(built, tmp_path):
     assert game.is_terminal(final) and game.returns(final) == Dominoes().returns(end)
     assert CliRunner().invoke(main, ["dominoes", "play", "--opponent", "table", "--setup", "you=0",
                                      "--artifacts", str(built)]).exit_code == 1
+
+
+def test_junk_positions_and_moves_are_value_errors():
+    from tests.fuzz_inputs import refusals
+    from tests.test_protocol import JUNK
+
+    game = open_setup("dominoes", _setup(you=0), None).game
+    start = game.initial_state()
+    dealt = enter(game, ["0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6"])
+    shapes = [{"hand": j} for j in JUNK] + [{"hand": ["6-6"], "moves": j} for j in JUNK] + \
+        [{"hand": ["0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6"], "moves": ["6-6"], k: j} for j in JUNK
+         for k in ("drawing", "shown")] + [{"dealt": j} for j in JUNK]
+    # (null, true and [] as one key's value still make a position: no move yet, drawing, nothing shown)
+    shapes = [s for s in shapes if not any(v is None or v is True or v == [] for v in s.values())]
+    calls = [(f"parse_state({j!r:.40})", lambda j=j: game.parse_state(j)) for j in [*JUNK, *shapes]]
+    calls += [(f"parse_action({j!r:.30})", lambda s=s, j=j: game.parse_action(s, j)) for j in JUNK
+              for s in (start, dealt)]
+    failures = refusals(calls)
+    assert not failures, "\n".join(failures)
