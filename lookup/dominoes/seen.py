@@ -125,7 +125,7 @@ class SeenGame(DominoesGame):
     def chance_outcomes(self, state: Seen) -> tuple[tuple[int, Fraction], ...]:
         if self._dealing(state):
             left = [t for t in self.rules.tiles if t not in state.dealt]
-        elif state.drawing and not self.is_terminal(state):
+        elif state.drawing:
             left = [t for t in self.rules.tiles if self._fits(state, f"draw:{tile_name(t)}")]
         else:
             return ()
