@@ -164,7 +164,8 @@ def test_random_legal_games_keep_every_invariant(game, tables):
     spec = get_spec(game)
     every = spec.setups(root)
     for key, option in spec.options.items():  # every choice an option offers is played, where it is built
-        offered = set(map(json.dumps, option.choices)) | ({"null"} if option.default is None else set())
+        offered = set(map(json.dumps, option.choices)) | ({"null"} if option.choices and option.default is None
+                                                           else set())
         seen = {json.dumps(v) for s in every for v in (s[key] if option.many else [s[key]])}
         assert not offered or seen <= offered
     compared = 0
