@@ -216,6 +216,9 @@ class Advisor:
     (``lookup.advice``); a game whose values after an outcome are costly counts lowers it."""
 
     valued_outcomes: int = 2_000
+    # False where the tables do not play the other seats: their moves are only entered, as seen at a real table (a
+    # game seen from one seat, dominoes' hidden hand); the page and the routes then offer no "table" player for them.
+    plays_others: bool = True
 
     def __init__(self, game: Game) -> None:
         self.game = game

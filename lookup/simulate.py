@@ -59,7 +59,12 @@ PLAYERS = ("table", *MODELS)
 
 
 def player(advisor: Advisor, name: str) -> Player:
-    """The player called ``name``: "table" (the tables' play) or an opponent model's name."""
+    """The player called ``name``: "table" (the tables' play) or an opponent model's name. ValueError for "table"
+    where the tables do not play the other seats (``Advisor.plays_others``: a game seen from one seat, whose other
+    seats' moves are entered)."""
+    if name == "table" and not advisor.plays_others:
+        raise ValueError(f"the tables do not play the other seats of this {advisor.game.name} setup: their moves are "
+                         "entered as seen at the table (opponent none), or played by an opponent model")
     return table_player(advisor) if name == "table" else model_player(advisor.game, name)
 
 

@@ -76,8 +76,9 @@ def _print_advice(data: dict[str, Any], digits: int) -> None:
     click.echo(f"player {data['to_move'] + 1} to move; value of each option ({data['unit']}, * = best):")
     for n, o in enumerate(data["options"], start=1):
         mark = "*" if o["best"] else " "
-        cost = "" if o["best"] else f"   (costs {o['cost']:.{digits}f})"
-        click.echo(f" {n:>2}.{mark} {o['text']:<32} {o['value']:.{digits}f}{cost}")
+        cost = "" if o["best"] or o["cost"] is None else f"   (costs {o['cost']:.{digits}f})"
+        value = "not valued" if o["value"] is None else f"{o['value']:.{digits}f}"  # (a forced move, dominoes' draw)
+        click.echo(f" {n:>2}.{mark} {o['text']:<32} {value}{cost}")
     click.echo(f"advice: {next(o['text'] for o in data['options'] if o['action'] == data['advice'])}")
 
 
@@ -149,10 +150,12 @@ def protocol_commands(game: str) -> list[click.Command]:
 
     @click.command("play")
     @setup_option
-    @click.option("--seat", type=click.IntRange(0, 8), default=0, show_default=True,
-                  help="Your seat (0 = the first player); the tables play the others.")
-    @click.option("--opponent", default="table", show_default=True,
-                  help="Who plays the other seats: table (the tables' play) or an opponent model (random, ...).")
+    @click.option("--seat", type=click.IntRange(0, 8), default=None,
+                  help="Your seat (0 = the first player; default: the setup's you where it has one, else 0).")
+    @click.option("--opponent", default=None,
+                  help="Who plays the other seats: table (the tables' play), an opponent model (random, ...) or none "
+                       "(you type their moves, as seen at a real table). Default: table, or none where the tables do "
+                       "not play them (a dominoes game seen from your seat).")
     @click.option("--enter", is_flag=True, help="Type what chance brings (dice rolled at a real table).")
     @click.option("--auto", is_flag=True, help="Follow the advice at your seat without asking (an optimal game).")
     @click.option("--position", help="Start from this position (JSON, the game's form) instead of the game's start.")
@@ -160,8 +163,8 @@ def protocol_commands(game: str) -> list[click.Command]:
                   help="Write the game record (JSON) there at the end.")
     @seed_option(None, "Seed of the dice and cards (default: unseeded).")
     @artifacts_option
-    def play(setup: tuple[str, ...], seat: int, opponent: str, enter: bool, auto: bool, position: str | None,
-             record_out: Path | None, seed: int | None, artifacts_dir: Path | None) -> None:
+    def play(setup: tuple[str, ...], seat: int | None, opponent: str | None, enter: bool, auto: bool,
+             position: str | None, record_out: Path | None, seed: int | None, artifacts_dir: Path | None) -> None:
         """A whole game in the terminal: at your turn the options with their values, your choice's cost at
         once; at the end the review. Answer with an option's number or its JSON, Enter for the advice; q quits."""
         if seed is not None and enter:
@@ -201,7 +204,7 @@ def protocol_commands(game: str) -> list[click.Command]:
     return [setups, advise, review, play, simulate]
 
 
-def play_in_terminal(game: str, setup: dict[str, Any], seat: int, opponent: str, enter: bool,
+def play_in_terminal(game: str, setup: dict[str, Any], seat: int | None, opponent: str | None, enter: bool,
                      record_out: Path | None, seed: int | None, artifacts_dir: Path | None, *, auto: bool = False,
                      start: Any = None,
                      ask: Callable[[str], str] = lambda text: click.prompt(text, default="", show_default=False,
@@ -217,12 +220,16 @@ def play_in_terminal(game: str, setup: dict[str, Any], seat: int, opponent: str,
 
     advisor = open_setup(game, setup, artifacts_root(artifacts_dir))
     g = advisor.game
+    full = get_spec(game).setup(setup)
+    if seat is None:
+        seat = full.get("you") or 0  # (a setup's "you": the seat it is played from)
     if not 0 <= seat < g.seats:
         raise ValueError(f"--seat {seat}: {g.name} has seats 0..{g.seats - 1}")
-    others = player(advisor, opponent)
+    if opponent is None:
+        opponent = "table" if advisor.plays_others else "none"
+    others = None if opponent == "none" else player(advisor, opponent)  # none: the other seats' moves typed
     if record_out is not None and (record_out.is_dir() or not record_out.parent.is_dir()):
         raise ValueError(f"--record {record_out}: not a file in an existing directory")  # said before the game
-    full = get_spec(game).setup(setup)
     rng = random.Random(seed)
     state, steps = start_state(g, start), []
     while not g.is_terminal(state):
@@ -238,9 +245,12 @@ def play_in_terminal(game: str, setup: dict[str, Any], seat: int, opponent: str,
             if action is None:
                 break
             cost = next(o["cost"] for o in data["options"] if o["action"] == g.action_json(state, action))
-            click.echo("  optimal" if not cost else f"  that cost {cost:.{g.unit.digits}f} ({g.unit.name})")
+            click.echo("  not valued" if cost is None else "  optimal" if not cost else
+                       f"  that cost {cost:.{g.unit.digits}f} ({g.unit.name})")
         else:
-            action = others(state, rng)
+            action = _typed(g, state, ask) if others is None else others(state, rng)
+            if action is None:
+                break
         click.echo(f"{'chance' if mover == CHANCE else f'player {mover + 1}'}: {g.action_text(state, action)}")
         after = g.apply(state, action)
         steps.append(Step(len(steps) + 1, state, mover, action, after))

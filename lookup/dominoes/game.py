@@ -27,7 +27,7 @@ import numpy as np
 
 from lookup.dominoes import engine as E
 from lookup.dominoes.play import MODEL_NAMES, PLAYERS, View, replay_tokens, view_values
-from lookup.dominoes.rules import move_name, parse_move, parse_tile, tile_name
+from lookup.dominoes.rules import extend_line, move_name, parse_move, parse_tile, tile_name
 from lookup.dominoes.tables import load_matchups
 from lookup.errors import ArtifactError
 from lookup.games import GameSpec, Option
@@ -162,16 +162,9 @@ class Dominoes:
                              state.right)
         h0, h1, left, right, to_move, passes = E.step(state.hands[0], state.hands[1], state.left, state.right, p,
                                                       state.passes, move)
-        t = move >> 1
-        a, b = int(E.TILE_A[t]), int(E.TILE_B[t])
-        if state.left < 0:
-            line = ((a, b),)
-        elif move & 1 == 0:
-            line = ((b, a) if a == state.left else (a, b), *state.line)
-        else:
-            line = (*state.line, (a, b) if a == state.right else (b, a))
         return replace(state, hands=(int(h0), int(h1)), left=int(left), right=int(right), to_move=int(to_move),
-                       passes=int(passes), drawn=-1, line=line, log=log, last_score=int(score))
+                       passes=int(passes), drawn=-1, line=extend_line(state.line, move, state.left, state.right),
+                       log=log, last_score=int(score))
 
     def is_terminal(self, state: State) -> bool:
         return E.result(0, state.hands[0], state.hands[1], state.passes) != 2.0
@@ -236,6 +229,7 @@ class DominoesGame(Game):
     name = "dominoes"
     seats = 2
     unit = UNIT
+    you: int | None = None  # the seat whose view alone is played (``lookup.dominoes.seen``); None: the whole game
 
     def __init__(self, max_pip: int = 6, hand: int = E.HAND_SIZE) -> None:
         self.rules = Dominoes(max_pip, hand)
@@ -353,9 +347,13 @@ class DominoesGame(Game):
         hands, moves, drawing = data["hands"], data.get("moves", []), data.get("drawing", False)
         if not isinstance(hands, list) or len(hands) != 2 or not all(isinstance(h, list) for h in hands):
             raise ValueError("hands must be the two hands as dealt, lists of tiles such as '3-5'")
+        return self._played(self._deal([t for h in hands for t in h]), moves, drawing)
+
+    def _played(self, state: DomState, moves: JSON, drawing: JSON) -> DomState:
+        """``state`` (the deal complete) with ``moves`` played on as ``state_json`` writes them, and a draw begun
+        where ``drawing``; ValueError naming the first that cannot be."""
         if not isinstance(moves, list) or len(moves) > 8 * E.N_TILES or type(drawing) is not bool:
             raise ValueError("moves must be a list of moves (at most a game's), drawing true or false")
-        state = self._deal([t for h in hands for t in h])
         for i, move in enumerate(moves):
             if not isinstance(move, str):
                 raise ValueError(f"move {i + 1}: a move is written as text such as '3-5L', 'draw:2-4' or 'pass'")
@@ -403,6 +401,18 @@ class DominoesGame(Game):
     def _legal_text(self, state: DomState) -> str:
         return ", ".join(self.action_json(state, a) for a in self.options(state))
 
+    def view(self, state: DomState) -> View | None:
+        """What the seat to move has seen, replayed as ``lookup.dominoes.play`` reads a history (None at a chance
+        node or at the end)."""
+        if self.to_move(state) == CHANCE or self.is_terminal(state):
+            return None
+        pos, rules = state.position, self.rules
+        seat = pos.to_move
+        drew = iter(pos.drew[seat])
+        tokens = [(f"draw:{tile_name(next(drew))}" if p == seat else "draw") if m == E.DRAW else move_name(m)
+                  for p, m in pos.log]
+        return replay_tokens(_dealt(pos, seat), tokens, seat, rules.tile_set, rules.hand)
+
 
 def _names(tiles: Iterable[int]) -> str:
     return " ".join(tile_name(t) for t in tiles)
@@ -415,41 +425,35 @@ def _dealt(pos: State, seat: int) -> int:
 
 
 class DominoesAdvisor(Advisor):
-    """The search of ``lookup.dominoes.play`` (the engine's), for the seat to move, from what it has seen: each
-    legal move's value, assuming the opponent plays as ``player`` with ``models`` believes (``play.move_values``,
-    with the ``settings`` depth, samples, max_exact, endgame, budget and seed). A seat's value is known at its own
-    decisions (its best move's value) and at the end; None elsewhere, and where its one legal move is a forced
-    draw or pass (the search places tiles only)."""
+    """The search of ``lookup.dominoes.play`` (the engine's), for the seat to move, from what it has seen (the
+    game's ``view``): each legal move's value, assuming the opponent plays as ``player`` with ``models`` believes
+    (``play.move_values``, with the ``settings`` depth, samples, max_exact, endgame, budget and seed). A seat's value
+    is known at its own decisions (its best move's value) and at the end; None elsewhere, where its one legal move
+    is a forced draw or pass (the search places tiles only), and at the decisions of a seat whose moves are only
+    entered (the other seat of a game seen from one seat, ``lookup.dominoes.seen``: the tables do not play it,
+    ``plays_others`` False, and its policy is its first legal move)."""
 
     game: DominoesGame
 
     def __init__(self, game: DominoesGame, player: str, models: tuple[str, ...], settings: dict[str, int]) -> None:
         super().__init__(game)
         self.player, self.models, self.settings = player, models, settings
-        self._memo: dict[DomState, dict[int, float | None]] = {}
+        self.plays_others = game.you is None
+        self._memo: dict[Hashable, dict[int, float | None]] = {}
 
-    def action_values(self, state: DomState) -> dict[int, float | None]:
+    def action_values(self, state: Hashable) -> dict[int, float | None]:
         found = self._memo.get(state)
         if found is None:
             legal = self.game.legal_actions(state)
-            if len(legal) == 1 and legal[0] >= E.DRAW:
-                found = {legal[0]: None}
+            view = self.game.view(state)
+            if view is None or (len(legal) == 1 and legal[0] >= E.DRAW):
+                found = dict.fromkeys(legal)
             else:
-                found = dict(view_values(self.view(state), self.player, self.models[0], self.models,
-                                         **self.settings))
+                found = dict(view_values(view, self.player, self.models[0], self.models, **self.settings))
             self._memo[state] = found
         return found
 
-    def view(self, state: DomState) -> View:
-        """What the seat to move has seen, replayed as ``lookup.dominoes.play`` reads a history."""
-        pos, rules = state.position, self.game.rules
-        seat = pos.to_move
-        drew = iter(pos.drew[seat])
-        tokens = [(f"draw:{tile_name(next(drew))}" if p == seat else "draw") if m == E.DRAW else move_name(m)
-                  for p, m in pos.log]
-        return replay_tokens(_dealt(pos, seat), tokens, seat, rules.tile_set, rules.hand)
-
-    def value(self, state: DomState, seat: int) -> float | None:
+    def value(self, state: Hashable, seat: int) -> float | None:
         game = self.game
         if game.is_terminal(state):
             return float(game.returns(state)[seat])
@@ -458,14 +462,14 @@ class DominoesAdvisor(Advisor):
         values = list(self.action_values(state).values())
         return None if None in values else max(values)  # type: ignore[type-var]
 
-    def best_actions(self, state: DomState) -> tuple[int, ...]:
+    def best_actions(self, state: Hashable) -> tuple[int, ...]:
         values = self.action_values(state)
-        if None in values.values():  # a forced draw or pass
+        if None in values.values():  # a forced draw or pass, or a seat the tables do not value
             return tuple(values)
         return super().best_actions(state)
 
-    def policy(self, state: DomState) -> dict[int, float]:
-        """The first move of highest value (``lookup.dominoes.decide``)."""
+    def policy(self, state: Hashable) -> dict[int, float]:
+        """The first move of highest value (``lookup.dominoes.decide``); the first legal one where none is valued."""
         values = self.action_values(state)
         if None in values.values():
             return {next(iter(values)): 1.0}
@@ -491,7 +495,8 @@ SMALL_INSTANCE = {"max_pip": 2, "hand": 3}
 def setups(root: Path) -> list[dict[str, JSON]]:
     """The experiment's players (``dominoes-matchups``: its players, models and search settings; a predictive player
     assumes one model, each in turn), on a small instance of complete information (double-two, every tile dealt)
-    and on the standard game; [] when the experiment is not built."""
+    and on the standard game, each as the whole game and as seen from either seat (``you``); [] when the experiment
+    is not built."""
     try:
         params = load_matchups(artifacts_dir=root).params
     except ArtifactError:
@@ -501,15 +506,21 @@ def setups(root: Path) -> list[dict[str, JSON]]:
     for player in params["players"]:
         players += ([{"player": player, "models": [m]} for m in params["models"]] if player == "predictive"
                     else [{"player": player, "models": list(params["models"])}])
-    return [{**instance, **p, **settings} for instance in (SMALL_INSTANCE, {"max_pip": 6, "hand": E.HAND_SIZE})
-            for p in players]
+    return [{**instance, **p, **settings, "you": you} for p in players for you in (None, 0, 1)
+            for instance in (SMALL_INSTANCE, {"max_pip": 6, "hand": E.HAND_SIZE})]
 
 
 def open_dominoes(setup: dict[str, JSON], artifacts_dir: Path | None) -> DominoesAdvisor:
     models = tuple(setup["models"])  # type: ignore[arg-type]
     if setup["player"] == "predictive" and len(models) != 1:
         raise ValueError("a predictive player assumes exactly one opponent model: give models as one name")
-    game = DominoesGame(int(setup["max_pip"]), int(setup["hand"]))  # type: ignore[arg-type]
+    size = int(setup["max_pip"]), int(setup["hand"])  # type: ignore[arg-type]
+    if setup["you"] is None:
+        game = DominoesGame(*size)
+    else:
+        from lookup.dominoes.seen import SeenGame  # (it builds on DominoesGame: imported when a setup asks for it)
+
+        game = SeenGame(int(setup["you"]), *size)  # type: ignore[arg-type]
     return DominoesAdvisor(game, str(setup["player"]), models, {k: int(setup[k]) for k in SETTINGS})  # type: ignore
 
 
@@ -525,7 +536,10 @@ SPEC = GameSpec(
                               many=True),
              "max_pip": Option(6, "the set: tiles of pips 0..max_pip (6: double-six)", low=1, high=6),
              "hand": Option(E.HAND_SIZE, "tiles dealt to each player", low=1, high=E.HAND_SIZE),
-             **SETTINGS},
+             **SETTINGS,
+             "you": Option(None, "your seat at a real table (0 opens): enter only what it sees, its own tiles and "
+                                 "draws, the other's moves without its tiles (lookup.dominoes.seen); null: the whole "
+                                 "game, both hands", choices=(0, 1))},
     setups=setups,
     open=open_dominoes,
 )

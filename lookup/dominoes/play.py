@@ -11,7 +11,7 @@ This runs the engine as plain Python: one decision takes from milliseconds to a 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -110,15 +110,28 @@ def replay_tokens(my_hand: int, tokens: Sequence[str], seat: int, tiles: int = E
              np.zeros((E.HISTORY_ROWS, 6), np.int64), 0, False, tiles)
     moves = np.empty(E.MAX_MOVES, np.int64)
     for i, token in enumerate(tokens):
-        where = f"history move {i + 1} ({shown(token)})"
-        if v.over:
-            raise ValueError(f"{where}: the game is already over")
-        if v.to_move == seat:
-            _my_move(v, token, where, moves)
-        else:
-            _their_move(v, token, where)
+        _replay_one(v, token, i + 1, moves)
     _check_history(v)
     return v
+
+
+def extend(v: View, token: str, index: int) -> View:
+    """A copy of view ``v`` with one more move of the history replayed (``token``, move ``index`` counted from 1, as
+    ``replay`` reads it); ValueError as ``replay`` names a move the rules refuse. ``v`` is left as it was."""
+    v = replace(v, events=v.events.copy())
+    _replay_one(v, token, index, np.empty(E.MAX_MOVES, np.int64))
+    _check_history(v)
+    return v
+
+
+def _replay_one(v: View, token: str, index: int, moves: np.ndarray) -> None:
+    where = f"history move {index} ({shown(token)})"
+    if v.over:
+        raise ValueError(f"{where}: the game is already over")
+    if v.to_move == v.seat:
+        _my_move(v, token, where, moves)
+    else:
+        _their_move(v, token, where)
 
 
 def _my_move(v: View, token: str, where: str, moves: np.ndarray) -> None:
@@ -214,7 +227,7 @@ def _check_history(v: View) -> None:
                                  f"neither {ev[e, 2]} nor {ev[e, 3]}, but every unknown tile fits one (and it "
                                  "placed no such tile since)")
         elif kind == E.EV_VOID and placed & ends:
-            bad = [tile_name(t) for t in range(E.N_TILES) if placed & ends >> t & 1]
+            bad = [tile_name(t) for t in range(E.N_TILES) if (placed & ends) >> t & 1]
             raise ValueError(f"history inconsistent with the rules: the opponent placed {', '.join(bad)} "
                              f"after drawing or passing for want of a {ev[e, 2]} or {ev[e, 3]}")
         elif kind == E.EV_PLACE:

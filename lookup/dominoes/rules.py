@@ -77,6 +77,19 @@ def parse_move(text: str, opening: bool = False) -> int:
     return 2 * parse_tile(s) + side
 
 
+def extend_line(line: tuple[tuple[int, int], ...], move: int, left: int,
+                right: int) -> tuple[tuple[int, int], ...]:
+    """The line (its tiles as (left pip, right pip) pairs, in line order) after placing tile move ``move`` on it,
+    its open ends ``left`` and ``right`` before (-1: the empty line)."""
+    t = move >> 1
+    a, b = int(E.TILE_A[t]), int(E.TILE_B[t])
+    if left < 0:
+        return ((a, b),)
+    if move & 1 == 0:
+        return ((b, a) if a == left else (a, b), *line)
+    return (*line, (a, b) if a == right else (b, a))
+
+
 def hand_mask(tiles: Any) -> int:
     """A hand (28-bit mask) from tile names or indices; ValueError for a bad or repeated tile."""
     mask = 0

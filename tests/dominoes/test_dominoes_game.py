@@ -28,12 +28,11 @@ def _setup(**given) -> dict:
     return {"player": "realistic", "models": ["random", "strong"], "max_pip": 6, "hand": 7, **SETTINGS, **given}
 
 
-def test_setups_are_the_experiments_players_on_two_instances(built):
+def test_setups_are_the_experiments_players_on_two_instances_whole_and_seen_from_each_seat(built):
     found = get_spec("dominoes").setups(built)
-    players = [(s["player"], tuple(s["models"])) for s in found]
-    assert players[:3] == [("predictive", ("random",)), ("predictive", ("strong",)),
-                           ("realistic", ("random", "strong"))]
-    assert [(s["max_pip"], s["hand"]) for s in found] == [(2, 3)] * 3 + [(6, 7)] * 3
+    players = [("predictive", ("random",)), ("predictive", ("strong",)), ("realistic", ("random", "strong"))]
+    assert [((s["player"], tuple(s["models"])), s["you"], (s["max_pip"], s["hand"])) for s in found] == \
+        [(p, you, size) for p in players for you in (None, 0, 1) for size in ((2, 3), (6, 7))]
     assert all(all(s[k] == v for k, v in SETTINGS.items()) for s in found)
 
 

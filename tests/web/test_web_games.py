@@ -189,3 +189,29 @@ def test_dominoes_bad_input_is_named(client):
                                                             "seat": 0})) == str(bad.value)
     assert detail(client.post("/api/dominoes/decide", json={"hand": HAND, "history": [], "seat": 0,
                                                             "depth": 9})) == "depth=9 outside 1..3"
+
+
+def test_dominoes_seen_from_one_seat_enters_the_other_and_refuses_what_the_seat_cannot_see(client, web_artifacts):
+    """A setup seen from seat 0 (``lookup.dominoes.seen``): the tables do not play the other seat ("table" is not
+    offered, and refused), the game stops at its moves and at chance; bad entries are 422s naming the problem."""
+    from lookup.games import get_spec
+
+    setup = next(s for s in get_spec("dominoes").setups(web_artifacts) if s["you"] == 0 and s["max_pip"] == 6)
+    hand = ["0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6"]
+    record = {"game": "dominoes", "setup": setup, "seat": 0, "events": [*hand, "6-6"]}
+    got = client.post("/api/games/dominoes/advise", json={"record": record})
+    assert got.status_code == 200, got.text
+    answer = got.json()
+    assert "table" not in answer["opponents"] and answer["to_move"] == 1
+    assert all(o["value"] is None for o in answer["options"]) and "player 2: 7 tiles" in answer["text"]
+    assert "do not play the other seats" in detail(client.post("/api/games/dominoes/play", json={
+        "record": record, "seat": 0, "opponent": "table"}))
+    played = client.post("/api/games/dominoes/play", json={"record": record, "seat": 0, "opponent": "none",
+                                                           "draw": False}).json()
+    assert played["record"]["events"] == [*hand, "6-6L"]  # (as the game writes the opening) nothing played on
+    for events, message in ((["6-6", "0-0", "6-6"], "tile 6-6 is dealt to you already"),
+                            ([*hand, "1-2"], "you do not hold 1-2"),
+                            ([*hand, "6-6", "5-5L"], "the opponent cannot hold 5-5"),
+                            ([*hand, "6-6", "1-2L"], "1-2 does not go there (ends 6 and 6)")):
+        assert message in detail(client.post("/api/games/dominoes/advise", json={
+            "record": {**record, "events": events}}))

@@ -109,8 +109,8 @@ def advise_route(game: str, q: RecordBody, root: Artifacts) -> dict[str, Any]:
     advice (``lookup.advice``), each event of the record in words (``log``; the position's ``text`` and the events
     as the record's seat was shown them, where it names one: a hidden hand stays hidden until the end), and what
     the page needs to show them: the number of seats, the unit's sentence (``unit_text``), its decimals
-    (``digits``) and direction (``higher``), and who may play the other seats (``opponents``: "table" and the
-    models that apply)."""
+    (``digits``) and direction (``higher``), and who may play the other seats (``opponents``: "table", unless the
+    tables do not play them (``Advisor.plays_others``: their moves are entered), and the models that apply)."""
     advisor, parsed, steps, state = _opened(game, q.record, root)
     g = advisor.game
     seat = None if parsed.seat is None else integer(parsed.seat, "the record's seat", 0, g.seats - 1)
@@ -118,7 +118,7 @@ def advise_route(game: str, q: RecordBody, root: Artifacts) -> dict[str, Any]:
     return {**advice(advisor, state, seat), "log": [{"mover": s.mover, "text": t} for s, t in zip(steps, texts,
                                                                                                   strict=True)],
             "seats": g.seats, "unit_text": g.unit.text, "digits": g.unit.digits, "higher": g.unit.higher_is_better,
-            "opponents": ["table", *(n for n, m in MODELS.items() if m.applies_to(g))]}
+            "opponents": ["table"] * advisor.plays_others + [n for n, m in MODELS.items() if m.applies_to(g)]}
 
 
 @router.post("/{game}/play")

@@ -1,7 +1,7 @@
 // The dominoes view: a game (the view for every game, js/game.js, on the protocol's routes: the deal and every draw
 // by chance, the other hand hidden until the end, a mistake's cost at once, undo, the record saved and loaded, the
-// review), and one decision from a hand and the moves so far, the case of a real table whose other hand nobody
-// sees (POST /api/dominoes/decide). The page only draws.
+// review; its setups "you 0" / "you 1" are the game at a real table, seen from that seat, whose other hand nobody
+// sees), and one decision from a hand and the moves so far (POST /api/dominoes/decide). The page only draws.
 import {$, api, fmt, stylesheet} from "./api.js";
 import {mount as mountGame} from "./game.js";
 

@@ -3,7 +3,8 @@
 // (lookup/records.py) and sends it with every request: POST play draws chance and plays the other seats on to the
 // player's next decision, advise values every option at the record's end, judge costs a decision before it is
 // played, review judges the whole game. A game may add a picture of its own (js/extras/<game>.js: a board, a map),
-// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how}). A view that
+// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how}; without a
+// placeholder the first outcome is the example). A view that
 // mounts this one for some of its setups passes those as `setups` and may say, as `elsewhere`, where a record of
 // another setup loads.
 import {api, counted, fmt, readRecord, saveRecord} from "./api.js";
@@ -15,8 +16,8 @@ const HTML = `
  <div class="row"><label>Setup <select class="gv-setup"></select></label>
   <label>Your seat <select class="gv-seat"></select></label>
   <label>Other seats <select class="gv-opponent"></select></label>
-  <label title="stop at every chance event: enter what was rolled or dealt"><input type="checkbox" class="gv-table">
-   dice at a real table</label></div>
+  <label title="stop at every chance event: enter what was rolled, dealt or drawn"><input type="checkbox"
+   class="gv-table"> dice at a real table</label></div>
  <div class="row"><button class="gv-main" data-main>New game</button><button class="gv-new">New game</button>
   <button class="gv-undo" title="key U">Undo</button><button class="gv-redo" title="key Y">Redo</button>
   <button class="gv-review-go">Review</button><button class="gv-save">Save record</button>
@@ -37,6 +38,9 @@ const HTML = `
 </div>`;
 
 const who = (mover) => (mover < 0 ? "chance" : `player ${mover + 1}`);
+// Another seat's decision that the tables value in no option (a game seen from one seat: its moves are entered).
+const entered = (answer, me) => !answer.over && answer.to_move >= 0 && answer.to_move !== me &&
+  answer.options.every((o) => o.value === null);
 const setupText = (s) => Object.entries(s).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v}`).join(", ");
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
@@ -82,10 +86,6 @@ export async function mount(section, game) {
     q("gv-position").textContent = answer.text;
     q("gv-unit").textContent = `Values: ${answer.unit}, ${answer.unit_text} (${answer.higher ? "higher" : "lower"} ` +
       "is better).";
-    if (q("gv-opponent").options.length !== answer.opponents.length + 1) {
-      q("gv-opponent").innerHTML = answer.opponents.map((o) => `<option value="${o}">${o === "table" ?
-        "the tables" : o}</option>`).join("") + `<option value="none">entered here</option>`;
-    }
     q("gv-values").innerHTML = over ? `Game over. Each seat receives: ${answer.returns.map((r, s) =>
       `${who(s)}${s === me ? " (you)" : ""} <b data-seat="${s}">${num(r)}</b>`).join(", ")}` :
       `${mover < 0 ? "Chance to move" : mover === me ? "Your decision" : `${who(mover)} to move`}. Value for ` +
@@ -100,6 +100,7 @@ export async function mount(section, game) {
     main.textContent = over ? "New game" : mover >= 0 ? "Play the advice" : "Roll for me";
     main.title = over ? "" : mover >= 0 ? "play the best option (Enter)" : "draw the outcome and play on (Enter)";
     main.hidden = over;  // "New game" beside it would be said twice
+    main.disabled = entered(answer, me);  // the other seat's move, which the tables do not value: choose what it played
     q("gv-undo").disabled = !log.length; q("gv-redo").disabled = !V.redo.length;
     q("gv-review-go").disabled = !log.length;
     if (V.extra) await V.extra.draw(q("gv-extra"), answer, {setup: setup(), seat: me, choose});
@@ -115,10 +116,15 @@ export async function mount(section, game) {
       Array.isArray(first) && first.every(Number.isInteger) ? first : null;
     const typed = (V.extra && V.extra.typed) || (faces && {placeholder: faces.join(""),
       how: "as digits (e.g. 112356 or 1 1 2 3 5 6)"});
-    if (chance) q("gv-outcome").placeholder = typed ? typed.placeholder : JSON.stringify(first);
+    // The example: the extra's, else the first outcome (a string as typed, without its JSON quotes).
+    if (chance) {
+      q("gv-outcome").placeholder = typed && typed.placeholder ? typed.placeholder :
+        typeof first === "string" ? first : JSON.stringify(first);
+    }
     q("gv-advice").innerHTML = answer.over ? "" : chance ? `${options.length} possible outcomes` + (many ?
       `: type the one at your table ${typed ? typed.how : "as JSON"}, or roll for me.` :
-      ": click the one at your table, or roll for me.") :
+      ": click the one at your table, or roll for me.") : entered(answer, me) ?
+      `${who(answer.to_move)}'s move, which the tables do not value: click the one played at your table.` :
       `Advice for ${answer.to_move === me ? "you" : who(answer.to_move)}: <b class="gv-best">${esc(options.find(
         (o) => same(o.action, answer.advice)).text)}</b>`;
     const head = chance ? `<tr><th>outcome</th><th>probability</th><th>your value after</th></tr>` :
@@ -218,6 +224,12 @@ export async function mount(section, game) {
       .join("");
     q("gv-seat").value = String(you ?? setup().you ?? 0);
     q("gv-opponent").parentElement.hidden = start.seats < 2;
+    // Who may play the other seats; where the tables do not play them (their moves are entered, as seen at a real
+    // table) entering them comes first, and chance is entered too.
+    const entering = !start.opponents.includes("table"), none = `<option value="none">entered here</option>`;
+    const players = start.opponents.map((o) => `<option value="${o}">${o === "table" ? "the tables" : o}</option>`);
+    q("gv-opponent").innerHTML = entering ? none + players.join("") : players.join("") + none;
+    if (entering) q("gv-table").checked = true;
   }
 
   // Alone in its tab the panel takes the page's keys; beside a game's own view (mounted by it in a part of its

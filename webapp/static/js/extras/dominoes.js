@@ -15,3 +15,7 @@ export function draw(box, answer, {seat}) {
     return `<p data-seat="${s}">${s === seat ? "Your hand" : `Player ${s + 1}`}: ${/\d-\d/.test(held) ? tiles(held) : held}</p>`;
   }).join("");
 }
+
+// A tile dealt or drawn at a real table is typed as people write it (the game reads "3-5" and "5-3" alike); the
+// example shown is the first tile that may come.
+export const typed = {how: "as a tile (e.g. 3-5)"};
