@@ -8,6 +8,8 @@ library's, and the record loaded back."""
 import json
 import re
 
+import pytest
+
 from lookup.dominoes import engine as E
 from lookup.dominoes import move_values
 from lookup.dominoes.game import Dominoes
@@ -28,7 +30,8 @@ def costs_shown(pg) -> list[float]:
                                                        "rs => rs.map(r => r.dataset.cost)")]
 
 
-def test_a_game_entered_as_seen_from_one_seat(browser, server, web_artifacts, tmp_path):
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_game_entered_as_seen_from_one_seat(browser, server, web_artifacts, tmp_path, width):
     setups = get_spec("dominoes").setups(web_artifacts)
     index = next(i for i, s in enumerate(setups) if s["you"] == YOU and s["max_pip"] == 6)
     setup = setups[index]
@@ -36,7 +39,7 @@ def test_a_game_entered_as_seen_from_one_seat(browser, server, web_artifacts, tm
                **{k: setup[k] for k in ("depth", "samples", "max_exact", "endgame", "budget", "seed")}}
     start, end = full_game(Dominoes(), 4)
     hand = [tile_name(t) for t in range(E.N_TILES) if start.hands[YOU] >> t & 1]
-    pg = browser.new_page(viewport={"width": 1280, "height": 844})
+    pg = browser.new_page(viewport={"width": width, "height": 844})
     pg.set_default_timeout(30_000)
     errors = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
