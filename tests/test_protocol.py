@@ -171,11 +171,11 @@ def test_random_legal_games_keep_every_invariant(game, tables):
     compared = 0
     played = setups_of(game, root)
     assert set().union(*(values_of(s, game) for s in played)) == set().union(*(values_of(s, game) for s in every))
-    for setup in played:
+    for i, setup in enumerate(played):
         advisor = open_setup(game, setup, root)
         g = advisor.game
         assert g.name == game
-        for number in range(GAMES_PER_SETUP):
+        for number in range(GAMES_PER_SETUP if i < MAX_SETUPS else 1):  # a setup added for an option's value: once
             rng = random.Random(f"{game}-{json.dumps(setup)}-{number}")
             state, steps = g.initial_state(), []
             from lookup.records import Step
