@@ -145,9 +145,9 @@ class SeenGame(DominoesGame):
         if self.to_move(state) == CHANCE or self.is_terminal(state):
             return ()
         v = self.seen(state)
-        out = np.empty(E.MAX_MOVES, np.int64)
         if self._showing(state):
             return tuple(self._totals(v))
+        out = np.empty(E.MAX_MOVES, np.int64)
         if v.to_move == self.you:
             n = E.legal_into(v.hand, v.left, v.right, v.drawn, v.boneyard_size, out)
             return tuple(int(m) for m in out[:n])

@@ -379,22 +379,20 @@ def orbit_weights(boards: np.ndarray, perms: np.ndarray) -> np.ndarray:
     return np.where(smaller, 0, len(perms) // stab)
 
 
-def three_matchings(weak: np.ndarray, equal: np.ndarray, pairs: np.ndarray, cards: int) -> list[np.ndarray]:
+def three_matchings(weak: np.ndarray, equal: np.ndarray, pairs: np.ndarray, deg: list[np.ndarray]) -> list[np.ndarray]:
     """Per board, the sets of three opponents' hands that share no card, all weaker than the best known hand or
     equal to it, by how many are equal (0 to 3): ``weak[b, p]``, ``equal[b, p]`` whether pair p (``pairs[p]``, two
-    card indices below ``cards``) is such a hand on board b.
+    card indices) is such a hand on board b; ``deg``: the weak and the equal hands that hold each card, per board
+    (``[board, card]``, as ``_opponent_counts`` counts them).
 
     The hands are the edges of a graph on the cards; the ordered triples of edges, weighed by colour, with the
     product of (1 - [two of them meet]) expanded: all triples, less those where a given two meet, plus those where
     one meets both others, less those where all three meet (a star on a card, or a triangle: the trace of the
     adjacency matrices' product). Each term is a sum of degree products, so whole blocks of boards are counted
     with array operations (tests: a plain enumeration of the deals)."""
-    boards, n_pairs = weak.shape
+    boards, cards = deg[0].shape
     u, v = pairs[:, 0], pairs[:, 1]
     w = [weak.astype(np.int64), equal.astype(np.int64)]
-    incidence = np.zeros((n_pairs, cards), dtype=np.int64)
-    incidence[np.arange(n_pairs), u] = incidence[np.arange(n_pairs), v] = 1
-    deg = [x @ incidence for x in w]  # [board, card]: the hands of each colour that hold the card
     total = [x.sum(axis=1) for x in w]
     meeting = [deg[c][:, u] + deg[c][:, v] - w[c] for c in (0, 1)]  # [board, pair]: the hands meeting pair p
     adjacency = []
@@ -487,7 +485,7 @@ class NumpyEngine:
         incidence[np.arange(len(pairs)), pairs[:, 1]] = 1
         dl, de = weak.astype(np.int64) @ incidence, equal.astype(np.int64) @ incidence
         if n == 3:
-            return three_matchings(weak, equal, pairs, len(rem))
+            return three_matchings(weak, equal, pairs, [dl, de])
         return [nl * (nl - 1) // 2 - (dl * (dl - 1) // 2).sum(axis=1),
                 nl * ne - (dl * de).sum(axis=1),
                 ne * (ne - 1) // 2 - (de * (de - 1) // 2).sum(axis=1)]
