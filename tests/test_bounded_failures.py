@@ -206,8 +206,8 @@ def test_one_depth_limit_for_the_library_the_command_and_the_web(tmp_path):
     fullwidth = _run("dominoes", "decide", "--hand", HAND, "--seat", "0", "--depth", "１２")  # int() reads it
     assert fullwidth.exit_code == 1 and f"depth=12 outside 1..{MAX_DEPTH}" in fullwidth.output
     client = TestClient(create_app(tmp_path))
-    answer = client.post("/api/dominoes/decide", json={"hand": HAND.split(","), "history": [], "seat": 0,
-                                                       "depth": deeper})
+    record = {"game": "dominoes", "setup": {"depth": deeper, "you": 0}, "events": HAND.split(",")}
+    answer = client.post("/api/games/dominoes/advise", json={"record": record})
     assert answer.status_code == 422 and answer.json()["detail"] == said
     assert move_values(HAND.split(","), [], 0, depth=MAX_DEPTH)  # the limit itself is allowed
 

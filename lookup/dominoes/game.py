@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lookup.dominoes import engine as E
-from lookup.dominoes.play import MODEL_NAMES, PLAYERS, View, replay_tokens, view_values
+from lookup.dominoes.play import MAX_DEPTH, MODEL_NAMES, PLAYERS, View, replay_tokens, view_values
 from lookup.dominoes.rules import extend_line, move_name, parse_move, parse_tile, tile_name
 from lookup.dominoes.tables import load_matchups
 from lookup.errors import ArtifactError
@@ -477,7 +477,7 @@ class DominoesAdvisor(Advisor):
         return {next(m for m, v in values.items() if v == best): 1.0}
 
 
-SETTINGS = {"depth": Option(3, "placements searched after a move", low=1, high=12),
+SETTINGS = {"depth": Option(3, "placements searched after a move", low=1, high=MAX_DEPTH),  # the library's bound
             "samples": Option(16, "opponent hands drawn per model when there are more than max_exact", low=1,
                               high=100_000),
             "max_exact": Option(2000, "list every opponent hand consistent with the history up to this many", low=0,

@@ -19,7 +19,6 @@ GAME = GameDeclaration(
         "    models: [random, first, last, strong, greedy]\n    games: 1\n    full: false\n    full_games: 1\n"
         "    seed: 1\n    depth: 2\n    samples: 2\n    max_exact: 20\n    rollouts: 0\n    endgame: 2\n"
         "    budget: 0\n  report: {}\n"), seconds=60),
-    web="webapp.routes.dominoes",
     small=("dominoes:\n  rule_sets: [standard]\n  experiment:\n    players: [predictive, realistic]\n"
            "    models: [random, strong]\n    games: 12\n    seed: 5\n    depth: 2\n    samples: 3\n"
            "    max_exact: 50\n    endgame: 0\n    budget: 300\n  report: {}\n"),

@@ -1,10 +1,12 @@
 """The poker and dominoes views in a real headless Chromium (the ``browser`` and ``server``
 fixtures: tests/web/conftest.py): what the page shows equals what the library answers, computed here."""
 
+import json
 
 from lookup import dominoes, poker
+from lookup.games import get_spec
 from lookup.poker.equity import DEFAULT_SAMPLES
-from webapp.routes import dominoes as dominoes_route
+from tests.web.panel import settle
 
 
 def fits_the_width(page, view):
@@ -68,24 +70,29 @@ def test_poker_equity_and_preflop_chart(page, server, web_artifacts):
     fits_the_width(page, "poker")
 
 
-def test_dominoes_decision_values_are_lookups(page, server):
+def test_dominoes_decision_values_are_lookups(page, server, web_artifacts, tmp_path):
+    """Dominoes has the view for every game alone: its picture, and one decision from a hand and the moves so far
+    (the question of ``dicetables dominoes decide``) as a record of the game seen from the player's seat, loaded."""
     page.goto(server + "/#dominoes")
-    page.wait_for_selector("#tab-dominoes[data-mounted]")  # a game (the view for every game) started beside it
+    page.wait_for_selector("#tab-dominoes[data-mounted]")
+    settle(page, "#tab-dominoes")
     # its picture (js/extras/dominoes.js): player 1 opens, its seven tiles drawn, the other hand a count
     assert page.locator("#tab-dominoes .gv-extra p[data-seat='0'] .dm-tile").count() == 7
     assert page.inner_text("#tab-dominoes .gv-extra p[data-seat='1']") == "Player 2: 7 tiles"
     hand = ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]
     history = ["6-6", "6-3L", "3-5L", "draw", "pass"]
-    page.fill("#dm-hand", ",".join(hand))
-    page.fill("#dm-history", " ".join(history))
-    page.press("#dm-history", "Enter")
-    page.wait_for_selector("#dm-values")
-    want = dominoes.move_values(hand, history, 0, depth=dominoes_route.MAX_DEPTH, samples=dominoes_route.MAX_SAMPLES,
-                                max_exact=dominoes_route.MAX_EXACT, endgame=dominoes_route.MAX_ENDGAME, seed=0)
-    rows = page.locator("#dm-values tr[data-move]")
-    shown = [(rows.nth(i).get_attribute("data-move"), rows.nth(i).locator("td.v").inner_text())
+    setup = next(s for s in get_spec("dominoes").setups(web_artifacts) if s["you"] == 0 and s["max_pip"] == 6 and
+                 s["player"] == "realistic")
+    path = tmp_path / "decision.json"
+    path.write_text(json.dumps({"game": "dominoes", "setup": setup, "seat": 0, "events": [*hand, *history]}))
+    page.set_input_files("#tab-dominoes .gv-load input", str(path))
+    settle(page, "#tab-dominoes")
+    want = dominoes.move_values(hand, history, 0, player="realistic", models=setup["models"],
+                                **{k: setup[k] for k in ("depth", "samples", "max_exact", "endgame", "budget", "seed")})
+    rows = page.locator("#tab-dominoes .gv-options tr[data-i]")
+    shown = [(rows.nth(i).locator("button").inner_text(), rows.nth(i).locator("td").nth(1).inner_text())
              for i in range(rows.count())]
-    assert shown == [(m, f"{v:+.4f}") for m, v in want]
     best = max(v for _, v in want)
-    assert page.inner_text("#dm-advice") == next(m for m, v in want if v == best)
+    assert shown == [(f"{i + 1} plays {m}" + (" ★" if v == best else ""), f"{v:.4f}") for i, (m, v) in enumerate(want)]
+    assert page.inner_text("#tab-dominoes .gv-best") == f"plays {next(m for m, v in want if v == best)}"
     fits_the_width(page, "dominoes")

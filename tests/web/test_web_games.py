@@ -10,10 +10,9 @@ from math import sqrt
 import pytest
 
 from lookup import dominoes, poker
-from lookup.games import open_setup
+from lookup.games import get_spec, open_setup
 from lookup.poker.equity import DEFAULT_BUDGET, DEFAULT_SAMPLES
 from lookup.records import replay
-from webapp.routes import dominoes as dominoes_route
 from webapp.routes import poker as poker_route
 
 
@@ -133,20 +132,31 @@ def test_poker_hand_takes_cards_written_as_everywhere(client, web_artifacts):
 # --- dominoes ---------------------------------------------------------------------------------------------------
 
 HAND = ["6-6", "1-2", "3-5", "0-4", "2-2", "5-6", "1-1"]
-SEARCH = {"depth": dominoes_route.MAX_DEPTH, "samples": dominoes_route.MAX_SAMPLES,
-          "max_exact": dominoes_route.MAX_EXACT, "endgame": dominoes_route.MAX_ENDGAME, "seed": 0}
+HISTORY = ["6-6", "6-3L", "3-5L", "draw", "pass"]
 
 
-def test_dominoes_decision_is_the_librarys(client):
-    history = ["6-6", "6-3L", "3-5L", "draw", "pass"]
-    got = client.post("/api/dominoes/decide", json={"hand": HAND, "history": history, "seat": 0}).json()
-    want = dominoes.move_values(HAND, history, 0, **SEARCH)
-    assert [(o["move"], o["value"]) for o in got["options"]] == want
-    assert got["move"] == dominoes.decide(HAND, history, 0, **SEARCH)
-    pred = client.post("/api/dominoes/decide", json={"hand": HAND, "history": history, "seat": 0,
-                                                     "player": "predictive", "model": "greedy"}).json()
-    assert [(o["move"], o["value"]) for o in pred["options"]] == dominoes.move_values(
-        HAND, history, 0, player="predictive", model="greedy", **SEARCH)
+def seen_from(web_artifacts, seat=0, **match):
+    """The first setup built here of the standard set seen from ``seat`` (``you``) whose options include ``match``."""
+    return next(s for s in get_spec("dominoes").setups(web_artifacts) if s["you"] == seat and s["max_pip"] == 6 and
+                all(s[k] == v for k, v in match.items()))
+
+
+def search(setup):
+    """``move_values``' settings of a setup: its player, models and search (a predictive player: its one model)."""
+    return {"player": setup["player"], "model": setup["models"][0] if setup["player"] == "predictive" else None,
+            "models": setup["models"], **{k: setup[k] for k in ("depth", "samples", "max_exact", "endgame", "budget",
+                                                                 "seed")}}
+
+
+def test_dominoes_decision_is_the_librarys(client, web_artifacts):
+    """One decision from a hand and the moves so far (the question of ``dicetables dominoes decide``): the record of
+    the game seen from the player's seat (its tiles dealt, then every move) advised by the protocol's route."""
+    for setup in (seen_from(web_artifacts, player="realistic"), seen_from(web_artifacts, player="predictive")):
+        record = {"game": "dominoes", "setup": setup, "seat": 0, "events": [*HAND, *HISTORY]}
+        got = client.post("/api/games/dominoes/advise", json={"record": record}).json()
+        want = dominoes.move_values(HAND, HISTORY, 0, **search(setup))
+        assert [(o["action"], o["value"]) for o in got["options"]] == want
+        assert got["advice"] == dominoes.decide(HAND, HISTORY, 0, **search(setup)) and got["to_move"] == 0
 
 
 def _tiles(text):
@@ -182,13 +192,15 @@ def test_dominoes_game_hides_the_other_hand_until_the_end(client, web_artifacts)
     assert got["text"] == g.state_text(replay(g, record["events"])[1])
 
 
-def test_dominoes_bad_input_is_named(client):
+def test_dominoes_bad_input_is_named(client, web_artifacts):
+    setup = seen_from(web_artifacts)
     with pytest.raises(ValueError) as bad:
         dominoes.move_values(HAND, ["6-6", "6-6R"], 0)
-    assert detail(client.post("/api/dominoes/decide", json={"hand": HAND, "history": ["6-6", "6-6R"],
-                                                            "seat": 0})) == str(bad.value)
-    assert detail(client.post("/api/dominoes/decide", json={"hand": HAND, "history": [], "seat": 0,
-                                                            "depth": 9})) == "depth=9 outside 1..3"
+    record = {"game": "dominoes", "setup": setup, "seat": 0, "events": [*HAND, "6-6", "6-6R"]}
+    assert "the opponent cannot hold 6-6" in str(bad.value)
+    assert "the opponent cannot hold 6-6" in detail(client.post("/api/games/dominoes/advise", json={"record": record}))
+    record = {"game": "dominoes", "setup": {**setup, "depth": 9}, "seat": 0, "events": HAND}
+    assert detail(client.post("/api/games/dominoes/advise", json={"record": record})) == "depth=9 outside 1..3"
 
 
 def test_dominoes_seen_from_one_seat_enters_the_other_and_refuses_what_the_seat_cannot_see(client, web_artifacts):

@@ -1,12 +1,15 @@
 // Dominoes' picture in the view for every game (js/game.js): the line and the hands as tiles, drawn from the
 // position's words as the player's seat is shown them (`text`: "line 6-6 6-3; player 1: 1-2 3-5; player 2: 6 tiles;
 // ..."), so the picture shows no more than the words: the other hand as a count until the end.
+import {stylesheet} from "../api.js";
+
 export const first = true;  // the line and the hand above the advice and the options
 
 const tiles = (words) => (words.match(/\d-\d/g) || []).map((t) => `<span class="dm-tile">${t.replace("-", "|")}</span>`)
   .join("");
 
 export function draw(box, answer, {seat}) {
+  stylesheet("dominoes");
   const parts = answer.text.replace(/:[^:;]*(won|a draw)$/, "").split("; ");
   const line = parts.find((p) => p.startsWith("line ")), hands = parts.filter((p) => /^player \d: /.test(p));
   if (!line) { box.innerHTML = ""; return; }  // the deal
