@@ -76,7 +76,6 @@ const S = {
   game: false, turn: false,       // in a game; a turn is being played
   record: null, turns: 0,         // the game record (lookup/records.py) and the turns scored
   redo: [],                       // the events undone, each undo's as one list, the last undone last
-  played: new Set(),              // the rule sets the protocol plays (GET /api/games: not saved rolls, yet)
   view: null, advice: null, options: null, allowed: {}, showAll: false, gen: 0, acting: false, loading: false,
   many: false, seats: null,       // two or three players shown (js/game.js in #seats); its mounting
 };
@@ -260,7 +259,7 @@ function drawButtons() {
   const inTurn = S.game && S.turn, more = inTurn && left() > 0;
   $("roll").disabled = !more; $("scorenow").disabled = !more; $("apply").disabled = !(inTurn && S.advice);
   $("rerolls").disabled = S.game; $("rerolls").value = String(left());
-  const replays = S.played.has(rules()) && S.record !== null;  // the protocol replays this rule set's records
+  const replays = S.record !== null;  // a game's record, which the protocol replays
   $("undo").disabled = !(replays && S.record.events.length > 1); $("redo").disabled = !(replays && S.redo.length);
   $("typed-label").hidden = !(replays && inTurn);
 }
@@ -300,10 +299,9 @@ async function act(fn) {
 
 // What the decision about to be played costs: POST /api/games/yahtzee/judge on the game record, whose setup is the
 // objective played (expected score, a goal, a score to beat); against an opponent's sheet (not in the record), the
-// chosen option's regret in the explain answer of this very turn (S.options), as for a rule set the protocol does
-// not play. {text, cost, best_text}.
+// chosen option's regret in the explain answer of this very turn (S.options). {text, cost, best_text}.
 async function judge(action) {
-  if (!versus() && S.played.has(rules())) return api("games/yahtzee/judge", {record: S.record, action});
+  if (!versus()) return api("games/yahtzee/judge", {record: S.record, action});
   const same = (k) => k && Array.isArray(action) && k.length === action.length && k.every((f, i) => f === action[i]);
   const o = (S.options || []).find((x) => (Array.isArray(action) ? same(x.keep) : x.category === action));
   if (!o) throw new Error("no advice for this decision: see the error above");
@@ -382,7 +380,7 @@ async function newTurn() {
 async function newGame() {
   S.game = true; S.sheet = {}; S.turns = 0; S.redo = [];
   S.record = {version: 2, game: "yahtzee", setup: setup(), seat: 0, start: null, events: []};
-  $("review").innerHTML = ""; $("cost").innerHTML = ""; $("save").disabled = !S.played.has(rules());
+  $("review").innerHTML = ""; $("cost").innerHTML = ""; $("save").disabled = false;
   await newTurn();
 }
 
@@ -456,10 +454,6 @@ async function endGame(total) {
   S.game = false; S.rerolls = 0;
   $("status").textContent = `Game over: final score ${total}`;
   await refresh();
-  if (!S.played.has(rules())) {
-    $("review").innerHTML = `<p id="review-total">No review: game records do not take ${rules()}'s saved rolls yet.</p>`;
-    return;
-  }
   const r = await api("games/yahtzee/review", {record: S.record, seat: 0});
   const n = r.unit === "points" ? 4 : 6;
   let dice = [], turn = 1;
@@ -556,7 +550,6 @@ async function choosePlayers(game) {
 }
 
 export async function mount(section, game) {
-  S.played = new Set(game.setups.map((s) => s.rules));
   await stylesheet("yahtzee");
   section.innerHTML = HTML; section.dataset.busy = "1";
   S.sets = (await api("yahtzee/rules")).filter((r) => r.built);
