@@ -28,6 +28,8 @@ Opener = Callable[[dict[str, JSON], Path | None], Advisor]
 class Option:
     """One setup option: its default, a line of help, and what it may be (``choices``, or an int in
     ``low..high``; a list of choices with ``many``). None as default: the option may be left out (null).
+    ``served``: the most a request to the web server may ask (a bound on the time one answer takes, for options
+    that set a search's size; None: ``high``), checked by ``served_setup``.
     ``choices`` may be a live view (a ``Sequence`` read at each check), for names registered at run time."""
 
     default: JSON
@@ -36,6 +38,7 @@ class Option:
     low: int | None = None
     high: int | None = None
     many: bool = False
+    served: int | None = None
 
     def check(self, name: str, value: JSON) -> JSON:
         if value is None and self.default is None:
@@ -80,6 +83,19 @@ class GameSpec:
         """``given`` completed with the defaults and checked; ValueError naming an unknown or bad option."""
         given = json_object({} if given is None else given, f"{self.name} setup", dict.fromkeys(self.options, False))
         return {k: opt.check(k, given[k]) if k in given else opt.default for k, opt in self.options.items()}
+
+
+def served_setup(name: str, setup: Mapping[str, JSON] | None) -> dict[str, JSON]:
+    """Game ``name``'s ``setup`` checked as ``GameSpec.setup`` does, then against each option's ``served`` bound:
+    what a server answers (ValueError naming the option and its bound beyond it)."""
+    spec = get_spec(name)
+    checked = spec.setup(setup)
+    for key, option in spec.options.items():
+        value = checked[key]
+        if option.served is not None and isinstance(value, int) and value > option.served:
+            raise ValueError(f"{key} may be at most {option.served} on this server (it bounds the time of an "
+                             f"answer; the library and the command line allow up to {option.high}), got {value}")
+    return checked
 
 
 @cache

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from lookup.advice import advice
-from lookup.games import get_spec, names, open_setup
+from lookup.games import get_spec, names, open_setup, served_setup
 from lookup.protocol import CHANCE
 from lookup.records import parse_record, record_of, replay, step_texts
 from lookup.review import judge, review
@@ -204,6 +204,17 @@ def test_bad_records_actions_and_seats_are_422_naming_them(client, web_artifacts
     assert "over the 0 s one run may take here" in problem(client.post(f"/api/games/{game}/simulate",
                                                                      json={"setup": setup, "games": 3}))
     assert parse_record(record).game == game
+    # a search's size past what the server answers (``Option.served``) is refused on every route that opens a setup;
+    # every setup the page lists is within it
+    assert all(served_setup(game, s) == s for s in spec.setups(web_artifacts))
+    for key, option in spec.options.items():
+        if option.served is not None:
+            over = {**setup, key: option.served + 1}
+            assert spec.setup(over) == over  # the library takes it
+            message = f"{key} may be at most {option.served} on this server"
+            advise = {"record": {**start, "setup": over}}
+            assert message in problem(client.post(f"/api/games/{game}/advise", json=advise))
+            assert message in problem(client.post(f"/api/games/{game}/simulate", json={"setup": over, "games": 1}))
 
 
 def test_what_no_game_has_is_a_problem_too(client):

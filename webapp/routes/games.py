@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 
 from lookup.advice import advice
-from lookup.games import get_spec, names, open_setup
+from lookup.games import get_spec, names, open_setup, served_setup
 from lookup.opponents import MODELS
 from lookup.protocol import CHANCE, JSON, Advisor
 from lookup.records import GameRecord, Step, parse_record, record_of, replay, step_texts
@@ -82,7 +82,7 @@ def _opened(game: str, record: dict[str, Any], root: Path) -> tuple[Advisor, Gam
     parsed = parse_record(record)
     if parsed.game != game:
         raise ValueError(f"the record is a {parsed.game!r} game, not {game!r}")
-    advisor = open_setup(game, parsed.setup, root)
+    advisor = open_setup(game, served_setup(game, parsed.setup), root)
     steps, state = replay(advisor.game, parsed.events, parsed.start)
     return advisor, parsed, steps, state
 
@@ -156,7 +156,7 @@ def review_route(game: str, q: ReviewBody, root: Artifacts) -> dict[str, Any]:
     parsed = parse_record(q.record)
     if parsed.game != game:
         raise ValueError(f"the record is a {parsed.game!r} game, not {game!r}")
-    return review(open_setup(game, parsed.setup, root), parsed, q.seat).as_dict()
+    return review(open_setup(game, served_setup(game, parsed.setup), root), parsed, q.seat).as_dict()
 
 
 @router.post("/{game}/simulate")
@@ -164,7 +164,7 @@ def simulate_route(game: str, q: SimulateBody, root: Artifacts) -> dict[str, Any
     """Seeded games between the tables and opponent models (at most ``MAX_SIMULATED``, and at most
     ``SIMULATE_BUDGET`` seconds of play: a game costs from microseconds to seconds, the search-based ones most),
     with the tables' exact value from the start beside the means."""
-    advisor = open_setup(game, q.setup, root)
+    advisor = open_setup(game, served_setup(game, q.setup), root)
     games = integer(q.games, "games", 1, MAX_SIMULATED)
     names_ = q.players or ["table"] * advisor.game.seats
     result = simulate(advisor, names_, games, validate_seed(q.seed), q.swap, budget=SIMULATE_BUDGET)
