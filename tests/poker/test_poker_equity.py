@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from lookup.poker.cards import parse_cards
-from lookup.poker.equity import EXACT_OPPONENTS, NumpyEngine, draw_cards, equity, finish
+from lookup.poker.equity import NumpyEngine, draw_cards, equity, finish
 from lookup.poker.play import preflop
 from lookup.poker.problem import make_problem
 from lookup.poker.rules import best_of_seven
@@ -58,8 +58,7 @@ def _cards(case):
 def test_exact_counts_equal_plain_enumeration(case, numba_engine, numpy_engine):
     hands, board, n, dead = _cards(case)
     deals, wins, ties, shares = brute_force(hands, board, n, dead)
-    engines = [numba_engine] + ([numpy_engine] if n <= EXACT_OPPONENTS else [])
-    for engine in engines:
+    for engine in (numba_engine, numpy_engine):
         got = equity(hands, board, n, dead, engine=engine, budget=30)
         assert got.exact and got.deals == deals, engine.name
         assert list(got.wins) == wins and list(got.ties) == ties and list(got.shares) == shares, engine.name
