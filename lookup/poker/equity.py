@@ -37,7 +37,6 @@ import numpy as np
 from lookup.poker.cards import card_text, class_name, hand_class
 from lookup.poker.evaluate import values_on_board
 from lookup.poker.matchings import (
-    CHUNK,
     EQUAL,
     STRONG,
     TYPES,
@@ -451,8 +450,8 @@ class NumpyEngine:
     # docs/benchmarks.md "The page beside the command line"; 0.5-3 million before the board was shared).
     mc_rate = 2e6
     # State entries per second of four or more opponents' matchings (``type_matchings``): pessimistic, measured
-    # 7e7-2e8 (docs/benchmarks.md, "Poker").
-    matching_rate = 5e7
+    # 6e7-1.6e8 in int64 (docs/benchmarks.md, "Poker").
+    matching_rate = 6e7
 
     def __init__(self, tables: EvaluatorTables, block: int = 2048) -> None:
         self.tables = tables
@@ -517,8 +516,7 @@ class NumpyEngine:
             colour = np.where(weak, WEAK, np.where(equal, EQUAL, STRONG)).astype(np.int8)
             in_pool = ~(rem[None, :, None] == comp[:, None, :]).any(axis=2)
             caps = np.stack([((types == t) & in_pool).sum(axis=1) for t in range(TYPES)], axis=1)
-            counts, spent = type_matchings(caps, colours(types, pairs, colour, ~clash), n,
-                                           count_dtype(len(rem) - comp.shape[1], n, CHUNK), allowance)
+            counts, spent = type_matchings(caps, colours(types, pairs, colour, ~clash), n, allowance)
             return None if counts is None else (list(counts.T), spent)
         incidence = np.zeros((len(pairs), len(rem)), dtype=np.int64)
         incidence[np.arange(len(pairs)), pairs[:, 0]] = 1

@@ -35,7 +35,9 @@ RANKS, SUITS = 13, 4
 TYPES = 2 * RANKS  # the flush suit's card of each rank (types 0..12, aces first), then the other cards (13..25)
 FLUSH_BOARD = 3  # board cards of a suit from which its cards can make a flush (a hand adds at most two)
 INT64_SAFE = 1 << 62
-CHUNK = 16  # distinct boards counted side by side (their states share each numpy operation)
+CHUNK = 16  # distinct boards counted side by side at most (their states share each numpy operation)
+SLACK = 4  # how far over their share of the budget some boards may go (boards differ)
+OBJECT_COST = 8  # a state entry in Python integers costs about this many in int64 (docs/benchmarks.md, "Poker")
 
 
 def count_dtype(pool: int, n: int, boards: int = 1) -> type | np.dtype:
@@ -99,37 +101,45 @@ def _shifted(vals: np.ndarray, edges: int, equal: np.ndarray) -> np.ndarray:
     return out
 
 
-def type_matchings(caps: np.ndarray, colour: np.ndarray, n: int, dtype: type | np.dtype = np.int64,
-                   budget: float = float("inf")) -> tuple[np.ndarray | None, int]:
+def type_matchings(caps: np.ndarray, colour: np.ndarray, n: int, budget: float = float("inf"),
+                   dtype: type | np.dtype | None = None) -> tuple[np.ndarray | None, float]:
     """(``[board, t]``, work): per board, the sets of n disjoint hands, none ``STRONG``, exactly t of them ``EQUAL``;
     None instead when the work would exceed ``budget``.
 
     ``caps[board, type]``: the pool's cards of each type; ``colour[board, a, b]``: the colour of a hand of a card
-    of type a and one of type b (for a == b two cards of that type). ``dtype``: of the counts (``count_dtype``).
+    of type a and one of type b (for a == b two cards of that type). ``dtype``: of the counts (default: int64
+    where ``count_dtype`` allows it for the boards counted together, else Python integers).
     The work is counted in state entries (a state's counts by edges and equal edges, n + 1 by n + 1 of them)
-    merged; the boards are counted ``CHUNK`` at a time, and it stops as soon as the work so far, or its projection
-    from the boards counted to all of them, is over ``budget`` (the answer would then come too late)."""
+    merged, ``OBJECT_COST`` each in Python integers. It stops (the answer would come too late) as soon as the work
+    passes ``budget``, a chunk's passes ``SLACK`` times its boards' share of it, or the work projected from the boards
+    counted to all of them passes ``SLACK`` times the budget."""
     # Boards alike in their cards' types and the colours between them have the same counts (on a turn, the river
     # cards of one rank that make no flush): each distinct board is counted once.
     signature = np.concatenate([caps, colour.reshape(len(caps), -1)], axis=1)
     _, first, alike = np.unique(signature, axis=0, return_index=True, return_inverse=True)
     distinct = len(first)
-    # Chunks take every k-th distinct board, so that the first ones are a fair sample of the rest (np.unique sorts
-    # alike boards together).
-    chunks = -(-distinct // CHUNK)
-    order = np.argsort(np.arange(distinct) % chunks, kind="stable")
-    out = np.zeros((distinct, n + 1), dtype=dtype)
-    spent = 0
-    for lo in range(0, distinct, CHUNK):
-        rows = first[order[lo:lo + CHUNK]]
+    # The boards are taken in a spread order (np.unique sorts alike boards together), so that the first ones are a
+    # fair sample of the rest, in chunks growing 1, 2, 4 .. CHUNK boards, so that a count which cannot fit stops
+    # after a small part of the budget, not at its end.
+    order = np.argsort(np.arange(distinct) % max(1, distinct // CHUNK), kind="stable")
+    pool = int(caps.sum(axis=1).max(initial=0))
+    out = np.zeros((distinct, n + 1), dtype=dtype or count_dtype(pool, n))
+    spent, lo, size = 0.0, 0, 1
+    while lo < distinct:
+        rows = first[order[lo:lo + size]]
+        share = min(budget - spent, SLACK * budget * len(rows) / distinct)
+        kind = dtype or count_dtype(pool, n, len(rows))
+        cost = OBJECT_COST if kind is object else 1
         try:
-            counts, work = _count(caps[rows], colour[rows], n, dtype, budget - spent)
+            counts, work = _count(caps[rows], colour[rows], n, kind, share / cost)
         except _OverBudget as over:
-            return None, spent + over.work
-        out[order[lo:lo + CHUNK]] = counts
-        spent += work
-        if spent * distinct / min(lo + CHUNK, distinct) > budget:
+            return None, spent + over.work * cost
+        out[order[lo:lo + size]] = counts
+        spent += work * cost
+        lo += len(rows)
+        if spent * distinct / lo > SLACK * budget:  # far beyond: stop now, not at the end of the budget
             return None, spent
+        size = min(2 * size, CHUNK)
     return out[alike.ravel()], spent
 
 

@@ -48,7 +48,7 @@ def test_type_counts_equal_plain_matchings(seed):
     n = 2 + seed % 3
     want = [_plain_matchings(caps[b], colour[b], n) for b in range(len(caps))]
     for dtype in (np.int64, object):
-        got, work = type_matchings(caps, colour, n, dtype)
+        got, work = type_matchings(caps, colour, n, dtype=dtype)
         assert got.tolist() == want and work > 0
 
 
