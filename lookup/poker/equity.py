@@ -450,8 +450,8 @@ class NumpyEngine:
     # docs/benchmarks.md "The page beside the command line"; 0.5-3 million before the board was shared).
     mc_rate = 2e6
     # State entries per second of four or more opponents' matchings (``type_matchings``): pessimistic, measured
-    # 6e7-1.6e8 in int64 (docs/benchmarks.md, "Poker").
-    matching_rate = 6e7
+    # 5.5e7 (n = 8: memory-bound) to 1.6e8 in int64 (docs/benchmarks.md, "Poker").
+    matching_rate = 5e7
 
     def __init__(self, tables: EvaluatorTables, block: int = 2048) -> None:
         self.tables = tables
