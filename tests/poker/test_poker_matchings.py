@@ -7,21 +7,9 @@ import numpy as np
 import pytest
 
 from lookup.poker.cards import parse_cards
-from lookup.poker.equity import NumpyEngine, equity
+from lookup.poker.equity import equity
 from lookup.poker.matchings import STRONG, count_dtype, type_matchings
 from tests.poker.brute import brute_force
-
-
-@pytest.fixture(scope="module")
-def numba_engine(poker_artifacts):
-    from pipeline.poker.engine import NumbaEngine
-
-    return NumbaEngine(poker_artifacts)
-
-
-@pytest.fixture(scope="module")
-def numpy_engine(evaluator):
-    return NumpyEngine(evaluator)
 
 
 def _plain_matchings(caps: np.ndarray, colour: np.ndarray, n: int) -> list[int]:
