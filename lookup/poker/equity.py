@@ -279,9 +279,10 @@ def equity(hands: Any, board: Any = (), opponents: int | None = None, dead: Any 
     answered from the preflop table in ``artifacts_dir`` when it is built and has the row (``source``
     "preflop table"; exact rows exactly, estimated rows with their standard error); ``use_table=False``
     enumerates anyway. Otherwise exact (integer counts) when the engine estimates that the enumeration takes
-    at most ``budget`` seconds; otherwise ``samples`` seeded random deals, marked ``exact=False`` with
-    standard errors. ``engine``: default the numpy engine; ``pipeline.poker.engine.NumbaEngine()`` is the
-    fast one. Bad input is a ValueError naming the problem.
+    at most ``budget`` seconds (the count of four or more opponents' hands, whose work shows only as it runs,
+    stops when it would not: ``type_matchings``, ``NumpyEngine.matching_rate``); otherwise ``samples`` seeded
+    random deals, marked ``exact=False`` with standard errors. ``engine``: default the numpy engine;
+    ``pipeline.poker.engine.NumbaEngine()`` is the compiled one. Bad input is a ValueError naming the problem.
     """
     start = time.perf_counter()
     problem = make_problem(hands, board, opponents, dead)
