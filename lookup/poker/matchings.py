@@ -3,7 +3,8 @@
 On a full board the opponents' possible hands are the edges of a graph on the cards left (the pool), coloured
 weaker (0), equal (1) or stronger (2) than the best known value; the deals where no opponent beats it are the
 n-matchings of the weaker-or-equal edges, wanted by how many of their edges are equal. Enumerating them grows
-like pool^(2n); this counts them in time that depends on n and on the number of card **types** only.
+like pool^(2n); this counts them in a time that depends on n, the number of card **types** and the colours between
+them, not on the number of matchings.
 
 Cards are of one type when they are interchangeable: swapping two of them maps every hand onto one of the same
 colour. On a board where no suit can make a flush (at most two board cards of each), a hand's value depends on
