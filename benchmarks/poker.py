@@ -163,11 +163,13 @@ def decide_budget(root: Path) -> None:
           f"calls={len(times)}")
 
 
-# Questions no table answers (a board, or two known hands): the flop against 2 random hands (numpy counts it
-# exactly), the turn against 3 and two known hands preflop against a third random one (numpy estimates, numba
-# counts), the flop against 8 (both estimate).
+# Questions no table answers (a board, or two known hands): the flop against 2 random hands and the turn against 3
+# (both count them exactly), two known hands preflop against a third random one and the flop against 8 (both
+# estimate), the river against 5 and the turn against 4 (numpy counts them by card type; numba enumerates the
+# river's matchings, and estimates the turn).
 PAGE_VS_CLI = [("flop_vs_2", ["AsKd"], "2c7d9h", 2), ("turn_vs_3", ["AsKd"], "2c7d9hKs", 3),
-               ("preflop_2_known_vs_1", ["AsKd", "QhQs"], "", 1), ("flop_vs_8", ["AsKd"], "2c7d9h", 8)]
+               ("preflop_2_known_vs_1", ["AsKd", "QhQs"], "", 1), ("flop_vs_8", ["AsKd"], "2c7d9h", 8),
+               ("river_vs_5", ["AsKd"], "2c7d9hJsKh", 5), ("turn_vs_4", ["AsKd"], "2c7d9hJs", 4)]
 
 
 def page_vs_cli(root: Path) -> None:

@@ -7,11 +7,15 @@ value, the opponents' possible hands split into weaker (L), equal (E) and strong
 players at V share the pot unless an opponent holds a G hand. For n = 1 and 2 opponents closed formulas
 count the disjoint choices (degree sums); for n >= 3 the numba engine enumerates the n-matchings among L and E
 (the seed's n! symmetry: each set of hands once) or, when fewer, counts by inclusion-exclusion over the
-matchings of E and G, and the numpy engine counts n = 3 by a closed formula too (``three_matchings``: degree
-sums and triangles). The counts are finished with Python integers (they exceed 64 bits).
+matchings of E and G. The numpy engine counts n = 3 by a closed formula too (``three_matchings``: degree
+sums and triangles) and n >= 4 by card type (``lookup.poker.matchings``: a board's cards of one rank, or of
+one rank and the flush suit, are interchangeable, and the matchings are counted as multigraphs on the types, in
+a time that does not grow with the number of matchings: on the river and the turn it counts where the numba
+enumeration runs out of budget). The counts are finished with Python integers (they exceed 64 bits).
 
-Two engines run the same method: the numpy one here (``lookup`` imports numpy only; n <= 3 exactly) and
-the numba one in ``pipeline.poker.engine`` (all n, compiled and much faster), passed as ``engine=``.
+Two engines run the same method: the numpy one here (``lookup`` imports numpy only) and the numba one in
+``pipeline.poker.engine`` (compiled; much faster where the enumeration is short), passed as ``engine=``. Both
+count any number of opponents exactly when it fits the budget.
 
 Before either runs, a question the preflop tables answer (one known hand, no board, no dead cards, n random
 opponents within the table's rows) is answered by indexing them (``source`` "preflop table"): from the exact
@@ -32,6 +36,16 @@ import numpy as np
 
 from lookup.poker.cards import card_text, class_name, hand_class
 from lookup.poker.evaluate import values_on_board
+from lookup.poker.matchings import (
+    EQUAL,
+    STRONG,
+    TYPES,
+    WEAK,
+    card_types,
+    colours,
+    count_dtype,
+    type_matchings,
+)
 from lookup.poker.problem import Problem, make_problem, unordered_matchings
 from lookup.poker.tables import (
     EvaluatorTables,
@@ -52,7 +66,11 @@ from lookup.words import counted
 # drawn when it does not fit (standard error ~0.0003 on an equity near 1/2).
 DEFAULT_BUDGET = 5.0
 DEFAULT_SAMPLES = 2_000_000
-EXACT_OPPONENTS = 3  # the numpy engine counts at most this many unknown opponents' hands exactly (the numba one, any)
+# The most unknown opponents the numpy engine counts by closed formulas, in a time ``work_units`` tells beforehand;
+# beyond, by ``type_matchings``, whose time depends on each board's colours and is known only as it runs (it stops
+# when its share of the budget is spent). Callers that must know the time beforehand (``range_equity`` over many
+# tuples, the protocol's game) hold to it.
+FORMULA_OPPONENTS = 3
 MIN_DEALS = 1_000  # the fewest Monte Carlo deals a budget-bounded answer draws, whatever its budget (milliseconds)
 # Bounds of the arguments: an hour of counting and a billion deals (about a minute and a half of the numba
 # Monte Carlo) are beyond any use of one answer, and keep every derived count inside int64.
@@ -261,9 +279,10 @@ def equity(hands: Any, board: Any = (), opponents: int | None = None, dead: Any 
     answered from the preflop table in ``artifacts_dir`` when it is built and has the row (``source``
     "preflop table"; exact rows exactly, estimated rows with their standard error); ``use_table=False``
     enumerates anyway. Otherwise exact (integer counts) when the engine estimates that the enumeration takes
-    at most ``budget`` seconds; otherwise ``samples`` seeded random deals, marked ``exact=False`` with
-    standard errors. ``engine``: default the numpy engine; ``pipeline.poker.engine.NumbaEngine()`` is the
-    fast one. Bad input is a ValueError naming the problem.
+    at most ``budget`` seconds (the count of four or more opponents' hands, whose work shows only as it runs,
+    stops when it would not: ``type_matchings``, ``NumpyEngine.matching_rate``); otherwise ``samples`` seeded
+    random deals, marked ``exact=False`` with standard errors. ``engine``: default the numpy engine;
+    ``pipeline.poker.engine.NumbaEngine()`` is the compiled one. Bad input is a ValueError naming the problem.
     """
     start = time.perf_counter()
     problem = make_problem(hands, board, opponents, dead)
@@ -292,7 +311,7 @@ def equity(hands: Any, board: Any = (), opponents: int | None = None, dead: Any 
     perms = problem.symmetry()
     work = work_units(problem, len(perms))
     if work <= budget * engine.rate:
-        # The matching enumeration (n >= 3) gets what the budget leaves, per board.
+        # Counting the opponents' hands (n >= 3) gets what the budget leaves, per board.
         per_board = int(max(1e4, (budget * engine.rate - work) / max(problem.boards() / len(perms), 1)))
         got = engine.exact(problem, perms, per_board)
         if got is not None and got[2] == 0:
@@ -301,7 +320,7 @@ def equity(hands: Any, board: Any = (), opponents: int | None = None, dead: Any 
                           tuple(shares), tuple(0.0 for _ in wins), f"exact ({engine.name})",
                           time.perf_counter() - start, tuple(notes))
         notes.append("the opponents' hands were too many to count within the budget" if got is not None
-                     else f"the {engine.name} engine counts at most {EXACT_OPPONENTS} unknown opponents exactly")
+                     else f"the {engine.name} engine cannot count this question exactly")
     else:
         notes.append(f"an exact count needs ~{work:.3g} evaluations, over the {budget:g} s budget "
                      f"at ~{engine.rate:.3g}/s")
@@ -421,8 +440,9 @@ THREE_COST = 16
 
 
 class NumpyEngine:
-    """The exact method vectorised over blocks of boards (n <= 3 unknown opponents) and a vectorised Monte
-    Carlo; its time budget assumes ``rate`` evaluations per second (measured: docs/benchmarks.md, "Poker")."""
+    """The exact method vectorised over blocks of boards (any number of unknown opponents; four or more by card
+    type, ``type_matchings``) and a vectorised Monte Carlo; its time budget assumes ``rate`` evaluations per second
+    and ``matching_rate`` matching state entries per second (measured: docs/benchmarks.md, "Poker")."""
 
     name = "numpy"
     rate = 2e7
@@ -430,25 +450,31 @@ class NumpyEngine:
     # time (``lookup.poker.decide``): pessimistic, measured 10-14 million on the shared 2-core machine (load 3.5,
     # docs/benchmarks.md "The page beside the command line"; 0.5-3 million before the board was shared).
     mc_rate = 2e6
+    # State entries per second of four or more opponents' matchings (``type_matchings``): pessimistic, measured
+    # 5.5e7 (n = 8: memory-bound) to 1.6e8 in int64 (docs/benchmarks.md, "Poker").
+    matching_rate = 5e7
 
     def __init__(self, tables: EvaluatorTables, block: int = 2048) -> None:
         self.tables = tables
         self.block = block
 
     def exact(self, problem: Problem, perms: np.ndarray, budget: int) -> tuple[np.ndarray, np.ndarray, int] | None:
+        """Counts as ``NumbaEngine.exact`` (``D`` only: the opponents counted directly), failed (1) when what
+        ``budget`` leaves a board (evaluations) does not cover three opponents' count, or when four or more
+        opponents' matchings (``type_matchings``) would take longer than the budget of all the boards."""
         n = problem.opponents
-        if n > EXACT_OPPONENTS:
-            return None
         hands = problem.hands_array()
         m = len(hands)
         rem = problem.rem
-        d = np.zeros((m, m + 1, n + 1), dtype=np.int64)
+        d = np.zeros((m, m + 1, n + 1), dtype=count_dtype(problem.pool, n, problem.boards()))
         if n == 3 and problem.pool ** 3 // THREE_COST > budget:  # "failed": what the budget leaves a board is less
             return d, d[:, :, :0, None], 1
         completions = rem[combinations_array(len(rem), problem.k)]
         weights = orbit_weights(completions, perms)
         keep = weights > 0
         completions, weights = completions[keep], weights[keep]
+        # The matchings' share of the budget, in their own unit (state entries, at ``matching_rate``).
+        allowance = budget * len(completions) / self.rate * self.matching_rate
         pairs = combinations_array(len(rem), 2)
         fixed = np.array(problem.board, dtype=np.int64)
         for lo in range(0, len(completions), self.block):
@@ -462,14 +488,20 @@ class NumpyEngine:
             if n == 0:
                 counts = [np.ones(len(comp), dtype=np.int64)]
             else:
-                counts = self._opponent_counts(full, comp, rem, pairs, vmax, n)
+                got = self._opponent_counts(full, comp, rem, pairs, vmax, n, allowance)
+                if got is None:
+                    return d, d[:, :, :0, None], 1
+                counts, spent = got
+                allowance -= spent
             for t, c in enumerate(counts):
                 for i in range(m):
                     np.add.at(d[i, :, t], ktop[top[:, i]], (w * c)[top[:, i]])
         return d, np.zeros((m, m + 1, n + 1, n + 1), dtype=np.int64)[:, :, :0, :0], 0
 
     def _opponent_counts(self, full: np.ndarray, comp: np.ndarray, rem: np.ndarray, pairs: np.ndarray,
-                         vmax: np.ndarray, n: int) -> list[np.ndarray]:
+                         vmax: np.ndarray, n: int, allowance: float) -> tuple[list[np.ndarray], float] | None:
+        """(per t, the sets of n opponents' hands on each board with none stronger than ``vmax`` and t equal to
+        it; the matchings' work spent), or None when four or more opponents' matchings would pass ``allowance``."""
         cards = rem[pairs]  # [P, 2]
         v = values_on_board(full, cards[None], self.tables).astype(np.int64)
         clash = np.zeros(v.shape, dtype=bool)
@@ -479,16 +511,23 @@ class NumpyEngine:
         equal = (v == vmax[:, None]) & ~clash
         nl, ne = weak.sum(axis=1), equal.sum(axis=1)
         if n == 1:
-            return [nl, ne]
+            return [nl, ne], 0
+        if n > 3:
+            types = card_types(full, rem)
+            colour = np.where(weak, WEAK, np.where(equal, EQUAL, STRONG)).astype(np.int8)
+            in_pool = ~(rem[None, :, None] == comp[:, None, :]).any(axis=2)
+            caps = np.stack([((types == t) & in_pool).sum(axis=1) for t in range(TYPES)], axis=1)
+            counts, spent = type_matchings(caps, colours(types, pairs, colour, ~clash), n, allowance)
+            return None if counts is None else (list(counts.T), spent)
         incidence = np.zeros((len(pairs), len(rem)), dtype=np.int64)
         incidence[np.arange(len(pairs)), pairs[:, 0]] = 1
         incidence[np.arange(len(pairs)), pairs[:, 1]] = 1
         dl, de = weak.astype(np.int64) @ incidence, equal.astype(np.int64) @ incidence
         if n == 3:
-            return three_matchings(weak, equal, pairs, [dl, de])
+            return three_matchings(weak, equal, pairs, [dl, de]), 0
         return [nl * (nl - 1) // 2 - (dl * (dl - 1) // 2).sum(axis=1),
                 nl * ne - (dl * de).sum(axis=1),
-                ne * (ne - 1) // 2 - (de * (de - 1) // 2).sum(axis=1)]
+                ne * (ne - 1) // 2 - (de * (de - 1) // 2).sum(axis=1)], 0
 
     def monte_carlo(self, problem: Problem, samples: int, seed: int) -> np.ndarray:
         rng = np.random.default_rng(seed)

@@ -16,8 +16,9 @@ The return is in chips, the net of calling rather than folding: ``share * (pot +
 call (``share`` the caller's part of the final pot: 1 alone at the top, 1/k split k ways, 0 beaten), 0 for a
 fold. Values are its expectation: before the flop from the preflop table (``lookup.poker.equity``, exact against
 one random hand, as the table holds it against more), from the flop on the exact equity of the known cards
-(counted by ``lookup.poker.equity``; None against more than three unknown hands, which lookup's engine does not
-count exactly); the decision's values are ``decide``'s: folding 0, calling its ``gain``.
+(counted by ``lookup.poker.equity``; against more than three unknown hands when the count fits its default budget,
+else None: on the river and the turn it mostly does, on the flop mostly not); the decision's values are
+``decide``'s: folding 0, calling its ``gain``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import numpy as np
 
 from lookup.games import GameSpec, Option
 from lookup.poker.cards import DECK_SIZE, card_text, hand_class, parse_cards
-from lookup.poker.equity import EXACT_OPPONENTS, MAX_BUDGET, equity
+from lookup.poker.equity import DEFAULT_BUDGET, DEFAULT_SAMPLES, FORMULA_OPPONENTS, MAX_BUDGET, MIN_DEALS, equity
 from lookup.poker.evaluate import values
 from lookup.poker.play import call_gain
 from lookup.poker.rules import HOLE_CARDS, MAX_PLAYERS
@@ -239,18 +240,19 @@ class PokerAdvisor(Advisor):
         self._memo: dict[HandState, float | None] = {}
 
     def _called(self, state: HandState) -> float | None:
-        """The expected net chips of a call, given the cards known at ``state`` (None where lookup cannot count
-        the equity exactly after the flop)."""
+        """The expected net chips of a call, given the cards known at ``state`` (None where lookup does not count
+        the equity exactly within its default budget after the flop)."""
         if state in self._memo:
             return self._memo[state]
         game = self.game
         unknown = game.opponents - len(state.hands)
-        if state.board and unknown > EXACT_OPPONENTS:
-            found = None
-        else:
-            eq = equity([state.hole, *state.hands], state.board, unknown, budget=MAX_BUDGET,
-                        artifacts_dir=self.artifacts_dir)
-            found = float(call_gain(eq, game.pot, game.to_call)[1])
+        # Closed formulas count up to FORMULA_OPPONENTS in a time known beforehand; more are counted when they fit
+        # the library's default budget, and the few deals drawn when they do not are not used (None).
+        formula = unknown <= FORMULA_OPPONENTS
+        eq = equity([state.hole, *state.hands], state.board, unknown, budget=MAX_BUDGET if formula else DEFAULT_BUDGET,
+                    samples=MIN_DEALS if state.board and not formula else DEFAULT_SAMPLES,
+                    artifacts_dir=self.artifacts_dir)
+        found = float(call_gain(eq, game.pot, game.to_call)[1]) if eq.exact or not state.board else None
         self._memo[state] = found
         return found
 

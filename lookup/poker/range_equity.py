@@ -44,7 +44,7 @@ import numpy as np
 from lookup.poker.cards import DECK_SIZE, N_CLASSES, card_text, class_name, hand_class
 from lookup.poker.equity import (
     DEFAULT_BUDGET,
-    EXACT_OPPONENTS,
+    FORMULA_OPPONENTS,
     MAX_BUDGET,
     MAX_SAMPLES,
     SOURCE_ENUMERATION,
@@ -533,8 +533,8 @@ def _per_tuple_seconds(count: int, first: list[tuple[int, int]], base: Problem, 
     problem = make_problem(first, base.board, base.opponents, base.dead)
     if _table_answers(problem, artifacts_dir, use_table):
         return count * 1e-3
-    if (engine is None or isinstance(engine, NumpyEngine)) and base.opponents > EXACT_OPPONENTS:
-        return float("inf")  # beyond what the numpy engine counts exactly
+    if (engine is None or isinstance(engine, NumpyEngine)) and base.opponents > FORMULA_OPPONENTS:
+        return float("inf")  # the numpy engine's matchings take a time known only as they run, per tuple
     # The numpy engine's own rate (2e7) is its best case; per tuple it ran 1.7-6e6 evaluations a second (heads-up
     # preflop 0.46-1.5 s, docs/benchmarks.md "Poker") and ~1e6 on a flop with a random hand, at load 9.
     rate = EVAL_RATE if engine is None or isinstance(engine, NumpyEngine) else engine.rate

@@ -8,24 +8,11 @@ import numpy as np
 import pytest
 
 from lookup.poker.cards import parse_cards
-from lookup.poker.equity import EXACT_OPPONENTS, NumpyEngine, draw_cards, equity, finish
+from lookup.poker.equity import draw_cards, equity, finish
 from lookup.poker.play import preflop
 from lookup.poker.problem import make_problem
 from lookup.poker.rules import best_of_seven
 from tests.poker.brute import brute_force
-
-
-@pytest.fixture(scope="module")
-def numba_engine(poker_artifacts):
-    from pipeline.poker.engine import NumbaEngine
-
-    return NumbaEngine(poker_artifacts)
-
-
-@pytest.fixture(scope="module")
-def numpy_engine(evaluator):
-    return NumpyEngine(evaluator)
-
 
 # Small cases: many dead cards keep the plain enumeration of every opponent deal short.
 _DEAD = "2c 2d 2h 3c 3d 3h 4c 4d 5c 5h 6d 6h 7c 7s 8d 8h 9c 9s Tc Td Jh Js Qc"
@@ -58,8 +45,7 @@ def _cards(case):
 def test_exact_counts_equal_plain_enumeration(case, numba_engine, numpy_engine):
     hands, board, n, dead = _cards(case)
     deals, wins, ties, shares = brute_force(hands, board, n, dead)
-    engines = [numba_engine] + ([numpy_engine] if n <= EXACT_OPPONENTS else [])
-    for engine in engines:
+    for engine in (numba_engine, numpy_engine):
         got = equity(hands, board, n, dead, engine=engine, budget=30)
         assert got.exact and got.deals == deals, engine.name
         assert list(got.wins) == wins and list(got.ties) == ties and list(got.shares) == shares, engine.name
