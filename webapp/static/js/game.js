@@ -17,7 +17,7 @@ const HTML = `
   <label>Your seat <select class="gv-seat"></select></label>
   <label>Other seats <select class="gv-opponent"></select></label>
   <label title="stop at every chance event: enter what was rolled, dealt or drawn"><input type="checkbox"
-   class="gv-table"> dice at a real table</label></div>
+   class="gv-table"> chance entered here</label></div>
  <div class="row"><button class="gv-main" data-main>New game</button><button class="gv-new">New game</button>
   <button class="gv-undo" title="key U">Undo</button><button class="gv-redo" title="key Y">Redo</button>
   <button class="gv-review-go">Review</button><button class="gv-save">Save record</button>
