@@ -477,21 +477,20 @@ class DominoesAdvisor(Advisor):
         return {next(m for m, v in values.items() if v == best): 1.0}
 
 
-# The most a web request may ask of the search (``lookup.games.served_setup``): the experiment's settings (params.yaml
-# ``dominoes.experiment``), which take ~0.15 s a decision on average and at most ~1.5 s in plain Python; lookup's
-# own defaults (16 samples, 2000 exact hands) took up to 4.3 s, and an endgame of 14 searches a whole game. A
-# budget of positions deepens the search: 30,000 took 0.4-1.8 s on the first two decisions of a game, 300,000
-# 3-19 s (measured 2026-11-28 with the experiment's other settings).
-SERVED = {"samples": 8, "max_exact": 200, "endgame": 2, "budget": 10_000}
+# ``served``, the most a web request may ask of the search (``lookup.games.served_setup``): the experiment's
+# settings (params.yaml ``dominoes.experiment``), which take ~0.15 s a decision on average and at most ~1.5 s in
+# plain Python; lookup's own defaults (16 samples, 2000 exact hands) took up to 4.3 s, and an endgame of 14
+# searches a whole game. A budget of positions deepens the search: 30,000 took 0.4-1.8 s on the first two
+# decisions of a game, 300,000 3-19 s (measured 2026-11-28 with the experiment's other settings).
 SETTINGS = {"depth": Option(3, "placements searched after a move", low=1, high=MAX_DEPTH),  # the library's bound
             "samples": Option(16, "opponent hands drawn per model when there are more than max_exact", low=1,
-                              high=100_000, served=SERVED["samples"]),
+                              high=100_000, served=8),
             "max_exact": Option(2000, "list every opponent hand consistent with the history up to this many", low=0,
-                                high=10**6, served=SERVED["max_exact"]),
+                                high=10**6, served=200),
             "endgame": Option(2, "search to the end once the boneyard holds at most this many tiles", low=0,
-                              high=E.N_TILES - 2 * E.HAND_SIZE, served=SERVED["endgame"]),
+                              high=E.N_TILES - 2 * E.HAND_SIZE, served=2),
             "budget": Option(0, "deepen while the search visits at most this many positions (0: never)", low=0,
-                             high=10**9, served=SERVED["budget"]),
+                             high=10**9, served=10_000),
             "seed": Option(0, "seed of the hands drawn", low=0, high=2**62)}
 # Double-two with every tile dealt (3 each): no boneyard, so that after the deal each seat sees the whole state
 # (the other hand is every tile it has not seen), and the search goes to the end of the game.

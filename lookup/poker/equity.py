@@ -509,9 +509,6 @@ class NumpyEngine:
             clash |= (cards[None, :, 0] == comp[:, j, None]) | (cards[None, :, 1] == comp[:, j, None])
         weak = (v < vmax[:, None]) & ~clash
         equal = (v == vmax[:, None]) & ~clash
-        nl, ne = weak.sum(axis=1), equal.sum(axis=1)
-        if n == 1:
-            return [nl, ne], 0
         if n > 3:
             types = card_types(full, rem)
             colour = np.where(weak, WEAK, np.where(equal, EQUAL, STRONG)).astype(np.int8)
@@ -519,6 +516,9 @@ class NumpyEngine:
             caps = np.stack([((types == t) & in_pool).sum(axis=1) for t in range(TYPES)], axis=1)
             counts, spent = type_matchings(caps, colours(types, pairs, colour, ~clash), n, allowance)
             return None if counts is None else (list(counts.T), spent)
+        nl, ne = weak.sum(axis=1), equal.sum(axis=1)
+        if n == 1:
+            return [nl, ne], 0
         incidence = np.zeros((len(pairs), len(rem)), dtype=np.int64)
         incidence[np.arange(len(pairs)), pairs[:, 0]] = 1
         incidence[np.arange(len(pairs)), pairs[:, 1]] = 1

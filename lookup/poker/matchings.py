@@ -91,9 +91,9 @@ def _merge(key: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _shifted(vals: np.ndarray, edges: int, equal: np.ndarray) -> np.ndarray:
     """``vals`` ``[state, edges made, equal edges]`` after ``edges`` more edges, all equal where ``equal[state]``
     else all weaker (counts beyond n edges fall off)."""
-    out = np.zeros_like(vals)
     if edges == 0:
         return vals.copy()
+    out = np.zeros_like(vals)
     top = vals.shape[1] - edges
     if top <= 0:
         return out

@@ -78,11 +78,21 @@ class SimulateBody(StrictModel):
     swap: bool = False
 
 
-def _opened(game: str, record: dict[str, Any], root: Path) -> tuple[Advisor, GameRecord, list[Step], Any]:
+def _record(game: str, record: dict[str, Any]) -> GameRecord:
     parsed = parse_record(record)
     if parsed.game != game:
         raise ValueError(f"the record is a {parsed.game!r} game, not {game!r}")
-    advisor = open_setup(game, served_setup(game, parsed.setup), root)
+    return parsed
+
+
+def _advisor(game: str, setup: dict[str, Any] | None, root: Path) -> Advisor:
+    """The advisor of ``setup`` within what the server answers (``served_setup``)."""
+    return open_setup(game, served_setup(game, setup), root)
+
+
+def _opened(game: str, record: dict[str, Any], root: Path) -> tuple[Advisor, GameRecord, list[Step], Any]:
+    parsed = _record(game, record)
+    advisor = _advisor(game, parsed.setup, root)
     steps, state = replay(advisor.game, parsed.events, parsed.start)
     return advisor, parsed, steps, state
 
@@ -153,10 +163,8 @@ def judge_route(game: str, q: JudgeBody, root: Artifacts) -> dict[str, Any]:
 @router.post("/{game}/review")
 def review_route(game: str, q: ReviewBody, root: Artifacts) -> dict[str, Any]:
     """Each decision's cost and each event's luck for ``seat``, the totals, the cost per decision."""
-    parsed = parse_record(q.record)
-    if parsed.game != game:
-        raise ValueError(f"the record is a {parsed.game!r} game, not {game!r}")
-    return review(open_setup(game, served_setup(game, parsed.setup), root), parsed, q.seat).as_dict()
+    parsed = _record(game, q.record)
+    return review(_advisor(game, parsed.setup, root), parsed, q.seat).as_dict()
 
 
 @router.post("/{game}/simulate")
@@ -164,7 +172,7 @@ def simulate_route(game: str, q: SimulateBody, root: Artifacts) -> dict[str, Any
     """Seeded games between the tables and opponent models (at most ``MAX_SIMULATED``, and at most
     ``SIMULATE_BUDGET`` seconds of play: a game costs from microseconds to seconds, the search-based ones most),
     with the tables' exact value from the start beside the means."""
-    advisor = open_setup(game, served_setup(game, q.setup), root)
+    advisor = _advisor(game, q.setup, root)
     games = integer(q.games, "games", 1, MAX_SIMULATED)
     names_ = q.players or ["table"] * advisor.game.seats
     result = simulate(advisor, names_, games, validate_seed(q.seed), q.swap, budget=SIMULATE_BUDGET)
