@@ -29,7 +29,9 @@ class Option:
     """One setup option: its default, a line of help, and what it may be (``choices``, or an int in
     ``low..high``; a list of choices with ``many``). None as default: the option may be left out (null).
     ``served``: the most a request to the web server may ask (a bound on the time one answer takes, for options
-    that set a search's size; None: ``high``), checked by ``served_setup``.
+    that set a search's size; None: ``high``), checked by ``served_setup``. ``free``: every value in ``low..high``
+    is answered by the tables of a setup built with any one of them (Yahtzee's target), so a page offers it as a
+    field to type rather than only the setups listed.
     ``choices`` may be a live view (a ``Sequence`` read at each check), for names registered at run time."""
 
     default: JSON
@@ -39,6 +41,7 @@ class Option:
     high: int | None = None
     many: bool = False
     served: int | None = None
+    free: bool = False
 
     def check(self, name: str, value: JSON) -> JSON:
         if value is None and self.default is None:

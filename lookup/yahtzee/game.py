@@ -64,7 +64,8 @@ SPEC = GameSpec(
                                  "a known final score target; opponent: beat an opponent who plays for expected "
                                  "score; win: every player plays to win (forced order)", choices=OBJECTIVES),
              "players": Option(None, "how many players (default: what the objective is played by)", low=1, high=3),
-             "target": Option(None, "the final score of goal and beat", low=-100_000, high=100_000)},
+             "target": Option(None, "the final score of goal and beat", low=-100_000, high=100_000,
+                             free=True)},
     setups=built,
     open=open_yahtzee,
 )

@@ -67,7 +67,8 @@ def test_the_game_list_is_every_registered_game_with_its_built_setups(client, we
     for g in got:
         spec = get_spec(g["name"])
         assert (g["title"], g["summary"]) == (spec.title, spec.summary)
-        assert g["options"] == plain({k: {"default": o.default, "help": o.help, "choices": list(o.choices)}
+        assert g["options"] == plain({k: {"default": o.default, "help": o.help, "choices": list(o.choices),
+                                          "free": o.free}
                                       for k, o in spec.options.items()})
         assert g["setups"] == plain(spec.setups(web_artifacts)) and g["setups"], g["name"]
         assert g["view"] == (STATIC / "js" / f"{g['name']}.js").is_file()

@@ -106,7 +106,7 @@ def games_route(root: Artifacts) -> dict[str, list[dict[str, Any]]]:
     for name in names():
         spec = get_spec(name)
         out.append({"name": name, "title": spec.title, "summary": spec.summary,
-                    "options": {k: {"default": o.default, "help": o.help, "choices": list(o.choices)}
+                    "options": {k: {"default": o.default, "help": o.help, "choices": list(o.choices), "free": o.free}
                                 for k, o in spec.options.items()},
                     "setups": spec.setups(root), "view": (STATIC / "js" / f"{name}.js").is_file(),
                     "extra": (STATIC / "js" / "extras" / f"{name}.js").is_file()})

@@ -13,7 +13,7 @@ const LISTED = 12;  // chance outcomes listed as buttons; more are typed as the 
 const HTML = `
 <div class="panel">
  <h2 class="gv-title"></h2><p class="gv-summary legend"></p>
- <div class="row"><label>Setup <select class="gv-setup"></select></label>
+ <div class="row"><label>Setup <select class="gv-setup"></select></label><span class="gv-free"></span>
   <label>Your seat <select class="gv-seat"></select></label>
   <label>Other seats <select class="gv-opponent"></select></label>
   <label title="stop at every chance event: enter what was rolled, dealt or drawn"><input type="checkbox"
@@ -56,7 +56,17 @@ export async function mount(section, game) {
   q("gv-summary").textContent = game.summary;
   const num = (x) => (x === null || x === undefined ? "—" : fmt(x, V.answer ? V.answer.digits : 4));
   const seat = () => Number(q("gv-seat").value);
-  const setup = () => game.setups[Number(q("gv-setup").value)];
+  // The chosen setup, with the options any value of which its tables answer (Option.free: Yahtzee's target) as
+  // typed in their fields beside it.
+  const setup = () => Object.assign({...game.setups[Number(q("gv-setup").value)]}, ...[...q("gv-free")
+    .querySelectorAll("input")].map((i) => ({[i.dataset.option]: Number(i.value)})));
+  const free = (k) => game.options[k] && game.options[k].free;
+  function drawFree(values) {
+    const s = {...game.setups[Number(q("gv-setup").value)], ...values};
+    q("gv-free").innerHTML = Object.keys(s).filter((k) => free(k) && s[k] !== null).map((k) => `<label>${esc(k)} ` +
+      `<input type="number" class="gv-option-${esc(k)}" data-option="${esc(k)}" value="${s[k]}"></label>`).join("");
+    q("gv-free").querySelectorAll("input").forEach((i) => { i.onchange = newGame; });
+  }
   const error = (e) => { q("gv-error").textContent = e ? e.message : ""; };
   if (game.extra) V.extra = await import(`./extras/${game.name}.js`);
   if (V.extra && V.extra.first) q("gv-advice").before(q("gv-extra"));  // a board to play on: above the advice
@@ -114,11 +124,10 @@ export async function mount(section, game) {
     // protocol reads in every game), else as the game's JSON.
     const first = chance && options[0].outcome, faces = Number.isInteger(first) ? [first] :
       Array.isArray(first) && first.every(Number.isInteger) ? first : null;
-    const typed = (V.extra && V.extra.typed) || (faces && {placeholder: faces.join(""),
-      how: "as digits (e.g. 112356 or 1 1 2 3 5 6)"});
-    // The example: the extra's, else the first outcome (a string as typed, without its JSON quotes).
+    const typed = (V.extra && V.extra.typed) || (faces && {how: "as digits (e.g. 112356 or 1 1 2 3 5 6)"});
+    // The example: the extra's, else the first outcome (dice as digits, a string as typed without its JSON quotes).
     if (chance) {
-      q("gv-outcome").placeholder = typed && typed.placeholder ? typed.placeholder :
+      q("gv-outcome").placeholder = typed && typed.placeholder ? typed.placeholder : faces ? faces.join("") :
         typeof first === "string" ? first : JSON.stringify(first);
     }
     q("gv-advice").innerHTML = answer.over ? "" : chance ? `${options.length} possible outcomes` + (many ?
@@ -204,12 +213,14 @@ export async function mount(section, game) {
   async function load(file) {
     const record = await readRecord(file);
     if (record.game !== game.name) throw new Error(`${file.name}: a record of ${record.game}, not of ${game.title}`);
-    const found = game.setups.findIndex((s) => Object.entries(record.setup || {}).every(([k, v]) => same(s[k], v)));
+    const found = game.setups.findIndex((s) => Object.entries(record.setup || {}).every(([k, v]) => same(s[k], v) ||
+      (free(k) && s[k] !== null && v !== null)));
     if (found < 0) {
       throw new Error(`${file.name}: its setup (${setupText(record.setup || {})}) is not ` +
         (game.elsewhere ? `one of this view's (${game.elsewhere})` : "built here"));
     }
     q("gv-setup").value = String(found);
+    drawFree(record.setup);
     await chooseSetup(record.seat ?? 0);
     const answer = await advise(record);
     V.redo = []; V.seed = Math.floor(Math.random() * 2 ** 31);
@@ -223,7 +234,7 @@ export async function mount(section, game) {
     q("gv-seat").innerHTML = Array.from({length: start.seats}, (_, s) => `<option value="${s}">${who(s)}</option>`)
       .join("");
     q("gv-seat").value = String(you ?? setup().you ?? 0);
-    q("gv-opponent").parentElement.hidden = start.seats < 2;
+    q("gv-seat").parentElement.hidden = q("gv-opponent").parentElement.hidden = start.seats < 2;
     // Who may play the other seats; where the tables do not play them (their moves are entered, as seen at a real
     // table) entering them comes first, and chance is entered too.
     const entering = !start.opponents.includes("table"), none = `<option value="none">entered here</option>`;
@@ -272,7 +283,7 @@ export async function mount(section, game) {
   // The first setup: the one closest to the game's defaults (dominoes: the full set, the realistic player).
   const near = (s) => Object.entries(game.options).filter(([k, o]) => same(s[k], o.default)).length;
   q("gv-setup").value = String(game.setups.reduce((b, s, i) => (near(s) > near(game.setups[b]) ? i : b), 0));
-  q("gv-setup").onchange = () => busy(() => chooseSetup()).then(newGame);
+  q("gv-setup").onchange = () => { drawFree(); return busy(() => chooseSetup()).then(newGame); };
   q("gv-main").onclick = mainAction;
   q("gv-new").onclick = newGame;
   q("gv-undo").onclick = undo;
@@ -287,6 +298,7 @@ export async function mount(section, game) {
   q("gv-enter").onclick = enterOutcome;
   q("gv-outcome").onkeydown = (e) => { if (e.key === "Enter") { e.stopPropagation(); e.preventDefault(); enterOutcome(); } };
   document.addEventListener("keydown", onKey);
+  drawFree();
   await busy(() => chooseSetup());
   await newGame();
 }
