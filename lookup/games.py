@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from lookup.naming import by_name
 from lookup.protocol import JSON, Advisor, json_object
@@ -133,13 +132,3 @@ def open_setup(name: str, setup: Mapping[str, JSON] | None = None,
     a bad setup or tables that are not built."""
     spec = get_spec(name)
     return spec.open(spec.setup(setup), None if artifacts_dir is None else Path(artifacts_dir))
-
-
-def built_setups(root: Path) -> dict[str, list[dict[str, Any]]]:
-    """{game: the setups the tables in ``root`` answer} for every registered game (games with none left out)."""
-    out = {}
-    for name, spec in specs().items():
-        found = spec.setups(root)
-        if found:
-            out[name] = found
-    return out

@@ -108,6 +108,12 @@ class Game:
     def chance_outcomes(self, state: State) -> tuple[tuple[Action, Fraction], ...]:
         raise NotImplementedError
 
+    @property
+    def has_chance(self) -> bool:
+        """Whether chance may move in this game: a game without chance (tic-tac-toe) leaves ``chance_outcomes`` to
+        this base class."""
+        return type(self).chance_outcomes is not Game.chance_outcomes
+
     def apply(self, state: State, action: Action) -> State:
         raise NotImplementedError
 

@@ -115,6 +115,7 @@ def check_state(advisor: Any, state: Any, rng: random.Random) -> int:
     mover = game.to_move(state)
     assert mover == CHANCE or 0 <= mover < game.seats
     if mover == CHANCE:
+        assert game.has_chance
         outcomes = game.chance_outcomes(state)
         assert outcomes and len({o for o, _ in outcomes}) == len(outcomes)
         assert all(type(p) is Fraction and p > 0 for _, p in outcomes)

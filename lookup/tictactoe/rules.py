@@ -106,9 +106,6 @@ class TicTacToe(Game):
     def initial_state(self) -> Board:
         return START
 
-    def chance_outcomes(self, state: Board) -> tuple[()]:
-        return ()
-
     def to_move(self, state: Board) -> int:
         """0 (X) when the counts are equal, else 1 (O)."""
         return 0 if state.count(X) == state.count(O) else 1

@@ -103,7 +103,7 @@ def test_the_unit_and_the_positions(built):
     advisor = open_setup("tictactoe", {"model": "random", "you": 1}, built)
     assert advisor.unit.name == "result" and GAME.name == "tictactoe" and GAME.seats == 2
     assert GAME.state_json(START) == "........." and GAME.parse_state("X.O......") == (1, 0, 2) + (0,) * 6
-    assert GAME.chance_outcomes(START) == ()
+    assert not GAME.has_chance  # and every game with a chance node says it has chance (tests/test_protocol.py)
     assert GAME.state_text(GAME.parse_state("XXXOO....")) == "XXX/OO./..., X has won"
     assert GAME.action_text(START, 4) == "X in cell 4 (row 2, column 2)"
     assert advisor.value(GAME.parse_state("XXXOO...."), 1) == -1.0

@@ -74,9 +74,10 @@ def play_a_game(pg, game, root, seat):
     with a costly option played at its worst (its cost, the position and the events checked, then an undo and a
     redo), every other decision by the advice. Returns (a chance outcome was entered, the mistake's cost or None)."""
     tab, where = f"#tab-{game}", panel(game)
-    # Dice at a real table: the game stops at its first chance event, whose outcome is entered (a listed one
-    # clicked, or the game's JSON typed); then the server draws.
-    pg.check(f"{tab} .gv-table")
+    # Chance entered here: the game stops at its first chance event, whose outcome is entered (a listed one
+    # clicked, or the game's JSON typed); then the server draws. A game without chance has no such box.
+    if pg.is_visible(f"{tab} .gv-table"):
+        pg.check(f"{tab} .gv-table")
     pg.click(f"{tab} .gv-new")
     settle(pg, where)
     entered = mistake = None
@@ -130,6 +131,7 @@ def test_a_whole_game_with_a_mistake_an_undo_and_the_record(browser, server, web
                                                                      saved(pg, where)["events"])[0])
         record = saved(pg, where)
         advisor = open_setup(game, record["setup"], web_artifacts)
+        assert pg.is_visible(f"{tab} .gv-table") == advisor.game.has_chance
         want = review(advisor, record, seat)
         digits = advisor.game.unit.digits
         pg.wait_for_selector(f"{tab} .gv-total-cost")

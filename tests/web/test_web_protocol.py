@@ -19,7 +19,7 @@ from webapp.routes import games as games_routes
 from webapp.routes.games import MAX_SIMULATED
 
 GAMES = names()
-PAGE_KEYS = {"log", "seats", "unit_text", "digits", "higher", "opponents"}  # what the route adds to the advice
+PAGE_KEYS = {"log", "seats", "chance", "unit_text", "digits", "higher", "opponents"}  # the route adds these
 PREFIXES = 6  # positions of each game checked against the library (evenly spread, the start and end included)
 JUDGED = 3  # decisions of each game at which every legal action is judged through the route
 
@@ -58,6 +58,7 @@ def same_advice(got, advisor, record):
     texts = step_texts(g, steps, seat, g.is_terminal(state))
     assert got["log"] == [{"mover": s.mover, "text": t} for s, t in zip(steps, texts, strict=True)]
     assert (got["seats"], got["digits"], got["higher"]) == (g.seats, g.unit.digits, g.unit.higher_is_better)
+    assert got["chance"] == g.has_chance and (g.has_chance or got.get("to_move") != CHANCE)
     return steps, state
 
 

@@ -118,16 +118,18 @@ def advise_route(game: str, q: RecordBody, root: Artifacts) -> dict[str, Any]:
     """The position at the record's end: every option's value for the seat to move (or chance's outcomes), the
     advice (``lookup.advice``), each event of the record in words (``log``; the position's ``text`` and the events
     as the record's seat was shown them, where it names one: a hidden hand stays hidden until the end), and what
-    the page needs to show them: the number of seats, the unit's sentence (``unit_text``), its decimals
-    (``digits``) and direction (``higher``), and who may play the other seats (``opponents``: "table", unless the
-    tables do not play them (``Advisor.plays_others``: their moves are entered), and the models that apply)."""
+    the page needs to show them: the number of seats, whether chance may move (``chance``), the unit's sentence
+    (``unit_text``), its decimals (``digits``) and direction (``higher``), and who may play the other seats
+    (``opponents``: "table", unless the tables do not play them (``Advisor.plays_others``: their moves are
+    entered), and the models that apply)."""
     advisor, parsed, steps, state = _opened(game, q.record, root)
     g = advisor.game
     seat = None if parsed.seat is None else integer(parsed.seat, "the record's seat", 0, g.seats - 1)
     texts = step_texts(g, steps, seat, g.is_terminal(state))
     return {**advice(advisor, state, seat), "log": [{"mover": s.mover, "text": t} for s, t in zip(steps, texts,
                                                                                                   strict=True)],
-            "seats": g.seats, "unit_text": g.unit.text, "digits": g.unit.digits, "higher": g.unit.higher_is_better,
+            "seats": g.seats, "chance": g.has_chance, "unit_text": g.unit.text, "digits": g.unit.digits,
+            "higher": g.unit.higher_is_better,
             "opponents": ["table"] * advisor.plays_others + [n for n, m in MODELS.items() if m.applies_to(g)]}
 
 

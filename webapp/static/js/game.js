@@ -235,6 +235,7 @@ export async function mount(section, game) {
       .join("");
     q("gv-seat").value = String(you ?? setup().you ?? 0);
     q("gv-seat").parentElement.hidden = q("gv-opponent").parentElement.hidden = start.seats < 2;
+    q("gv-table").parentElement.hidden = !start.chance;  // nothing to enter in a game without chance
     // Who may play the other seats; where the tables do not play them (their moves are entered, as seen at a real
     // table) entering them comes first, and chance is entered too.
     const entering = !start.opponents.includes("table"), none = `<option value="none">entered here</option>`;
