@@ -53,7 +53,16 @@ def test_a_game_entered_as_seen_from_one_seat(browser, server, web_artifacts, tm
         assert pg.input_value(f"{TAB} .gv-seat") == str(YOU) and pg.input_value(f"{TAB} .gv-opponent") == "none"
         assert pg.is_checked(f"{TAB} .gv-table") and to_move(pg, WHERE) == str(CHANCE)
         typed, checked, mistake, undone = [], 0, None, False
-        for event in seen_events(start, end, YOU) + ["pips:end"]:
+        events = seen_events(start, end, YOU)
+        assert events[:len(hand)] == hand
+        # The hand as dealt, typed at once; one tile more than the deal is refused, the dealt ones kept.
+        extra = next(tile_name(t) for t in range(E.N_TILES) if tile_name(t) not in hand)
+        pg.fill(f"{TAB} .gv-outcome", " ".join(hand) + f", {extra}")
+        pg.press(f"{TAB} .gv-outcome", "Enter")
+        settle(pg, WHERE)
+        assert saved(pg, WHERE)["events"] == hand
+        assert pg.inner_text(f"{TAB} .gv-error") == f"{extra}: nothing more is dealt or rolled now"
+        for event in events[len(hand):] + ["pips:end"]:
             keys_to_the_panel(pg, WHERE)
             mover = to_move(pg, WHERE)
             if mover == "over":

@@ -3,10 +3,8 @@
 // (lookup/records.py) and sends it with every request: POST play draws chance and plays the other seats on to the
 // player's next decision, advise values every option at the record's end, judge costs a decision before it is
 // played, review judges the whole game. A game may add a picture of its own (js/extras/<game>.js: a board, a map),
-// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how}; without a
-// placeholder the first outcome is the example). A view that
-// mounts this one for some of its setups passes those as `setups` and may say, as `elsewhere`, where a record of
-// another setup loads.
+// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how, several};
+// without a placeholder the first outcome is the example). A game's own view may mount this one in a part of its tab.
 import {api, counted, fmt, readRecord, saveRecord} from "./api.js";
 
 const LISTED = 12;  // chance outcomes listed as buttons; more are typed as the game's JSON
@@ -215,10 +213,7 @@ export async function mount(section, game) {
     if (record.game !== game.name) throw new Error(`${file.name}: a record of ${record.game}, not of ${game.title}`);
     const found = game.setups.findIndex((s) => Object.entries(record.setup || {}).every(([k, v]) => same(s[k], v) ||
       (free(k) && s[k] !== null && v !== null)));
-    if (found < 0) {
-      throw new Error(`${file.name}: its setup (${setupText(record.setup || {})}) is not ` +
-        (game.elsewhere ? `one of this view's (${game.elsewhere})` : "built here"));
-    }
+    if (found < 0) throw new Error(`${file.name}: its setup (${setupText(record.setup || {})}) is not built here`);
     q("gv-setup").value = String(found);
     drawFree(record.setup);
     await chooseSetup(record.seat ?? 0);
@@ -268,11 +263,18 @@ export async function mount(section, game) {
     return busy(async () => show(await play(V.record, true)));
   }
 
-  function enterOutcome() {
-    const text = q("gv-outcome").value.trim();
-    let outcome = text;
-    try { outcome = JSON.parse(text); } catch { /* a bare word: the game's JSON string */ }
-    return choose(outcome).then(() => { if (!q("gv-error").textContent) q("gv-outcome").value = ""; });
+  // The outcome typed; where the game's extra says `several`, several in a row (a dominoes hand as dealt: its tiles
+  // apart by spaces or commas), each entered while chance is to move, the first refused one stopping there.
+  async function enterOutcome() {
+    const text = q("gv-outcome").value.trim(), several = V.extra && V.extra.typed && V.extra.typed.several;
+    for (const part of several ? text.split(/[\s,]+/).filter(Boolean) : [text]) {
+      let outcome = part;
+      try { outcome = JSON.parse(part); } catch { /* a bare word: the game's JSON string */ }
+      if (V.answer.to_move >= 0) { error(new Error(`${part}: nothing more is dealt or rolled now`)); return; }
+      await choose(outcome);
+      if (q("gv-error").textContent) return;
+    }
+    q("gv-outcome").value = "";
   }
 
   if (!game.setups.length) {

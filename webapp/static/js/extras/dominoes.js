@@ -19,6 +19,6 @@ export function draw(box, answer, {seat}) {
   }).join("");
 }
 
-// A tile dealt or drawn at a real table is typed as people write it (the game reads "3-5" and "5-3" alike); the
-// example shown is the first tile that may come.
-export const typed = {how: "as a tile (e.g. 3-5)"};
+// A tile dealt or drawn at a real table is typed as people write it (the game reads "3-5" and "5-3" alike), a hand
+// as dealt all at once (several: its tiles apart by spaces); the example shown is the first tile that may come.
+export const typed = {how: "as a tile (e.g. 3-5), or the whole hand dealt (3-5 6-6 1-2 ...)", several: true};
