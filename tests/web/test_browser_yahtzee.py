@@ -175,7 +175,8 @@ def test_a_whole_scandinavian_forced_game_by_the_advice(page, web_artifacts):
 
 def test_dice_held_and_rolled_and_a_box_clicked_cost_the_librarys_judge(page, web_artifacts):
     """In a game: a click holds or releases a die (the advice's marks stay), Roll keeps the dice held, an open box
-    clicked at the last roll scores there; each decision's cost appears at once and is the library's judge."""
+    clicked scores there (with rerolls left after keeping every die for each); each decision's cost appears at once
+    and is the library's judge."""
     new_game(page, solo("hasbro"))
     record, advisor, state = table_shown(page, "yahtzee", web_artifacts)
     dice = list(state.dice)
@@ -208,6 +209,16 @@ def test_dice_held_and_rolled_and_a_box_clicked_cost_the_librarys_judge(page, we
     assert panel.saved(page, SEATS)["events"][5] == worst
     assert float(page.get_attribute(f"{SEATS} .gv-cost.bad", "data-cost")) == want.cost
     assert f"cost {want.cost:.4f} points (best: {want.best_text}" in page.inner_text(f"{SEATS} .gv-cost")
+    # A box clicked with rerolls left: every die kept for each of them, then the box; the cost shown is the box's.
+    record, advisor, state = table_shown(page, "yahtzee", web_artifacts)
+    assert state.rerolls == 2 and state.kept is None
+    box = next(iter(advisor.game.sheet(state).allowed(state.dice)))
+    page.click(f"{SEATS} .ys-box[data-box='{box}']")
+    panel.settle(page, SEATS)
+    dice = list(state.dice)
+    assert panel.saved(page, SEATS)["events"][len(record["events"]):len(record["events"]) + 3] == [dice, dice, box]
+    last = advisor.game.apply(advisor.game.apply(state, tuple(dice)), tuple(dice))
+    assert float(page.get_attribute(f"{SEATS} .gv-cost", "data-cost")) == judge(advisor, last, box).cost
 
 
 def test_goal_mode_shows_lookups_probabilities(page, web_artifacts):

@@ -150,14 +150,16 @@ export async function mount(section, game) {
 
   // An option chosen at the record's end (any seat's decision, or a chance outcome seen at the table): a
   // decision's cost shown at once (judge), the event added, the game played on.
-  function choose(action) {
+  function choose(...actions) {
     return busy(async () => {
-      const a = V.answer, record = {...V.record, events: [...V.record.events, action]};
-      const judged = a.to_move >= 0 &&
-        api(`games/${game.name}/judge`, {record: V.record, action}).then((j) => showCost(j, a.to_move));
-      const [next] = await Promise.all([play(record), judged]);
-      V.redo = [];
-      await show(next);
+      for (const action of actions) {  // several in a row as one step (Yahtzee's box clicked with rerolls left)
+        const a = V.answer, record = {...V.record, events: [...V.record.events, action]};
+        const judged = a.to_move >= 0 &&
+          api(`games/${game.name}/judge`, {record: V.record, action}).then((j) => showCost(j, a.to_move));
+        const [next] = await Promise.all([play(record), judged]);
+        V.redo = [];
+        await show(next);
+      }
     });
   }
 

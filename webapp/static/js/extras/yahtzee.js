@@ -4,7 +4,8 @@
 // rule set's boxes (GET /api/yahtzee/rules), each seat's totals and bonuses (POST /sheet) and, while dice are on the
 // table, the points they would score in the mover's open boxes (POST /allowed) and the coach (POST /coach). With
 // rerolls left a click on a die holds or releases it and Roll keeps the dice held (the advice's rerolls are marked);
-// at the mover's last roll a click on an open box scores there (each the same as its option below).
+// a click on an open box scores there, with rerolls left after keeping every die for each (each decision the same as
+// its option below, its cost shown as it is made).
 import {api, counted} from "../api.js";
 import {coachTable, label} from "../yahtzee.js";
 
@@ -52,7 +53,6 @@ export async function draw(box, answer, {setup, seat: me, choose}) {
   const [views, would, coach] = await Promise.all([
     Promise.all(st.sheets.map((sheet) => api(`yahtzee/${info.name}/sheet`, {sheet}))),
     rolled ? api(`yahtzee/${info.name}/allowed`, turn) : {}, holding && info.built ? api(`yahtzee/${info.name}/coach`, turn) : null]);
-  const scoring = rolled && st.rerolls === 0;  // the mover chooses a box now: a click scores there
   const name = (s) => `player ${s + 1}${s === me ? " (you)" : ""}`;
   const mark = (s) => (s === mover ? ` class="ys-mover"` : "");
   const row = (text, cells, cls = "") => `<tr class="${cls}"><td>${text}</td>${cells.join("")}</tr>`;
@@ -60,10 +60,7 @@ export async function draw(box, answer, {setup, seat: me, choose}) {
   function boxCell(s, b) {
     const points = views[s].sheet[b], advised = s === mover && answer.advice === b ? " advised" : "";
     let shown = points === null ? "" : `<b>${points}</b>`;
-    if (points === null && s === mover && b in would) {
-      shown = scoring ? `<button class="ys-box" data-box="${b}">${would[b]}</button>` :
-        `<span class="would">${would[b]}</span>`;
-    }
+    if (points === null && s === mover && b in would) shown = `<button class="ys-box" data-box="${b}">${would[b]}</button>`;
     return `<td class="${s === mover ? "ys-mover" : ""}${advised}" data-seat="${s}" data-box="${b}">${shown}</td>`;
   }
   const totals = (text, key, cls) => row(text, views.map((v, s) => `<td${mark(s)} data-seat="${s}" data-key="${key}">` +
@@ -80,7 +77,11 @@ export async function draw(box, answer, {setup, seat: me, choose}) {
     `<div class="y-wide"><table class="ys-sheets"><tr><th>box</th>${head}</tr>${rows.join("")}</table></div>` +
     (coach ? `<details class="ys-coach"${coachOpen ? " open" : ""}><summary>Coach: each box's chance by keep</summary><div class="y-wide">` +
       `${coachTable(coach, info.boxes.filter((b) => views[mover].sheet[b] === null))}</div></details>` : "");
-  box.querySelectorAll("button.ys-box").forEach((b) => { b.onclick = () => choose(b.dataset.box); });
+  // A box clicked with rerolls left stops rolling first: every die kept for each reroll left, then the box.
+  const all = [...(st.dice || [])].sort((x, y) => x - y);
+  box.querySelectorAll("button.ys-box").forEach((b) => {
+    b.onclick = () => choose(...Array(st.rerolls).fill(all), b.dataset.box);
+  });
   box.querySelector(".ys-coach")?.addEventListener("toggle", (e) => { coachOpen = e.target.open; });
   const dice = [...box.querySelectorAll(".ys-dice button.die")];
   dice.forEach((b) => { b.onclick = () => { b.classList.toggle("held"); b.setAttribute("aria-pressed", b.matches(".held")); }; });
