@@ -154,5 +154,21 @@ def test_a_whole_game_with_a_mistake_an_undo_and_the_record(browser, server, web
         assert events_shown(pg, where) == len(record["events"])
         assert pg.inner_text(f"{tab} .gv-total-cost") == f"{want.total_cost:.{digits}f}"
         assert errors == []
+        if width == 1280:  # a new game from a position typed in (the command line's --position): one of the player's
+            g = advisor.game  # decisions of this game, shown as the seat sees it, nothing played on
+            pg.click(f"{tab} .gv-from summary")
+            assert json.loads(pg.input_value(f"{tab} .gv-start")) == g.state_json(g.initial_state())
+            for bad, said in (("{", "the position is not JSON"), ('"?"', "start: ")):
+                pg.fill(f"{tab} .gv-start", bad)
+                pg.click(f"{tab} .gv-start-go")
+                settle(pg, where)
+                assert pg.inner_text(f"{tab} .gv-error").startswith(said)
+            state = next(s.state for s in replay(g, record["events"])[0] if s.mover == seat)
+            pg.fill(f"{tab} .gv-start", json.dumps(g.state_json(state)))
+            pg.click(f"{tab} .gv-start-go")
+            settle(pg, where)
+            assert pg.inner_text(f"{tab} .gv-error") == "" and events_shown(pg, where) == 0
+            assert pg.inner_text(f"{tab} .gv-position") == g.state_text_for(state, seat)
+            assert all("status of 422" in e for e in errors) and len(errors) == 1  # the refused position's answer
     finally:
         pg.close()

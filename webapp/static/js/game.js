@@ -28,6 +28,10 @@ const HTML = `
  <div class="gv-table-box"><table class="gv-options"></table></div>
  <div class="row gv-typed" hidden><label>Outcome <input class="gv-outcome gv-wide"></label>
   <button class="gv-enter">Enter</button></div>
+ <details class="gv-from"><summary>Start from a position</summary><p class="legend">The position as the game writes
+  it (JSON; the command line's <code>--position</code>): the setup's start shown, to edit.</p><div class="row">
+  <textarea class="gv-start gv-wide" rows="2" spellcheck="false" aria-label="position (JSON)"></textarea>
+  <button class="gv-start-go">Start here</button></div></details>
  <details class="gv-log" open><summary>Events (<span class="gv-count">0</span>)</summary><ol></ol></details>
  <div class="gv-review"></div>
  <p class="legend">Keys: <kbd>1</kbd>&ndash;<kbd>9</kbd> choose an option, <kbd>Enter</kbd> the main button,
@@ -172,11 +176,17 @@ export async function mount(section, game) {
       `(best: ${j.best_text}, ${num(j.best_value)} against ${num(j.chosen_value)})`;
   }
 
-  function newGame() {
+  // A new game, from the start or from a position typed as the game's JSON (the record's start, which the server
+  // reads and checks: lookup.records.start_state).
+  function newGame(position) {
     return busy(async () => {
+      let start = null;
+      if (typeof position === "string") {
+        try { start = JSON.parse(position); } catch (e) { throw new Error(`the position is not JSON: ${e.message}`); }
+      }
       V.seed = Math.floor(Math.random() * 2 ** 31); V.redo = [];
       q("gv-cost").textContent = ""; q("gv-review").innerHTML = "";
-      await show(await play({version: 2, game: game.name, setup: setup(), seat: seat(), start: null, events: []}));
+      await show(await play({version: 2, game: game.name, setup: setup(), seat: seat(), start, events: []}));
     });
   }
 
@@ -231,6 +241,7 @@ export async function mount(section, game) {
     q("gv-seat").innerHTML = Array.from({length: start.seats}, (_, s) => `<option value="${s}">${who(s)}</option>`)
       .join("");
     q("gv-seat").value = String(you ?? setup().you ?? 0);
+    q("gv-start").value = JSON.stringify(start.state);
     q("gv-seat").parentElement.hidden = q("gv-opponent").parentElement.hidden = start.seats < 2;
     q("gv-table").parentElement.hidden = !start.chance;  // nothing to enter in a game without chance
     // Who may play the other seats; where the tables do not play them (their moves are entered, as seen at a real
@@ -301,6 +312,7 @@ export async function mount(section, game) {
     if (file) busy(() => load(file));
   };
   q("gv-enter").onclick = enterOutcome;
+  q("gv-start-go").onclick = () => newGame(q("gv-start").value);
   q("gv-outcome").onkeydown = (e) => { if (e.key === "Enter") { e.stopPropagation(); e.preventDefault(); enterOutcome(); } };
   document.addEventListener("keydown", onKey);
   drawFree();
