@@ -154,10 +154,17 @@ export async function mount(section, game) {
 
   // An option chosen at the record's end (any seat's decision, or a chance outcome seen at the table): a
   // decision's cost shown at once (judge), the event added, the game played on.
-  function choose(...actions) {
+  // Several in a row are one step (Yahtzee's box clicked with rerolls left, a dominoes hand typed as dealt); with
+  // `outcomes` each must be chance's, and the row stops where chance does not move.
+  function choose(...actions) { return playRow(actions, false); }
+  function playRow(actions, outcomes) {
     return busy(async () => {
-      for (const action of actions) {  // several in a row as one step (Yahtzee's box clicked with rerolls left)
+      for (const action of actions) {
         const a = V.answer, record = {...V.record, events: [...V.record.events, action]};
+        if (outcomes && a.to_move >= 0) {
+          throw new Error(`${typeof action === "string" ? action : JSON.stringify(action)}: nothing more is dealt or ` +
+            "rolled now");
+        }
         const judged = a.to_move >= 0 &&
           api(`games/${game.name}/judge`, {record: V.record, action}).then((j) => showCost(j, a.to_move));
         const [next] = await Promise.all([play(record), judged]);
@@ -276,18 +283,13 @@ export async function mount(section, game) {
     return busy(async () => show(await play(V.record, true)));
   }
 
-  // The outcome typed; where the game's extra says `several`, several in a row (a dominoes hand as dealt: its tiles
-  // apart by spaces or commas), each entered while chance is to move, the first refused one stopping there.
-  async function enterOutcome() {
+  // The outcome typed (a bare word: the game's JSON string); where the game's extra says `several`, several in a
+  // row, apart by spaces or commas (a dominoes hand as dealt), the first refused one stopping there.
+  function enterOutcome() {
     const text = q("gv-outcome").value.trim(), several = V.extra && V.extra.typed && V.extra.typed.several;
-    for (const part of several ? text.split(/[\s,]+/).filter(Boolean) : [text]) {
-      let outcome = part;
-      try { outcome = JSON.parse(part); } catch { /* a bare word: the game's JSON string */ }
-      if (V.answer.to_move >= 0) { error(new Error(`${part}: nothing more is dealt or rolled now`)); return; }
-      await choose(outcome);
-      if (q("gv-error").textContent) return;
-    }
-    q("gv-outcome").value = "";
+    const parse = (t) => { try { return JSON.parse(t); } catch { return t; } };
+    return playRow((several ? text.split(/[\s,]+/).filter(Boolean) : [text]).map(parse), true)
+      .then(() => { if (!q("gv-error").textContent) q("gv-outcome").value = ""; });
   }
 
   if (!game.setups.length) {
