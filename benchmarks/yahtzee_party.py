@@ -3,8 +3,9 @@
 Goals (issue 25): the 2-player table in at most 30 s, the 3-player table in at most 15 minutes on this 2-core
 machine. Prints one line per measurement:
 
-* ``yahtzee_party players=2 wall_s=<median> cpu_s=<median> states=<n>`` (BENCH_REPEATS runs, default 3), and
-  the duel layout's solver on the same game beside it (``layout=duel``): the ratio of the two layouts;
+* ``yahtzee_party players=2 wall_s=<median> cpu_s=<median> states=<n>`` (BENCH_REPEATS runs, default 3; the
+  layout of canonical upper totals beside the difference that the 2-player table had before took 6.1x as long,
+  docs/benchmarks.md);
 * with BENCH_FULL=1, ``players=3`` (one run: about four minutes) and its peak memory;
 * when ``$BENCH_ARTIFACTS`` (default ``artifacts/``) holds the 3-player table: ``yahtzee_party_decide`` = the
   median time of ``lookup.yahtzee.decide`` with two opponents on random positions, warm (chunks cached) and
@@ -27,7 +28,6 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
 import numpy as np  # noqa: E402
 
 import pipeline  # noqa: E402,F401  (numba's cache directory before the kernels load)
-from pipeline.yahtzee.duel import solve_duel  # noqa: E402
 from pipeline.yahtzee.party import solve_party  # noqa: E402
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
@@ -49,11 +49,9 @@ def timed(solve, *args) -> tuple[float, float, int]:
 
 def solve_times() -> None:
     solve_party(FORCED, (0, 13), 2)  # compile outside the timings
-    solve_duel(FORCED, (0, 13))
-    for label, solve, args in (("party", solve_party, (FORCED, BOXES, 2)), ("duel", solve_duel, (FORCED, BOXES))):
-        runs = [timed(solve, *args) for _ in range(REPEATS)]
-        print(f"yahtzee_party players=2 layout={label} wall_s={statistics.median(r[0] for r in runs):.2f} "
-              f"cpu_s={statistics.median(r[1] for r in runs):.2f} states={runs[0][2]} load={os.getloadavg()[0]:.1f}")
+    runs = [timed(solve_party, FORCED, BOXES, 2) for _ in range(REPEATS)]
+    print(f"yahtzee_party players=2 layout=party wall_s={statistics.median(r[0] for r in runs):.2f} "
+          f"cpu_s={statistics.median(r[1] for r in runs):.2f} states={runs[0][2]} load={os.getloadavg()[0]:.1f}")
     if os.environ.get("BENCH_FULL"):
         wall, cpu, states = timed(solve_party, FORCED, None, 3)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

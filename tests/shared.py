@@ -284,11 +284,11 @@ def solution(tmp_path_factory: pytest.TempPathFactory, name: str, policy: bool =
     return Solution(rules=rules, value=value, state_index=np.ascontiguousarray(state_space(rules).state_index))
 
 
-def duel_solution(tmp_path_factory: pytest.TempPathFactory, name: str):
-    """``pipeline.yahtzee.duel.solve_duel(name)``, solved once per run (tests/yahtzee/test_yahtzee_duel.py and
-    test_yahtzee_party.py both compare with it; ~3 s of CPU each time)."""
+def two_player_solution(tmp_path_factory: pytest.TempPathFactory, name: str):
+    """``pipeline.yahtzee.party.solve_party(name, None, 2)``, solved once per run (tests/yahtzee/test_yahtzee_duel.py
+    and test_yahtzee_party.py both read it)."""
     from lookup.yahtzee import get_rules
-    from pipeline.yahtzee.duel import solve_duel
+    from pipeline.yahtzee.party import solve_party
 
     rules = get_rules(name)
-    return computed(tmp_path_factory, f"solve_duel-{rules.name}", lambda: solve_duel(rules))
+    return computed(tmp_path_factory, f"solve_party2-{rules.name}", lambda: solve_party(rules, None, 2))

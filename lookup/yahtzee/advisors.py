@@ -7,8 +7,8 @@ and a turn start valued from the stored table.
 * ``opponent``: seat 0's P(win) + P(tie) / 2 against seat 1, who plays for expected score (``lookup.yahtzee.headsup``:
   the win and law tables); seat 1's decisions are the expected-score ones, and its turn in progress has no value
   in the tables (None);
-* ``win``: forced order, every seat plays to win: the 2-player table (``lookup.yahtzee.duel``, zero-sum) or the
-  3-player one (``lookup.yahtzee.party``; the other seats' shares during a turn are not held: None).
+* ``win``: forced order, every seat plays to win: the table of 2 or 3 players (``lookup.yahtzee.party``; with 2
+  the game is zero-sum, with 3 the other seats' shares during a turn are not held: None).
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from typing import Any
 
 from lookup.protocol import Action, Advisor
 from lookup.store import artifact_exists, artifact_path
-from lookup.yahtzee import duel, headsup, party, towin
-from lookup.yahtzee.duel_states import duel_name
-from lookup.yahtzee.party_states import party_name, share_weights
+from lookup.yahtzee import headsup, party, towin
+from lookup.yahtzee.party_states import PARTY_PLAYERS, party_name, share_weights
 from lookup.yahtzee.play import turn_analysis
 from lookup.yahtzee.positions import ROLLS, YahtzeeGame, YState, sheet_of
 from lookup.yahtzee.rules import RULE_SETS, Rules
@@ -164,44 +163,17 @@ class HeadsUpAdvisor(TurnAdvisor):
         return super().best_actions(state)
 
 
-class DuelAdvisor(TurnAdvisor):
-    """Two players, forced order, both playing to win: seat 0's P(win) + P(tie) / 2 (zero-sum)."""
-
-    def __init__(self, game: YahtzeeGame, artifacts_dir: Path | None) -> None:
-        super().__init__(game)
-        self.table = duel.load_duel(game.rules, 2, artifacts_dir)
-
-    def _position(self, state: YState) -> Any:
-        me, them = (sheet_of(state.sheets[s], self.game.rules) for s in (state.mover, 1 - state.mover))
-        return duel._position(me, [them], self.game.rules)
-
-    def analysis(self, state: YState) -> tuple[TurnAnalysis, float]:
-        return _duel_turn(self.table, state.sheets, state.mover, self.game.rules), 0.0
-
-    def start(self, state: YState, seat: int) -> float:
-        pos = self._position(state)
-        seat0, _ = self.table.seat0(pos.layer, *pos.uppers, pos.diff)
-        return seat0 if seat == 0 else 1.0 - seat0
-
-
-@lru_cache(maxsize=16)
-def _duel_turn(table: duel.DuelTable, sheets: tuple, mover: int, rules: Rules) -> TurnAnalysis:
-    # A turn's states share one analysis: keyed by the sheets and the mover (dice and rerolls do not change it).
-    me, them = (sheet_of(sheets[s], rules) for s in (mover, 1 - mover))
-    return duel._analyse(table, duel._position(me, [them], rules))
-
-
 @lru_cache(maxsize=16)
 def _party_turn(advisor: PartyAdvisor, sheets: tuple, mover: int) -> TurnAnalysis:
     return party.party_analysis(advisor.table, advisor._position(YState(sheets, mover, None, ROLLS - 1, None)))
 
 
 class PartyAdvisor(TurnAdvisor):
-    """Three players, forced order, each playing to win: each seat's share from the 3-player table."""
+    """Forced order, every seat playing to win: each seat's share from the table of ``game.seats`` players."""
 
     def __init__(self, game: YahtzeeGame, artifacts_dir: Path | None) -> None:
         super().__init__(game)
-        self.table = party.load_party(game.rules, 3, artifacts_dir)
+        self.table = party.load_party(game.rules, game.seats, artifacts_dir)
 
     def _position(self, state: YState) -> party.PartyPosition:
         n = self.game.seats
@@ -215,14 +187,15 @@ class PartyAdvisor(TurnAdvisor):
         pos = self._position(state)
         return float(share_weights(self.game.seats)[seat] @ self.table.at(pos.layer, pos.uppers, pos.totals))
 
-    def other(self, state: YState, mover_value: float, seat: int) -> None:
-        return None  # the other seats' shares during the mover's turn: not in the tables
+    def other(self, state: YState, mover_value: float, seat: int) -> float | None:
+        # Two seats: zero-sum. Three: the other seats' shares during the mover's turn are not in the table.
+        return super().other(state, mover_value, seat) if self.game.seats == 2 else None
 
 
 def advisor_for(game: YahtzeeGame, artifacts_dir: Path | None) -> TurnAdvisor:
     """The advisor of ``game``'s objective over the tables of ``artifacts_dir``."""
     if game.objective == "win":
-        return (DuelAdvisor if game.seats == 2 else PartyAdvisor)(game, artifacts_dir)
+        return PartyAdvisor(game, artifacts_dir)
     kind = {"expected": ExpectedAdvisor, "goal": GoalAdvisor, "beat": GoalAdvisor, "opponent": HeadsUpAdvisor}
     return kind[game.objective](game, artifacts_dir)
 
@@ -242,7 +215,7 @@ def built(root: Path) -> list[dict[str, Any]]:
                 out.append({**base, "objective": objective, "target": DEFAULT_TARGET})
         if has["value"] and has["win"] and has["law"]:
             out.append({**base, "objective": "opponent", "players": 2})
-        for players in (2, 3):
+        for players in PARTY_PLAYERS:
             if has[f"win{players}"]:
                 out.append({**base, "objective": "win", "players": players})
     return out
@@ -251,9 +224,8 @@ def built(root: Path) -> list[dict[str, Any]]:
 def _present(root: Path, rules: Rules) -> dict[str, bool]:
     return {"value": built_value_table(rules, root) is not None,
             **{t: artifact_exists(artifact_path(root, towin.towin_name(rules, t))) for t in ("goal", "win", "law")},
-            "win2": artifact_exists(artifact_path(root, duel_name(rules, 2))),
-            "win3": artifact_exists(artifact_path(root, party_name(rules, 3)))}
+            **{f"win{n}": artifact_exists(artifact_path(root, party_name(rules, n))) for n in PARTY_PLAYERS}}
 
 
-__all__ = ["DEFAULT_TARGET", "DuelAdvisor", "ExpectedAdvisor", "GoalAdvisor", "HeadsUpAdvisor", "PartyAdvisor",
+__all__ = ["DEFAULT_TARGET", "ExpectedAdvisor", "GoalAdvisor", "HeadsUpAdvisor", "PartyAdvisor",
            "ROLLS", "Sheet", "TurnAdvisor", "advisor_for", "built"]

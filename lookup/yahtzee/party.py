@@ -1,10 +1,10 @@
-"""Forced-order Yatzy among three players, each playing to win: the mover's turn valued from the table
-``yahtzee-RULES-party3`` (the states: ``lookup.yahtzee.party_states``).
+"""Forced-order Yatzy among two or three players, each playing to win: the mover's turn valued from the table
+``yahtzee-RULES-partyN`` of N players (the states: ``lookup.yahtzee.party_states``).
 
-The game (docs/yahtzee.md, "Three players, forced order"): at box position i every player in seat order
+The game (docs/yahtzee.md, "Several players, forced order"): at box position i every player in seat order
 (seat 0 first) plays one turn and must score the final roll in box i; after the last box the highest total
 wins; a sole winner scores 1, m tied winners 1/m each, and each player maximises their own expected score of
-the game (their "share"). ``lookup.yahtzee.duel`` (``decide(..., opponents=[a, b])``) asks through here.
+the game (their "share"). ``lookup.yahtzee.duel`` (``decide(..., opponents=[...])``) asks through here.
 
 ``opponents`` lists the other players' sheets in turn order after the mover: first those still to play
 this box, then those who have played it. The mover's seat follows: the number of opponents who have filled
@@ -77,7 +77,7 @@ def _load(lay: PartyLayout, path: Path, stamp: int) -> PartyTable:
                         f"the {p}-player table of rule set {name!r} is not built on this server",
                         params=f"{name!r} in yahtzee.duel.rule_sets and {p} in yahtzee.duel.players",
                         build=f"yahtzee-party{p}-{dashed(lay.rules)}",
-                        cost="about 2.5 minutes, 1.4 GB of memory and 212 MB on disk for 3 players")
+                        cost="seconds for 2 players; about 2.5 minutes, 1.4 GB of memory and 212 MB on disk for 3")
     names = list(outcome_names(p))
     meta, arrays = play_arrays(path, [*names, "layer_offset"], schema=PARTY_SCHEMA, versions=PARTY_SCHEMA_VERSIONS,
                                rules=lay.rules.to_dict(), params={"players": p})

@@ -10,9 +10,10 @@ Forced order fills the upper boxes first, so a game has two sections, and each h
 * **Lower section** (every seat has filled every upper box): every bonus is decided and only the score
   differences matter: d_j = seat 0's total - seat j's, j = 1..P-1, each on an axis ``-low..high``.
 
-That is what makes three players small: 2.3e7 joint states, where canonical upper totals beside score
-differences (the 2-player table's layout, ``lookup.yahtzee.duel_states``) would need about 1e10: in the upper
-section the differences are functions of the raw totals, not extra coordinates.
+That is what makes the tables small: on the Scandinavian sheet 33,044 joint states for two players and
+9,951,283 for three, where canonical upper totals beside score differences (the layout the 2-player table
+had before, 900,580 states) would need about 1e10 for three: in the upper section the differences are
+functions of the raw totals, not extra coordinates.
 
 Layers ``L = P i + s`` (box position i, seat s to move; layer ``P n`` is the finished game). Each state holds
 the probabilities of the game's outcomes under the players' play from the start of the mover's turn; an
@@ -31,7 +32,7 @@ import numpy as np
 from lookup.validate import shown
 from lookup.yahtzee.rules import UPPER, Rules, box_outcome_n, get_rules, scoring_tables
 
-__all__ = ["PARTY_SCHEMA", "PARTY_SCHEMA_VERSIONS", "PARTY_PLAYERS", "SeatLayers", "PartyLayout", "party_layout",
+__all__ = ["PARTY_SCHEMA", "PARTY_SCHEMA_VERSIONS", "PARTY_PLAYERS", "PartyLayout", "party_layout",
            "party_name", "outcome_names", "share_weights", "forced_boxes"]
 
 PARTY_SCHEMA = "yahtzee.party"
@@ -64,34 +65,8 @@ def share_weights(players: int) -> np.ndarray:
     return w
 
 
-class SeatLayers:
-    """Layers of a forced-order game among ``players`` seats playing ``boxes``: layer ``L = players * i + s`` is
-    box position i with seat s to move; the last layer is the finished game. (Shared by the duel's layout.)"""
-
-    boxes: tuple[int, ...]
-    players: int
-
-    @property
-    def n_boxes(self) -> int:
-        return len(self.boxes)
-
-    @property
-    def n_layers(self) -> int:
-        """Turn layers (``players`` per box) plus the finished game."""
-        return self.players * self.n_boxes + 1
-
-    def position(self, layer: int) -> tuple[int, int]:
-        """(box position, seat to move) of a turn layer."""
-        return divmod(layer, self.players)
-
-    def filled(self, layer: int, seat: int) -> int:
-        """Boxes filled by ``seat`` at the start of ``layer``'s turn."""
-        i, s = self.position(layer)
-        return i + (1 if seat < s else 0)
-
-
 @dataclass(frozen=True, eq=False)
-class PartyLayout(SeatLayers):
+class PartyLayout:
     """The joint states of a forced-order game among ``players`` seats (read-only arrays).
 
     boxes: sheet indices played, in order (the whole sheet, or a reduced game). points[i]: sorted distinct
@@ -109,6 +84,24 @@ class PartyLayout(SeatLayers):
     n_upper: int
     max_raw: tuple[int, ...]
     max_total: tuple[int, ...]
+
+    @property
+    def n_boxes(self) -> int:
+        return len(self.boxes)
+
+    @property
+    def n_layers(self) -> int:
+        """Turn layers (``players`` per box) plus the finished game."""
+        return self.players * self.n_boxes + 1
+
+    def position(self, layer: int) -> tuple[int, int]:
+        """(box position, seat to move) of a turn layer: layer ``L = players * i + s``."""
+        return divmod(layer, self.players)
+
+    def filled(self, layer: int, seat: int) -> int:
+        """Boxes filled by ``seat`` at the start of ``layer``'s turn."""
+        i, s = self.position(layer)
+        return i + (1 if seat < s else 0)
 
     @property
     def n_outcomes(self) -> int:

@@ -81,7 +81,7 @@ def layered_only(rules: Rules) -> bool:
 
 def dashed(rules: Rules) -> str:
     """``rules``' name as the Dask-built families and the law's have it ('+' written '-':
-    yahtzee-layered-scandinavian-forced, yahtzee-towin-..., yahtzee-duel2-...); the family of the tables is
+    yahtzee-layered-scandinavian-forced, yahtzee-towin-..., yahtzee-party2-...); the family of the tables is
     ``yahtzee-RULES``."""
     return rules.name.replace("+", "-")
 

@@ -13,12 +13,12 @@ GAME = GameDeclaration(
             note="Play to win: one stage per rule set in yahtzee.towin.rule_sets ('+' written '-' in the stage "
                  "name); the tasks run on Dask (yahtzee.cluster, not a dependency: where they run changes "
                  "no byte)."),
-        "yahtzee-duel*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=10,
-                               note="Forced-order duel (docs/yahtzee.md): one stage per rule set and player count "
-                                    "in yahtzee.duel."),
-        "yahtzee-party*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=240,
-                                note="Forced order among three players (docs/yahtzee.md): when yahtzee.duel.players "
-                                     "lists 3."),
+        "yahtzee-party2-*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=10,
+                                  note="Forced order between players who play to win (docs/yahtzee.md): one stage "
+                                       "per rule set and player count in yahtzee.duel."),
+        "yahtzee-party3-*": Stage(params=("yahtzee.duel.rule_sets", "yahtzee.duel.players"), seconds=240,
+                                  note="Forced order among three players (docs/yahtzee.md): when yahtzee.duel.players "
+                                       "lists 3."),
         "yahtzee-layered-*": Stage(params=tuple(f"yahtzee.layered.{key}" for key in (
             "rule_sets", "rows_per_task", "games", "seed")), seconds=1800,
             note="Layered value tables (Maxi Yatzy, docs/yahtzee.md): one stage per rule set in "
@@ -47,7 +47,7 @@ GAME = GameDeclaration(
             module="pipeline.yahtzee.players_report", command="players-report", out="yahtzee-players",
             help="Write what playing to win is worth against people (forced order, 2 and 3 players, exact; the "
                  "heads-up player's seeded games).",
-            artifacts=("yahtzee-scandinavian+forced-duel2.zarr", "yahtzee-scandinavian+forced-headsup-games.zarr"),
+            artifacts=("yahtzee-scandinavian+forced-party2.zarr", "yahtzee-scandinavian+forced-headsup-games.zarr"),
             params=("yahtzee.duel.rule_sets", "yahtzee.duel.players", "yahtzee.towin.rule_sets",
                     "yahtzee.towin.headsup_games", "yahtzee.towin.seed"), seconds=3,
             note="Play to win against people: the forced-order tables' exact numbers, and the heads-up games."),),

@@ -23,16 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from lookup.yahtzee.duel_states import duel_layout
 from lookup.yahtzee.party_states import PartyLayout, outcome_names, party_layout, share_weights
-from lookup.yahtzee.rules import Rules, get_rules
+from lookup.yahtzee.rules import UPPER, Rules, get_rules
 from lookup.yahtzee.states import state_space
 from lookup.yahtzee.turn import PROBABILITY_TIE_REL
 from pipeline.jit import run_chunks
 from pipeline.yahtzee import kernels, party_kernels
 from pipeline.yahtzee.solver import kernel_tables
 
-__all__ = ["PartySolution", "solve_party", "iid_party", "party_headline"]
+__all__ = ["PartySolution", "solve_party", "iid_party", "against_expected_score"]
 
 
 @dataclass
@@ -110,6 +109,17 @@ def _moves(lay: PartyLayout, layer: int, next_shape: tuple[int, ...], next_low: 
     return nrow, ncol
 
 
+def _policy_upper(lay: PartyLayout, upper: int, filled: int) -> int:
+    """The upper total of the single-player policy row of a seat with raw upper total ``upper`` after ``filled``
+    boxes: the threshold once reached; 0 once the bonus is out of reach (the row ``lookup.yahtzee.states`` gives
+    such states); else the total itself."""
+    r = lay.rules
+    if upper >= r.upper_threshold:
+        return r.upper_threshold
+    room = sum(r.n_dice * (c + 1) for c in lay.boxes[filled:] if c < UPPER)
+    return 0 if upper + room < r.upper_threshold or r.upper_bonus == 0 else upper
+
+
 def _policy_rows(lay: PartyLayout, layer: int, policy_index: np.ndarray, reroll: np.ndarray) -> np.ndarray:
     """prow[row, x]: the single-player policy row of the mover (its filled boxes and canonical upper total)."""
     i, s = lay.position(layer)
@@ -124,9 +134,7 @@ def _policy_rows(lay: PartyLayout, layer: int, policy_index: np.ndarray, reroll:
         if not np.array_equal(reroll[reached], reroll[missed]):
             raise ValueError("the single-player policy differs between a reached and a missed bonus")
         return np.full((int(np.prod(shape[:-1])), shape[-1]), reached, dtype=np.int64)
-    # The mover's canonical upper total is the duel layout's rule, unmerged as the single-player rows are.
-    canonical = duel_layout(rules, lay.boxes, 2, merge_decided=False).canonical
-    canon_of = np.array([canonical(u, i) for u in range(shape[s])], dtype=np.int64)
+    canon_of = np.array([_policy_upper(lay, u, i) for u in range(shape[s])], dtype=np.int64)
     u = np.indices(shape)[s].reshape(-1, shape[-1])
     rows = policy_index[mask, canon_of[u], 0].astype(np.int64)
     if (rows < 0).any():
@@ -194,19 +202,20 @@ def iid_party(pmf: np.ndarray, players: int) -> dict[str, float]:
     return out
 
 
-def party_headline(rules: Rules | str = "scandinavian+forced", players: int = 3) -> dict[str, Any]:
-    """The optimal game's outcome probabilities and shares from the start, every seat playing to win; and
-    the same with every seat on the expected-score policy (the Markov chain, with its independent check)."""
+def against_expected_score(rules: Rules | str = "scandinavian+forced", players: int = 2) -> dict[str, Any]:
+    """Seats on the single-player expected-score policy, by exact backward induction: ``chain``, every seat on
+    it (a Markov chain); ``iid``, the same outcomes from the exact law of one score (their scores are
+    independent: a check); ``responds[j]``, seat j playing to win against the others on it (its best response).
+    Each is P(outcome) from the start by outcome name."""
     from pipeline.yahtzee.distribution import score_distribution
     from pipeline.yahtzee.solver import solve
 
     rules = get_rules(rules)
-    opt = solve_party(rules, None, players)
     sol = solve(rules, policy=True)
-    chain = solve_party(rules, None, players, policy=(sol.state_index, sol.reroll),
-                        fixed_seats=tuple(range(players)))
+    policy = (sol.state_index, sol.reroll)
+    seats = tuple(range(players))
+    chain = solve_party(rules, None, players, policy=policy, fixed_seats=seats)
     law = score_distribution(rules, sol.state_index, sol.reroll, sol.category)
-    return {"players": players, "states": opt.n_states(),
-            "optimal": {"outcomes": opt.start(), "shares": opt.shares(), "seconds": opt.seconds},
-            "expected_score": {"outcomes": chain.start(), "shares": chain.shares(), "seconds": chain.seconds,
-                               "iid_check": iid_party(law.pmf, players)}}
+    responds = [solve_party(rules, None, players, policy=policy, fixed_seats=tuple(k for k in seats if k != j)).start()
+                for j in seats]
+    return {"chain": chain.start(), "iid": iid_party(law.pmf, players), "responds": responds}

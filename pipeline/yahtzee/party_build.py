@@ -1,13 +1,15 @@
-"""The table of forced-order play to win among three players: one family per rule set of
-``yahtzee.duel.rule_sets`` when ``yahtzee.duel.players`` lists 3 (docs/yahtzee.md, "Three players, forced
-order"); ``duel_build`` registers it.
+"""The tables of forced-order play to win among players: one family per rule set of ``yahtzee.duel.rule_sets``
+and player count of ``yahtzee.duel.players`` (2, 3; docs/yahtzee.md, "Two players, forced order" and "Three
+players, forced order"); ``towin_build`` registers them.
 
-``yahtzee-party3-RULES`` ('+' written '-') publishes ``yahtzee-RULES-party3`` (schema ``yahtzee.party``): one flat
+``yahtzee-partyN-RULES`` ('+' written '-') publishes ``yahtzee-RULES-partyN`` (schema ``yahtzee.party``): one flat
 float64 array per outcome (``win_0``, ``tie_01``, ..., ``tie_012``: the winner set), every layer of
 ``pipeline.yahtzee.party.solve_party`` one after the other (layer L from ``layer_offset[L]``, C order over
 the layer's axes), and the axes that make them readable without this code: ``layer_shape``, ``raw_layers``
 (the number of upper-section layers, indexed by raw upper totals) and ``low`` (each lower-section layer's
-difference offsets). The stats hold the headline numbers.
+difference offsets). The stats hold the headline numbers; with two players also the play of expected-score
+players and the best response to one (``pipeline.yahtzee.party.against_expected_score``: four more solves,
+seconds for two players; with three they would take minutes each, and nothing reads them).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from lookup.yahtzee.party_states import (
+    PARTY_PLAYERS,
     PARTY_SCHEMA,
     PARTY_SCHEMA_VERSIONS,
     outcome_names,
@@ -27,14 +30,28 @@ from lookup.yahtzee.party_states import (
     share_weights,
 )
 from lookup.yahtzee.rules import get_rules
-from pipeline.family import Computed, Family
+from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import say
 from pipeline.store import ArtifactSpec, StoredArray
 
-PLAYERS = 3
+
+def settings(section: Mapping[str, Any]) -> dict[str, Any]:
+    """``yahtzee.duel`` checked: rule_sets (forced-order ones) and players (2, 3)."""
+    duel = section.get("duel")
+    if not isinstance(duel, Mapping):
+        raise ValueError("yahtzee.duel must be a mapping (rule_sets, players)")
+    rule_sets = nonempty_list(duel, "rule_sets", "yahtzee.duel.rule_sets", "forced-order rule sets", get_rules)
+    for name in rule_sets:
+        party_layout(get_rules(name), None, 2)  # ValueError naming a rule set the solver does not cover
+    players = nonempty_list(duel, "players", "yahtzee.duel.players", "player counts (2, 3)")
+    bad = [p for p in players if type(p) is not int or p not in PARTY_PLAYERS]
+    if bad or len(set(players)) != len(players):
+        raise ValueError(f"yahtzee.duel.players must list distinct counts among {list(PARTY_PLAYERS)} (four or "
+                         f"more players are not built), not {players!r}")
+    return {"rule_sets": rule_sets, "players": players}
 
 
-def party_spec(name: str, players: int = PLAYERS) -> ArtifactSpec:
+def party_spec(name: str, players: int) -> ArtifactSpec:
     rules = get_rules(name)
     return ArtifactSpec(name=party_name(rules, players), schema=PARTY_SCHEMA,
                         schema_version=max(PARTY_SCHEMA_VERSIONS), game="yahtzee", rules=rules.to_dict(),
@@ -42,7 +59,7 @@ def party_spec(name: str, players: int = PLAYERS) -> ArtifactSpec:
 
 
 def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path) -> Computed:
-    from pipeline.yahtzee.party import solve_party
+    from pipeline.yahtzee.party import against_expected_score, solve_party
 
     rules = get_rules(spec.rules["name"])
     players = int(spec.params["players"])
@@ -54,6 +71,10 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
     stats = {"states": sol.n_states(), "seconds": round(sol.seconds, 1), "outcomes": start,
              "shares": dict(zip((f"seat_{j}" for j in range(players)), shares, strict=True)),
              "tie_for_first": sum(p for name, p in start.items() if name.startswith("tie_"))}
+    if players == 2:
+        es = against_expected_score(rules, players)
+        say(f"  {spec.name}: both on the expected-score policy {es['chain']} (independent scores: {es['iid']})")
+        stats |= {"expected_score": es["chain"], "expected_score_iid": es["iid"], "best_response": es["responds"]}
     seats = share_weights(players)
     arrays = {}
     for k, name in enumerate(outcome_names(players)):
@@ -79,12 +100,16 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
     return arrays, stats
 
 
-def family_name(rule_set: str, players: int = PLAYERS) -> str:
+def family_name(rule_set: str, players: int) -> str:
     """``yahtzee-partyN-RULES`` with '+' as '-' (DVC stage names allow no other punctuation)."""
     return f"yahtzee-party{players}-{rule_set.replace('+', '-')}"
 
 
-def family(rule_set: str, players: int = PLAYERS) -> Family:
-    party_layout(get_rules(rule_set), None, players)  # ValueError naming a rule set it does not cover
-    return Family(name=family_name(rule_set, players), section="yahtzee",
-                  artifacts=lambda _sec, n=rule_set, p=players: [party_spec(n, p)], compute=_compute)
+def families(section: Mapping[str, Any]) -> list[Family]:
+    """One family per rule set and player count of ``yahtzee.duel`` (none when params have no ``duel``)."""
+    if section.get("duel") is None:
+        return []
+    duel = settings(section)
+    return [Family(name=family_name(name, players), section="yahtzee",
+                   artifacts=lambda _sec, n=name, p=players: [party_spec(n, p)], compute=_compute)
+            for name in duel["rule_sets"] for players in duel["players"]]

@@ -1,5 +1,5 @@
 """What playing to win is worth against people, in forced-order Yatzy: every number exact, read from the
-tables' stats (``duel_build``: 2 players; ``party_build``: 3 players when built). Writes
+tables' stats (``party_build``: 2 players, and 3 when built). Writes
 ``artifacts/reports/yahtzee-players/`` (summary.json, report.md, a plot).
 
 Two players (both policies fixed make a Markov chain, solved exactly): both play to win (the zero-sum optimum),
@@ -9,7 +9,7 @@ plays to win; each seat's chance to win alone and share of the game.
 
 Heads-up (any rule set of ``yahtzee.towin.rule_sets`` whose ``yahtzee-RULES-headsup-games`` are built): the
 seeded games of the heads-up player (``lookup.yahtzee.headsup``) against an expected-score player, its share by
-seat with 95 % intervals, beside the exact best response where the duel table gives it (forced order).
+seat with 95 % intervals, beside the exact best response where the 2-player table gives it (forced order).
 """
 
 from __future__ import annotations
@@ -19,31 +19,24 @@ from pathlib import Path
 from typing import Any
 
 from lookup.errors import NotBuiltError
-from lookup.yahtzee.duel import load_duel
 from lookup.yahtzee.party import load_party
 from pipeline.progress import say
 from pipeline.reports import publish_report, pyplot, save_figure, write_json
-from pipeline.yahtzee.duel_build import settings
+from pipeline.yahtzee.party_build import settings
 
-# (label, stats key) of the 2-player match-ups: (first wins, tie, second wins) each.
-MATCHUPS = (("both play to win", "optimal"), ("both play for expected score", "expected_score"),
-            ("first plays to win, second for expected score", "first_plays_to_win_against_expected_score"),
-            ("first for expected score, second plays to win", "second_plays_to_win_against_expected_score"))
-
-
-def _triple(entry: Any) -> tuple[float, float, float]:
-    if isinstance(entry, Mapping):
-        return float(entry["first_wins"]), float(entry["tie"]), float(entry["second_wins"])
-    first, tie, second = entry
-    return float(first), float(tie), float(second)
+# The 2-player match-ups: label, and the outcomes (P(win_0), P(tie_01), P(win_1)) from the table's stats.
+MATCHUPS = (("both play to win", lambda st: st["outcomes"]),
+            ("both play for expected score", lambda st: st["expected_score"]),
+            ("first plays to win, second for expected score", lambda st: st["best_response"][0]),
+            ("first for expected score, second plays to win", lambda st: st["best_response"][1]))
 
 
 def collect(rule_set: str, players: list[int], artifacts_dir: str | Path) -> dict[str, Any]:
     """The exact numbers of one rule set: the 2-player match-ups, and the 3-player game when it is built."""
     out: dict[str, Any] = {"rule_set": rule_set, "two_players": []}
-    stats = load_duel(rule_set, 2, artifacts_dir).stats
-    for label, key in MATCHUPS:
-        first, tie, second = _triple(stats[key])
+    stats = load_party(rule_set, 2, artifacts_dir).stats
+    for label, outcomes in MATCHUPS:
+        first, tie, second = (float(outcomes(stats)[k]) for k in ("win_0", "tie_01", "win_1"))
         out["two_players"].append({"matchup": label, "first_wins": first, "tie": tie, "second_wins": second,
                                    "first_share": first + tie / 2, "second_share": second + tie / 2})
     out["three_players"] = None
@@ -122,7 +115,7 @@ def write_report(section: Mapping[str, Any], artifacts_dir: str | Path, out_dir:
         results.append(collect(name, duel["players"], artifacts_dir))
     towin = section.get("towin") or {}
     heads = [h for h in (headsup(name, artifacts_dir) for name in towin.get("rule_sets", [])) if h is not None]
-    # The exact best response to an expected-score player, where the duel table gives it (forced order).
+    # The exact best response to an expected-score player, where the 2-player table gives it (forced order).
     responses = {}
     for r in results:
         _, _, first, second = r["two_players"]

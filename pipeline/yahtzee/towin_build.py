@@ -30,7 +30,7 @@ from lookup.yahtzee.towin import OBJECTIVE_SCHEMAS, SCHEMA_VERSIONS, towin_name
 from pipeline.family import Computed, Family, nonempty_list
 from pipeline.progress import progress, say
 from pipeline.store import ArtifactSpec, StoredArray, Written, write_artifact
-from pipeline.yahtzee import duel_build, layered
+from pipeline.yahtzee import layered, party_build
 
 GAMES_SCHEMA, GAMES_VERSIONS = "yahtzee.headsup_games", (1,)
 
@@ -185,9 +185,9 @@ def family_name(rule_set: str) -> str:
 
 def families(section: Mapping[str, Any]) -> list[Family]:
     """One family per rule set in ``yahtzee.towin.rule_sets`` (none when params have no ``towin``), then the
-    forced-order duel's (``duel_build``: play to win against people; registered here rather than in
-    ``stage.families`` so that adding it leaves the fingerprints of the value tables alone)."""
-    duel = duel_build.families(section)
+    forced-order tables of play between players (``party_build``: play to win against people; registered here
+    rather than in ``stage.families`` so that adding them leaves the fingerprints of the value tables alone)."""
+    duel = party_build.families(section)
     if section.get("towin") is None:
         return duel
     towin = settings(section)

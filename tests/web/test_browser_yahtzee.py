@@ -290,7 +290,7 @@ def test_advice_against_an_opponents_sheet_on_a_narrow_screen(browser, server, w
     try:
         duel = "#objective option[value='opponents']"
         choose(pg, "hasbro")
-        assert pg.eval_on_selector(duel, "o => o.disabled")  # hasbro: no duel table
+        assert pg.eval_on_selector(duel, "o => o.disabled")  # hasbro: no 2-player table
         choose(pg, SCANDINAVIAN, "opponent")
         assert not pg.eval_on_selector(duel, "o => o.disabled")
         pg.select_option("#rerolls", "2")
@@ -363,7 +363,7 @@ def test_six_dice_of_maxi_yatzy_from_a_layered_table(browser, maxi_mini_artifact
             assert rows[7:] == ["upper total (bonus at 70)", "upper bonus", "maxi yatzy", "total"]
             assert pg.inner_text("#dist-stats") == "not built for this rule set"
             assert pg.eval_on_selector_all("#objective option", "os => os.map(o => o.disabled)") == [
-                False, True, True, True, True]  # no goal, win, law or duel table
+                False, True, True, True, True]  # no goal, win, law or 2-player table
             pg.click("#dice .die[data-i='0']")  # a click (or a key) turns a die to its next face
             settle(pg)
             pg.keyboard.press("6")
@@ -494,7 +494,7 @@ def test_a_turn_fits_one_phone_screen(browser, server):
 
 @pytest.mark.parametrize("width", [390])  # a phone's: two sheets side by side (1 player at 1280: the protocol's test)
 def test_two_players_in_forced_order_with_every_seats_sheet(browser, server, web_artifacts, tmp_path, width):
-    """Two players in forced order, both playing to win (the duel table). At a real table the first roll
+    """Two players in forced order, both playing to win (the 2-player table). At a real table the first roll
     typed as digits; the table of every seat shows it, the points it would score and whose turn it is, as the
     library says; a deliberate mistake shows its cost at once (the library's judge); undo and redo; the record saved
     and loaded into a new game; the game played to its end by the advice, the sheets, the winner and the review the

@@ -1,173 +1,46 @@
-"""Two-player forced-order Yatzy (pipeline.yahtzee.duel, lookup.yahtzee.duel) against independent recomputation.
+"""Two-player forced-order Yatzy through the play API (lookup.yahtzee.duel over the 2-player table of
+pipeline.yahtzee.party) against independent recomputation. The solver itself against an exact brute force on
+reduced games: tests/yahtzee/test_yahtzee_party.py.
 
-* Reduced games (2 to 4 boxes, 2, 3 or 5 dice, a low bonus threshold so the bonus is in play): a brute-force
-  recursion written plainly here (raw upper totals, every reroll mask of every roll, payoff vectors, each
-  mover maximising their own payoff; exact rationals for 2 and 3 dice) equals the solver's table at every
-  stored state, for every raw upper total the canonical one stands for.
 * Both seats on the expected-score policy: the joint Markov chain equals the outcome law of two independent
   scores (exact law of one score) and a seeded simulation of 10^5 games.
-* The artifact and the play API: decide / explain / win_probability agree with the in-memory solve; bad input.
+* The best responses to an expected-score player: at least the zero-sum value and 1/2.
+* The artifact and the play API: decide / explain / win_probability agree with the in-memory solve; at the
+  last box against a finished opponent they equal the single-player play-to-win table (another solver); bad
+  input.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
 import math
-from collections import Counter
-from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import pytest
 
 from lookup.yahtzee import decide, explain
-from lookup.yahtzee.duel import load_duel, win_probability
-from lookup.yahtzee.duel_states import duel_layout
+from lookup.yahtzee.duel import win_probability
+from lookup.yahtzee.party import load_party
 from lookup.yahtzee.rules import get_rules, score_roll
-from pipeline.yahtzee.duel import iid_outcomes, solve_duel
+from pipeline.yahtzee.party import iid_party, solve_party
 from tests import shared
 
 FORCED = "scandinavian+forced"
 
 
-def _mini(n_dice: int, threshold: int):
-    base = get_rules(FORCED)
-    return dataclasses.replace(base, name=f"mini-{n_dice}-{threshold}", n_dice=n_dice, upper_threshold=threshold)
-
-
-@cache
-def _outcomes(m: int, exact: bool) -> tuple[tuple[tuple[int, ...], object], ...]:
-    """Every sorted result of throwing m dice, with its probability (counted over all 6^m ordered throws)."""
-    counts = Counter(tuple(sorted(t)) for t in itertools.product(range(1, 7), repeat=m))
-    return tuple((k, Fraction(v, 6 ** m) if exact else v / 6 ** m) for k, v in sorted(counts.items()))
-
-
-class Brute:
-    """The game by plain recursion: state (box position, seat to move, raw upper totals, d = seat 0 - seat 1).
-    Returns payoff vectors (seat 0's, seat 1's): 1 to the sole winner, 1/2 each on a tie."""
-
-    def __init__(self, rules, boxes: tuple[int, ...], exact: bool) -> None:
-        self.rules, self.boxes, self.exact = rules, boxes, exact
-        self.n = rules.n_dice
-        self.memo: dict = {}
-        self.turns: dict = {}
-
-    def _reward(self, i: int, upper: int, points: int) -> tuple[int, int]:
-        """Points earned and the new raw upper total: the bonus when the upper total first reaches the threshold."""
-        c = self.boxes[i]
-        if c >= 6:
-            return points, upper
-        thr = self.rules.upper_threshold
-        return points + (self.rules.upper_bonus if upper < thr <= upper + points else 0), upper + points
-
-    def value(self, i: int, seat: int, u0: int, u1: int, d: int) -> tuple:
-        key = (i, seat, u0, u1, d)
-        if key in self.memo:
-            return self.memo[key]
-        if i == len(self.boxes):
-            half = Fraction(1, 2) if self.exact else 0.5
-            out = (1, 0) if d > 0 else ((half, half) if d == 0 else (0, 1))
-        else:
-            outcome = {}
-            for roll, _ in _outcomes(self.n, self.exact):
-                points = score_roll(self.rules, roll, self.boxes[i])
-                if points not in outcome:
-                    if seat == 0:
-                        reward, nu = self._reward(i, u0, points)
-                        outcome[points] = self.value(i, 1, nu, u1, d + reward)
-                    else:
-                        reward, nu = self._reward(i, u1, points)
-                        outcome[points] = self.value(i + 1, 0, u0, nu, d - reward)
-            out = self.turn(i, seat, outcome)
-        self.memo[key] = out
-        return out
-
-    def turn(self, i: int, seat: int, outcome: dict) -> tuple:
-        """The mover's best play of one turn (three rolls, any dice kept) given the payoff of each score."""
-        key = (i, seat, tuple(sorted(outcome.items())))
-        if key in self.turns:
-            return self.turns[key]
-        rolls = _outcomes(self.n, self.exact)
-        best = {roll: outcome[score_roll(self.rules, roll, self.boxes[i])] for roll, _ in rolls}
-        for _ in range(2):  # one reroll left, then two
-            kept_value: dict = {}
-            new = {}
-            for roll, _p in rolls:
-                options = []
-                for mask in range(1 << self.n):
-                    kept = tuple(roll[j] for j in range(self.n) if not (mask >> j) & 1)
-                    if kept not in kept_value:
-                        acc = [0, 0]
-                        for extra, p in _outcomes(self.n - len(kept), self.exact):
-                            v = best[tuple(sorted(kept + extra))]
-                            acc[0] += p * v[0]
-                            acc[1] += p * v[1]
-                        kept_value[kept] = tuple(acc)
-                    options.append(kept_value[kept])
-                new[roll] = max(options, key=lambda v: v[seat])
-            best = new
-        out = tuple(sum(p * best[roll][s] for roll, p in rolls) for s in range(2))
-        self.turns[key] = out
-        return out
-
-
-def _raw_uppers(rules, boxes: tuple[int, ...], j: int) -> list[int]:
-    """Every raw upper total after the first j boxes (sums of face x count, uncapped)."""
-    totals = {0}
-    for c in boxes[:j]:
-        if c < 6:
-            totals = {u + (c + 1) * k for u in totals for k in range(rules.n_dice + 1)}
-    return sorted(totals)
-
-
-# make test keeps the four-box game and the five-dice one (floats); the other two run in make test-full.
-@pytest.mark.parametrize("n_dice, threshold, boxes, exact", [
-    pytest.param(2, 4, (0, 1, 14), True, marks=pytest.mark.full),  # ones, twos, yatzy (two alike), bonus at 4
-    (2, 5, (0, 1, 6, 13), True),     # four boxes: ones, twos, one pair, chance, bonus at 5
-    pytest.param(3, 5, (0, 1, 13), True, marks=pytest.mark.full),  # ones, twos, chance with three dice
-    (5, 3, (0, 14), False),          # five dice: ones and yatzy, bonus at 3 (floats: 1e-12)
-])
-def test_reduced_games_equal_brute_force_at_every_state(n_dice, threshold, boxes, exact):
-    rules = _mini(n_dice, threshold)
-    sol = solve_duel(rules, boxes)
-    lay = sol.layout
-    brute = Brute(rules, boxes, exact)
-    checked = 0
-    for layer in range(lay.n_layers):
-        i, seat = lay.position(layer)
-        value, tie = sol.values[layer], sol.ties[layer]
-        assert ((tie >= 0) & (tie <= 1)).all()
-        assert (value - tie / 2 >= -1e-12).all() and (1 - value - tie / 2 >= -1e-12).all()  # both P(win) >= 0
-        low, high = lay.low[layer], lay.high[layer]
-        j0, j1 = lay.filled(layer, 0), lay.filled(layer, 1)
-        for u0 in _raw_uppers(rules, boxes, j0):
-            a = lay.u_index[j0][lay.canonical(min(u0, threshold), j0)]
-            for u1 in _raw_uppers(rules, boxes, j1):
-                b = lay.u_index[j1][lay.canonical(min(u1, threshold), j1)]
-                assert a >= 0 and b >= 0
-                for x in range(low + high + 1):
-                    p0, p1 = brute.value(i, seat, u0, u1, x - low)
-                    if exact:
-                        assert p0 + p1 == 1  # zero-sum, exactly
-                    else:
-                        assert abs(p0 + p1 - 1) < 1e-12
-                    assert abs(value[a, b, x] - float(p0)) < 1e-12, (layer, u0, u1, x - low)
-                    assert abs((1 - value[a, b, x]) - float(p1)) < 1e-12
-                    checked += 1
-    assert checked > 200
+def _triple(outcomes: dict[str, float]) -> tuple[float, float, float]:
+    """(P(seat 0 wins), P(tie), P(seat 1 wins)) of a 2-player outcome law."""
+    return outcomes["win_0"], outcomes["tie_01"], outcomes["win_1"]
 
 
 @pytest.fixture(scope="module")
 def expected_pair(tmp_path_factory):
-    """The expected-score pair's numbers as the run's duel table stores them: its build ran
-    ``expected_score_duel(FORCED)`` (8 s of CPU that a second call here would repeat). The tests below check them
-    against the law of one player's score, the optimal solve and a seeded simulation."""
-    stats = load_duel(FORCED, 2, artifacts_dir=shared.small(tmp_path_factory, "yahtzee")).stats
-    es = stats["expected_score"]
-    return {"chain": (es["first_wins"], es["tie"], es["second_wins"]), "iid": tuple(es["iid_check"]),
-            "first_responds": tuple(stats["first_plays_to_win_against_expected_score"]),
-            "second_responds": tuple(stats["second_plays_to_win_against_expected_score"])}
+    """The expected-score pair's numbers as the run's 2-player table stores them: its build ran
+    ``against_expected_score(FORCED)`` (seconds of CPU that a second call here would repeat). The tests below check
+    them against the law of one player's score, the optimal solve and a seeded simulation."""
+    stats = load_party(FORCED, 2, artifacts_dir=shared.small(tmp_path_factory, "yahtzee")).stats
+    return {"chain": _triple(stats["expected_score"]), "iid": _triple(stats["expected_score_iid"]),
+            "first_responds": _triple(stats["best_response"][0]),
+            "second_responds": _triple(stats["best_response"][1])}
 
 
 def test_both_expected_score_players_markov_chain_equals_independent_scores(expected_pair):
@@ -177,13 +50,13 @@ def test_both_expected_score_players_markov_chain_equals_independent_scores(expe
     for got, want in zip(expected_pair["chain"], expected_pair["iid"], strict=True):
         assert abs(got - want) < 1e-12
     assert abs(first - second) < 1e-12
-    assert iid_outcomes(np.array([0.25, 0.5, 0.25])) == (0.3125, 0.375, 0.3125)
+    assert _triple(iid_party(np.array([0.25, 0.5, 0.25]), 2)) == (0.3125, 0.375, 0.3125)
 
 
 def test_best_responses_to_an_expected_score_player(expected_pair, optimal):
     """Playing to win against an expected-score player does at least as well as against a perfect one (the
     zero-sum value) and as playing for expected score oneself (1/2 for either seat)."""
-    minimax_first = optimal.start()[0] + optimal.start()[1] / 2
+    minimax_first = optimal.shares()[0]
     first, tie, second = expected_pair["first_responds"]
     assert abs(first + tie + second - 1) < 1e-12
     assert first + tie / 2 >= max(minimax_first, 0.5)
@@ -191,7 +64,7 @@ def test_best_responses_to_an_expected_score_player(expected_pair, optimal):
     assert abs(first + tie + second - 1) < 1e-12
     assert second + tie / 2 >= max(1 - minimax_first, 0.5)
     with pytest.raises(ValueError, match="fixed_seats"):
-        solve_duel(FORCED, policy=(np.zeros(1), np.zeros(1)), fixed_seats=(2,))
+        solve_party(FORCED, None, 2, policy=(np.zeros(1), np.zeros(1)), fixed_seats=(2,))
 
 
 def _simulate(games: int, seed: int) -> np.ndarray:
@@ -251,23 +124,22 @@ def duel_tables(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def optimal(tmp_path_factory):
-    # solve_duel(FORCED), once per run. The duel table is another solve, by its build: the next test compares them.
-    return shared.duel_solution(tmp_path_factory, FORCED)
+    # solve_party(FORCED, None, 2), once per run. The table is another solve, by its build: the next test compares
+    # them.
+    return shared.two_player_solution(tmp_path_factory, FORCED)
 
 
 def test_optimal_start_and_the_artifact(duel_tables, optimal):
-    first, tie, second = optimal.start()
+    first, tie, second = _triple(optimal.start())
     assert abs(first + tie + second - 1) < 1e-12
     assert second > first  # the second player sees the first's score of each box before playing it
     assert win_probability([None] * 15, FORCED, opponents=[[None] * 15], artifacts_dir=duel_tables) == (
-        first, tie, second)
-    # As the second player after the first scored 3 ones: seat 1's view of the stored state.
+        first, tie, 1.0 - first - tie)
+    # As the second player after the first scored 3 ones: seat 1's view of the stored state (raw upper totals).
     me, them = [None] * 15, [3] + [None] * 14
-    lay = optimal.layout
-    v = optimal.values[1][lay.u_index[1][3], 0, 3 + lay.low[1]]
-    t = optimal.ties[1][lay.u_index[1][3], 0, 3 + lay.low[1]]
+    w0, w1, t = optimal.layers[1][:, 3, 0]  # outcomes win_0, win_1, tie_01
     got = win_probability(me, FORCED, opponents=[them], artifacts_dir=duel_tables)
-    assert got == pytest.approx(((1 - v) - t / 2, t, v - t / 2), abs=1e-15)
+    assert got == pytest.approx((w1, t, w0), abs=1e-15)
 
 
 @pytest.mark.parametrize("sheet, opponent", [
@@ -302,7 +174,7 @@ def test_bad_input_is_refused(duel_tables):
         (dict(opponents=[]), "give 1 or 2 opponent sheets, got 0"),
         (dict(opponents=[empty, empty]), "3-player table is not built"),  # three players: not built here
         (dict(opponents=empty), "give 1 or 2 opponent sheets, got 15"),
-        (dict(opponents=[[3, 6] + [None] * 13]), "not at the same box index"),
+        (dict(opponents=[[3, 6] + [None] * 13]), "not at the same box"),
         (dict(opponents=[[None, 6] + [None] * 13]), "sheet order"),
         (dict(opponents="nope"), "list of sheets"),
     ]
@@ -310,26 +182,24 @@ def test_bad_input_is_refused(duel_tables):
         rules, sheet = kw.pop("rules", FORCED), kw.pop("sheet", empty)
         with pytest.raises(ValueError, match=match):
             decide([1, 2, 3, 4, 5], 2, sheet, rules, artifacts_dir=duel_tables, **kw)
-    with pytest.raises(ValueError, match="not at the same box index"):
+    with pytest.raises(ValueError, match="not at the same box"):
         win_probability([3] + [None] * 14, FORCED, opponents=[[3, 6, 9] + [None] * 12], artifacts_dir=duel_tables)
     done = [1, 2, 3, 4, 5, 6, 2, 6, 3, 4, 15, 20, 0, 5, 0]
     with pytest.raises(ValueError, match="finished"):
         decide([1, 2, 3, 4, 5], 0, done, FORCED, opponents=[done], artifacts_dir=duel_tables)
-    with pytest.raises(ValueError, match="players must be 2"):
-        duel_layout(FORCED, None, 3)
     with pytest.raises(ValueError, match="increasing"):
-        solve_duel(FORCED, (3, 1))
+        solve_party(FORCED, (3, 1), 2)
 
 
 def test_params_are_checked():
-    from pipeline.yahtzee.duel_build import families, settings
+    from pipeline.yahtzee.party_build import families, settings
 
     assert settings({"duel": {"rule_sets": [FORCED], "players": [2]}}) == {"rule_sets": [FORCED], "players": [2]}
     assert [f.name for f in families({"duel": {"rule_sets": [FORCED], "players": [2]}})] == [
-        "yahtzee-duel2-scandinavian-forced"]
+        "yahtzee-party2-scandinavian-forced"]
     assert families({}) == []
     assert [f.name for f in families({"duel": {"rule_sets": [FORCED], "players": [2, 3]}})] == [
-        "yahtzee-duel2-scandinavian-forced", "yahtzee-party3-scandinavian-forced"]
+        "yahtzee-party2-scandinavian-forced", "yahtzee-party3-scandinavian-forced"]
     for duel, match in (({"rule_sets": [FORCED], "players": [4]}, "four or more players are not built"),
                         ({"rule_sets": [FORCED], "players": [2, 2]}, "distinct"),
                         ({"rule_sets": ["scandinavian"], "players": [2]}, "not forced-order"),
@@ -342,7 +212,7 @@ def test_params_are_checked():
 
 @pytest.fixture(scope="module")
 def duel_and_towin(tmp_path_factory, duel_tables):
-    """The duel table beside the scandinavian+forced value and play-to-win (goal, win) tables (shared builds)."""
+    """The 2-player table beside the scandinavian+forced value and play-to-win (goal, win) tables (shared builds)."""
     return shared.union(tmp_path_factory, "duel-towin", duel_tables, shared.yahtzee(tmp_path_factory, FORCED),
                         shared.small(tmp_path_factory, "yahtzee"))
 
@@ -425,7 +295,7 @@ def test_players_report(tmp_path_factory, duel_tables, towin_tables, optimal, ex
     assert (out / "scandinavian-forced-heads-up.png").stat().st_size
     summary = json.loads((out / "summary.json").read_text())["results"][0]
     rows = {m["matchup"]: m for m in summary["two_players"]}
-    first, tie, second = optimal.start()
+    first, tie, second = _triple(optimal.start())
     both = rows["both play to win"]
     assert abs(both["first_wins"] - first) < 1e-12 and abs(both["tie"] - tie) < 1e-12
     es = rows["both play for expected score"]

@@ -353,16 +353,16 @@ def test_win_share_kernel_equals_a_plain_sum():
 @pytest.mark.full  # 200,000 forced-order games, against the exact best response
 def test_heads_up_player_is_at_most_the_exact_best_response(tmp_path_factory, towin_tables):
     """The best response to an expected-score player (one seat plays to win knowing the other plays for expected
-    score: exact, ``pipeline.yahtzee.duel``) is the most any player can win against it; the heads-up player,
+    score: exact, ``pipeline.yahtzee.party``) is the most any player can win against it; the heads-up player,
     which values each option as if it would learn the opponent's final score next, must win at most that, and
     at least the expected-score player's 1/2."""
-    from pipeline.yahtzee.duel import expected_score_duel
     from pipeline.yahtzee.headsup_sim import flat_artifact, simulate
+    from pipeline.yahtzee.party import against_expected_score
 
-    pair = shared.computed(tmp_path_factory, "expected_score_duel-forced", lambda: expected_score_duel(FORCED))
+    pair = shared.computed(tmp_path_factory, "against_expected_score-forced", lambda: against_expected_score(FORCED))
     played = simulate(FORCED, row_values(solve(FORCED)), flat_artifact(load_towin(FORCED, "win", towin_tables)),
                       flat_artifact(load_towin(FORCED, "law", towin_tables)), 200_000, 11).summary()
-    for seat, (first, tie, second) in (("first", pair["first_responds"]), ("second", pair["second_responds"])):
-        best = (first if seat == "first" else second) + tie / 2
+    for j, seat in enumerate(("first", "second")):
+        best = pair["responds"][j][f"win_{j}"] + pair["responds"][j]["tie_01"] / 2
         got, se = played[seat]["share"], played[seat]["share_standard_error"]
         assert 0.5 - 4 * se < got < best + 4 * se, (seat, got, se, best)

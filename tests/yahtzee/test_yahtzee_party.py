@@ -1,13 +1,13 @@
 """Forced-order Yatzy among 2 and 3 players, each playing to win (pipeline.yahtzee.party, lookup.yahtzee.party),
 against independent recomputation.
 
-* Reduced games (2 to 4 boxes, 2 or 3 dice, 2 and 3 players, a low bonus threshold so that the bonus is in
+* Reduced games (2 to 4 boxes, 2, 3 or 5 dice, 2 and 3 players, a low bonus threshold so that the bonus is in
   play): a plain recursion over (box, seat to move, raw upper totals, totals) in exact rationals, every keep
   of every roll, each mover maximising their own share with the documented tie rule (the larger keep among
   equal shares), equals the solver's outcome probabilities at every reachable state.
-* Two players at full size: the mover's share equals the 2-player duel table (``pipeline.yahtzee.duel``: another
-  layout, canonical upper totals beside the score difference) at the start and at every state of the lower
-  section, to 1e-12; the game is zero-sum.
+* Two players at full size: the outcome probabilities are a distribution at every state, and the game is
+  zero-sum; play's turn (``lookup.yahtzee.party``) averages to the stored share at random positions. The
+  2-player play API against other tables and a simulation: tests/yahtzee/test_yahtzee_duel.py.
 * Every seat on the expected-score policy: the joint chain equals the outcome law of independent scores from
   the exact law of one score (``make test-full`` at three players; two players here).
 """
@@ -141,6 +141,7 @@ class Brute:
     (3, 2, 4, (0, 1, 14)),      # ones, twos, yatzy (two alike); bonus at 4
     pytest.param(3, 3, 4, (1, 13), marks=pytest.mark.full),  # twos, chance with three dice; bonus at 4
     (2, 2, 5, (0, 1, 6, 13)),   # two players: ones, twos, one pair, chance; bonus at 5
+    (2, 5, 3, (0, 14)),         # two players, five dice: ones and yatzy; bonus at 3
 ])
 def test_reduced_games_equal_exact_brute_force_at_every_reachable_state(players, n_dice, threshold, boxes):
     rules = _mini(n_dice, threshold)
@@ -159,35 +160,10 @@ def test_reduced_games_equal_exact_brute_force_at_every_reachable_state(players,
 
 
 @pytest.fixture(scope="module")
-def two_player():
-    return solve_party(FORCED, None, 2)
-
-
-@pytest.fixture(scope="module")
-def duel(tmp_path_factory):
+def two_player(tmp_path_factory):
     from tests import shared
 
-    return shared.duel_solution(tmp_path_factory, FORCED)  # solve_duel(FORCED), once per run
-
-
-def test_two_players_equal_the_duel_table(two_player, duel):
-    """Same game, another layout and another solver: seat 0's share equals the duel table's value."""
-    dl, pl = duel.layout, two_player.layout
-    w = share_weights(2)
-    start = two_player.layers[0][:, 0, 0]
-    v0, _ = duel.values[0][0, 0, dl.low[0]], duel.ties[0][0, 0, dl.low[0]]
-    assert abs(w[0] @ start - v0) < 1e-12
-    assert abs(start.sum() - 1) < 1e-12
-    compared = 0
-    for layer in range(2 * pl.n_upper, pl.n_layers):
-        ours = w[0] @ two_player.layers[layer].reshape(3, -1)  # along d + low
-        lo = pl.low(layer)[0]
-        theirs = duel.values[layer][0, 0]  # every upper total has collapsed after the upper section
-        d = np.arange(-lo, len(ours) - lo)
-        inside = (d >= -dl.low[layer]) & (d <= dl.high[layer])
-        np.testing.assert_allclose(ours[inside], theirs[d[inside] + dl.low[layer]], rtol=0, atol=1e-12)
-        compared += int(inside.sum())
-    assert compared == sum(pl.size(layer) for layer in range(2 * pl.n_upper, pl.n_layers))  # all of them
+    return shared.two_player_solution(tmp_path_factory, FORCED)
 
 
 def test_outcomes_are_a_distribution_at_every_state(two_player):
@@ -259,9 +235,9 @@ def _random_sheets(rng, players: int, box: int, seat: int):
     return sheets
 
 
-def test_play_turn_reproduces_the_table_and_the_duel(two_player, duel):
+def test_play_turn_reproduces_the_table(two_player):
     """At random positions the mover's turn, valued from the next layer (``lookup.yahtzee.party``), averages
-    to the stored share of the state (the table's policy is the turn's), and equals the duel table's value."""
+    to the stored share of the state (the table's policy is the turn's); the shares of both seats add to 1."""
     from lookup.yahtzee.party import party_analysis, party_outcomes, party_position
 
     table = _table(two_player)
@@ -276,14 +252,8 @@ def test_play_turn_reproduces_the_table_and_the_duel(two_player, duel):
         stored = w[seat] @ np.array(list(party_outcomes(table, pos).values()))
         analysis = party_analysis(table, pos)
         assert abs(analysis.start_value - stored) < 1e-12, trial
-        # The duel table at the same state (seat 0's value; canonical upper totals, difference).
-        dl = duel.layout
-        k0, k1 = box + (seat > 0), box
-        ua = dl.u_index[k0][dl.canonical(min(pos.uppers[0], 63), k0)]
-        ub = dl.u_index[k1][dl.canonical(min(pos.uppers[1], 63), k1)]
-        d = pos.totals[0] - pos.totals[1]
-        v0 = duel.values[pos.layer][ua, ub, d + dl.low[pos.layer]]
-        assert abs(stored - (v0 if seat == 0 else 1 - v0)) < 1e-12, trial
+        other_share = w[1 - seat] @ np.array(list(party_outcomes(table, pos).values()))
+        assert abs(stored + other_share - 1) < 1e-12, trial
 
 
 def test_positions_among_three_players():

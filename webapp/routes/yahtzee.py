@@ -1,6 +1,6 @@
 """Yahtzee routes: decide / explain / value / coach for every built rule set (decide and explain also play to
 win: ``goal`` or ``beat``, from the play-to-win tables; ``opponent``, an expected-score player's sheet; or
-``opponents``, the sheets of players who all play to win a forced-order game: the duel tables), the sheet's
+``opponents``, the sheets of players who all play to win a forced-order game: the party tables), the sheet's
 bookkeeping (scoring a roll, totals, bonuses, Joker) through ``lookup.yahtzee.Sheet`` so the rules live once, and
 the exact law of the final score (``lookup.yahtzee.distribution``). Records, the cost of one decision and the
 review of a game are every game's (``webapp.routes.games``)."""
@@ -18,9 +18,9 @@ from lookup.errors import NotBuiltError
 from lookup.store import artifact_exists, artifact_path
 from lookup.yahtzee import RULE_SETS, Sheet, chance, decide, distribution, explain, value
 from lookup.yahtzee.coach import coach
-from lookup.yahtzee.duel import DuelDecision, duel_name, load_duel, win_probability
+from lookup.yahtzee.duel import DuelDecision, win_probability
 from lookup.yahtzee.party import load_party
-from lookup.yahtzee.party_states import party_name
+from lookup.yahtzee.party_states import PARTY_PLAYERS, party_name
 from lookup.yahtzee.rules import CATEGORIES, Rules, get_rules
 from lookup.yahtzee.tables import built_value_table, distribution_name, load_tables
 from lookup.yahtzee.towin import WinDecision, load_towin, towin_name
@@ -104,7 +104,7 @@ def _rule_set(root: Path, r: Rules) -> dict[str, object]:
             "distribution": _built(root, distribution_name(r)),
             "objectives": [o for o in ("goal", "win") if _built(root, towin_name(r, o))]
             + (["opponent"] if all(_built(root, towin_name(r, o)) for o in ("win", "law")) else []),
-            "players": [n for n, name in _duel_tables(r).items() if _built(root, name)]}
+            "players": [n for n in PARTY_PLAYERS if r.forced_order and _built(root, party_name(r, n))]}
 
 
 def _unavailable(root: Path, r: Rules) -> dict[str, str]:
@@ -118,8 +118,8 @@ def _unavailable(root: Path, r: Rules) -> dict[str, str]:
               "opponent": (all(_built(root, towin_name(r, o)) for o in ("win", "law")),
                            lambda: [load_towin(r, o, root) for o in ("win", "law")])}
     if r.forced_order:
-        tables["opponents"] = (_built(root, duel_name(r, 2)), lambda: load_duel(r, 2, root))
-        tables["opponents3"] = (_built(root, party_name(r, 3)), lambda: load_party(r, 3, root))
+        for n, kind in zip(PARTY_PLAYERS, ("opponents", "opponents3"), strict=True):
+            tables[kind] = (_built(root, party_name(r, n)), lambda n=n: load_party(r, n, root))
     out = {kind: "forced order only: a free-order game of players who all play to win is not solved"
            for kind in ("opponents", "opponents3") if not r.forced_order}
     for kind, (built, load) in tables.items():
@@ -132,12 +132,6 @@ def _unavailable(root: Path, r: Rules) -> dict[str, str]:
             except ValueError as e:  # a rule set play does not take (saved rolls): the library says why
                 out[kind] = str(e)
     return out
-
-
-def _duel_tables(r: Rules) -> dict[int, str]:
-    """The artifact each number of players of a forced-order game played to win is answered from (as
-    ``lookup.yahtzee.duel`` loads them: two players the duel table, three the party table)."""
-    return {2: duel_name(r, 2), 3: party_name(r, 3)} if r.forced_order else {}
 
 
 @router.get("/rules")

@@ -72,7 +72,7 @@ const rules = () => S.info.name;
 export const label = (box) => box.replaceAll("_", " ");  // a box as players read it (js/extras/yahtzee.js too)
 
 // The objective fields of a request: {} (expected score), {goal: N}, {beat: N}, {opponent: SHEET} (an opponent
-// who plays for expected score) or {opponents: [SHEET]} (one who plays to win: forced order, the duel table).
+// who plays for expected score) or {opponents: [SHEET]} (one who plays to win: forced order, the 2-player table).
 function objective() {
   const kind = $("objective").value, n = Number($("target").value);
   if (kind === "expected") return {};
