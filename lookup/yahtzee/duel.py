@@ -26,22 +26,15 @@ from lookup.yahtzee.party_states import share_weights
 from lookup.yahtzee.question import Objective, Plan, Question, objective_of
 from lookup.yahtzee.rules import Rules
 from lookup.yahtzee.sheet import SheetLike
+from lookup.yahtzee.towin import ChanceOption
 from lookup.yahtzee.turn import TurnAnalysis, action_text, chosen_keep, ranked_options
 
 __all__ = ["DuelDecision", "DuelOption", "decide", "explain", "share", "win_probability"]
 
 
-@dataclass(frozen=True)
-class DuelOption:
-    """One legal option of the mover with its value: the mover's P(win) + P(tie) / 2 if both play on
-    optimally (``probability``), and its loss against the best option (``regret``, exactly 0 when tied:
-    ``lookup.yahtzee.turn.tied``)."""
-
-    action: str
-    keep: tuple[int, ...] | None
-    category: str | None
-    probability: float
-    regret: float
+# An option of the mover valued in its share (P(win) + P(tie) / 2 with one opponent): the fields of every option
+# played for a probability.
+DuelOption = ChanceOption
 
 
 @dataclass(frozen=True)
@@ -91,10 +84,10 @@ def decide(q: Question) -> DuelDecision:
                         float(analysis.keep[q.rerolls][k]))
 
 
-def explain(q: Question) -> list[DuelOption]:
+def explain(q: Question) -> list[ChanceOption]:
     """Every legal option (distinct keeps, or the one box forced order allows) with the mover's P(win) +
     P(tie) / 2, best first; options tied with the best come first in tie order, so the first is ``decide``'s."""
-    return [DuelOption(*option) for option in ranked_options(_turn(q)[1], q.roll, q.rerolls)]
+    return [ChanceOption(*option) for option in ranked_options(_turn(q)[1], q.roll, q.rerolls)]
 
 
 def _outcomes(sheet: SheetLike, rules: Rules | str, opponents: Sequence[SheetLike],

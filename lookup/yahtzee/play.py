@@ -130,7 +130,7 @@ def decide(
     return DECIDE[q.objective.kind](q)
 
 
-def explain(*args: Any, **kwargs: Any) -> list[Option] | list[towin.ChanceOption] | list[duel.DuelOption]:
+def explain(*args: Any, **kwargs: Any) -> list[Option] | list[towin.ChanceOption]:
     """Every legal option (distinct keeps, or allowed boxes) ranked by the objective's value (as ``decide``, whose
     arguments it takes: the expected final score, or the probability of ``goal`` / ``beat``, or P(win) + P(tie) / 2
     against ``opponent`` or ``opponents``), the options tied with the best first in tie order, so the first is

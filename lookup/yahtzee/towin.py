@@ -170,9 +170,9 @@ class WinDecision:
 
 @dataclass(frozen=True)
 class ChanceOption:
-    """One legal option with its probability (of reaching the goal, or of winning) and the loss of
-    probability against the best option (>= 0; exactly 0 for an option tied with the best,
-    ``lookup.yahtzee.turn.tied``)."""
+    """One legal option with its probability (of reaching the goal, of winning, or the mover's share of a game
+    among players who all play to win: ``lookup.yahtzee.duel``) and the loss of probability against the best
+    option (>= 0; exactly 0 for an option tied with the best, ``lookup.yahtzee.turn.tied``)."""
 
     action: str
     keep: tuple[int, ...] | None
