@@ -9,6 +9,9 @@
    checked on first use) and then warm; medians in milliseconds.
 
     .venv/bin/python benchmarks/farkle.py [--artifacts DIR] [--skip-solver]
+
+BENCH_QUICK=1 (what `make test` runs): the reduced game 1000,-500,6 unless ``BENCH_SIZE`` says otherwise (the
+passes run as they do on a larger game, in a fraction of the time), 20 positions each for ``decide``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
 import numpy as np  # noqa: E402
 
 from lookup.farkle.rules import FULL, Size, get_rules, keeps, roll_outcomes, state_count  # noqa: E402
+
+QUICK = os.environ.get("BENCH_QUICK") == "1"
 
 
 def solver_costs(size: Size) -> None:
@@ -104,7 +109,7 @@ def decide_latency(artifacts: Path) -> None:
                                        "dice": rng.randint(1, size.dice)}),
             ("after a roll", lambda: {"roll": list(rng.choice(rolls))})):
         cold, warm = [], []
-        for _ in range(200):
+        for _ in range(20 if QUICK else 200):
             args = (rng.choice(scores), rng.choice(scores))
             kw = make()
             t0 = time.perf_counter()
@@ -123,7 +128,8 @@ def main() -> None:
     parser.add_argument("--skip-solver", action="store_true")
     args = parser.parse_args()
     if not args.skip_solver:
-        size = Size(*(int(x) for x in os.environ.get("BENCH_SIZE", "4000,-1000,6").split(",")))
+        default = "1000,-500,6" if QUICK else "4000,-1000,6"
+        size = Size(*(int(x) for x in os.environ.get("BENCH_SIZE", default).split(",")))
         solver_costs(size)
     decide_latency(args.artifacts)
 
