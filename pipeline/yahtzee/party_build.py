@@ -68,7 +68,8 @@ def _compute(spec: ArtifactSpec, section: Mapping[str, Any], artifacts_dir: Path
     start, shares = sol.start(), sol.shares()
     say(f"  {spec.name}: {sol.n_states()} joint states in {sol.seconds:.1f} s; from the start {start}; "
         f"shares {shares}")
-    stats = {"states": sol.n_states(), "seconds": round(sol.seconds, 1), "outcomes": start,
+    # No timing in the stats: they are the artifact's bytes, which a rebuild must reproduce (tests/test_dvc.py).
+    stats = {"states": sol.n_states(), "outcomes": start,
              "shares": dict(zip((f"seat_{j}" for j in range(players)), shares, strict=True)),
              "tie_for_first": sum(p for name, p in start.items() if name.startswith("tie_"))}
     if players == 2:
