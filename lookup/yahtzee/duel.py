@@ -1,11 +1,11 @@
 """Forced-order Yatzy between players who each play to win (2 or 3): the play-time API over the tables of
 ``lookup.yahtzee.party`` (the states: ``lookup.yahtzee.party_states``).
 
-The game (docs/yahtzee.md, "Several players, forced order"): a forced-order rule set (``scandinavian+forced``);
-at box position i every player in seat order (seat 0 first) plays one turn (three rolls, keeps between) and
-must score the final roll in box i. After the last box the highest total wins; a sole winner scores 1,
-m tied winners 1/m each. Each player maximises their own expected score of the game (their "share"); with 2
-players that is P(win) + P(tie) / 2, and the game is zero-sum.
+The game (docs/yahtzee.md, "Two players, forced order" and "Three players, forced order"): a forced-order rule set
+(``scandinavian+forced``); at box position i every player in seat order (seat 0 first) plays one turn (three rolls,
+keeps between) and must score the final roll in box i. After the last box the highest total wins; a sole winner
+scores 1, m tied winners 1/m each. Each player maximises their own expected score of the game (their "share"); with
+2 players that is P(win) + P(tie) / 2, and the game is zero-sum.
 
 This module answers :func:`decide` / :func:`explain` / :func:`win_probability` / :func:`share` for the mover
 against the objective's opponents (their sheets in turn order after the mover) from the artifact

@@ -1,10 +1,10 @@
 """Forced-order Yatzy among two or three players, each playing to win: the mover's turn valued from the table
 ``yahtzee-RULES-partyN`` of N players (the states: ``lookup.yahtzee.party_states``).
 
-The game (docs/yahtzee.md, "Several players, forced order"): at box position i every player in seat order
-(seat 0 first) plays one turn and must score the final roll in box i; after the last box the highest total
-wins; a sole winner scores 1, m tied winners 1/m each, and each player maximises their own expected score of
-the game (their "share"). ``lookup.yahtzee.duel`` (``decide(..., opponents=[...])``) asks through here.
+The game (docs/yahtzee.md, "Two players, forced order" and "Three players, forced order"): at box position i every
+player in seat order (seat 0 first) plays one turn and must score the final roll in box i; after the last box the
+highest total wins; a sole winner scores 1, m tied winners 1/m each, and each player maximises their own expected
+score of the game (their "share"). ``lookup.yahtzee.duel`` (``decide(..., opponents=[...])``) asks through here.
 
 ``opponents`` lists the other players' sheets in turn order after the mover: first those still to play
 this box, then those who have played it. The mover's seat follows: the number of opponents who have filled
