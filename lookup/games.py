@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from lookup.naming import by_name
 from lookup.protocol import JSON, Advisor, json_object
@@ -64,13 +65,37 @@ class Option:
         return value
 
 
+# In a map's axis path (``MapSpec``, drawn by ``lookup.maps``): the index of the seat to move, of the other seat.
+MOVER, OTHER = "mover", "other"
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One coordinate a map varies: ``label`` for people (with its unit), ``path`` its place in the position's JSON
+    (``Game.state_json``: keys and list indices, :data:`MOVER` / :data:`OTHER` for a seat's index), ``values(game)``
+    the values it takes (a ``range``)."""
+
+    label: str
+    path: tuple[str | int, ...]
+    values: Callable[[Any], range]
+
+
+@dataclass(frozen=True)
+class MapSpec:
+    """A game's map: ``y`` the rows (drawn upwards), ``x`` the columns."""
+
+    y: Axis
+    x: Axis
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game as every generic feature sees it.
 
     name: the package (``lookup/<name>``), the command group, the page's tab; title: for people; summary: the
     rules in one paragraph; options: the setup's options; setups(root): every setup the tables in ``root``
-    answer (full option dicts; [] when nothing is built); open(setup, root): the advisor of one checked setup.
+    answer (full option dicts; [] when nothing is built); open(setup, root): the advisor of one checked setup;
+    map: the two coordinates of a position its strategy is drawn over (``lookup.maps``), None for no map.
     """
 
     name: str
@@ -80,6 +105,7 @@ class GameSpec:
     setups: Callable[[Path], list[dict[str, JSON]]]
     open: Opener
     notes: Mapping[str, str] = field(default_factory=dict)
+    map: MapSpec | None = None
 
     def setup(self, given: Mapping[str, JSON] | None) -> dict[str, JSON]:
         """``given`` completed with the defaults and checked; ValueError naming an unknown or bad option."""
@@ -123,6 +149,14 @@ def get_spec(name: str) -> GameSpec:
     if not isinstance(spec, GameSpec) or spec.name != name:
         raise ValueError(f"lookup/{name}/game.py: SPEC must be a GameSpec named {name!r}")
     return spec
+
+
+def game_map(name: str) -> MapSpec:
+    """The coordinates game ``name``'s strategy is drawn over (``lookup.maps``); ValueError when it declares none."""
+    found = get_spec(name).map
+    if found is None:
+        raise ValueError(f"{name} has no map (its GameSpec declares none)")
+    return found
 
 
 def open_setup(name: str, setup: Mapping[str, JSON] | None = None,

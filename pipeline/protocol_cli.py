@@ -5,6 +5,7 @@
     dicetables GAME review FILE [--seat N]      each decision's cost and each event's luck, in the game's unit
     dicetables GAME play [--seat N] [--enter]   a whole game in the terminal with advice and a coach
     dicetables GAME simulate --player P ...     seeded games between the tables and opponent models
+    dicetables GAME map [--position JSON | --record FILE] [--plot PNG]   the strategy over two coordinates
 
 ``pipeline/cli.py`` adds them to the group of every game registered in ``lookup`` (a command the game defines
 itself under the same name is kept instead). Every one takes ``--json`` where it answers, with the library's
@@ -23,7 +24,7 @@ from typing import Any
 import click
 
 from lookup.words import counted
-from pipeline.cli_options import artifacts_option, artifacts_root, echo_json, json_option, seed_option
+from pipeline.cli_options import artifacts_option, artifacts_root, echo_json, json_option, output_file, seed_option
 
 SETUP_HELP = "A setup option KEY=VALUE (repeatable; VALUE read as JSON when it is JSON, else as text)."
 
@@ -107,16 +108,14 @@ def protocol_commands(game: str) -> list[click.Command]:
         for s in found:
             click.echo("  " + " ".join(f"{k}={json.dumps(v)}" for k, v in s.items()))
 
-    @click.command("advise")
-    @setup_option
-    @click.option("--position", help="A position as JSON (the game's form: docs/GAME.md); default: the start.")
-    @click.option("--record", "record_path", help="A game record (FILE, or - for standard input): advise at its end.")
-    @json_option
-    @artifacts_option
-    def advise(setup: tuple[str, ...], position: str | None, record_path: str | None, as_json: bool,
-               artifacts_dir: Path | None) -> None:
-        """Every option at a position with its value in the game's unit, and the tables' advice."""
-        from lookup.advice import advice
+    position_option = click.option("--position", help="A position as JSON (the game's form: docs/GAME.md); default: "
+                                                      "the start.")
+    record_option = click.option("--record", "record_path", help="A game record (FILE, or - for standard input): the "
+                                                                 "position at its end.")
+
+    def _position(setup: tuple[str, ...], position: str | None, record_path: str | None,
+                  artifacts_dir: Path | None) -> tuple[Any, Any]:
+        """The advisor and the position of --position or --record (the start without either)."""
         from lookup.records import replay, start_state
 
         if position is not None and record_path is not None:
@@ -124,9 +123,21 @@ def protocol_commands(game: str) -> list[click.Command]:
         record = _read_record(record_path) if record_path else None
         advisor = _advisor(game, setup, artifacts_dir, record)
         if record is not None:
-            state = replay(advisor.game, record.events, record.start)[1]
-        else:
-            state = start_state(advisor.game, None if position is None else _json_arg(position, "--position"))
+            return advisor, replay(advisor.game, record.events, record.start)[1]
+        return advisor, start_state(advisor.game, None if position is None else _json_arg(position, "--position"))
+
+    @click.command("advise")
+    @setup_option
+    @position_option
+    @record_option
+    @json_option
+    @artifacts_option
+    def advise(setup: tuple[str, ...], position: str | None, record_path: str | None, as_json: bool,
+               artifacts_dir: Path | None) -> None:
+        """Every option at a position with its value in the game's unit, and the tables' advice."""
+        from lookup.advice import advice
+
+        advisor, state = _position(setup, position, record_path, artifacts_dir)
         data = advice(advisor, state)
         echo_json(data) if as_json else _print_advice(data, advisor.game.unit.digits)
 
@@ -201,7 +212,34 @@ def protocol_commands(game: str) -> list[click.Command]:
                        f", {counted(result.games, 'game')})")
         click.echo("the tables against themselves, exactly: " + ", ".join(f"{v:.6f}" for v in exact if v is not None))
 
-    return [setups, advise, review, play, simulate]
+    @click.command("map")
+    @setup_option
+    @position_option
+    @record_option
+    @click.option("--plot", "plot_path", type=output_file, default=None, help="Also draw the map in this PNG file.")
+    @json_option
+    @artifacts_option
+    def map_(setup: tuple[str, ...], position: str | None, record_path: str | None, plot_path: Path | None,
+             as_json: bool, artifacts_dir: Path | None) -> None:
+        """The tables' action and the mover's value over the two coordinates the game's declaration names (a game
+        without one says so), the rest of the position held: at a decision (default: the first of a game)."""
+        from lookup.games import game_map
+        from lookup.maps import strategy_map
+
+        spec = game_map(game)  # a game without one says so before any table is read
+        advisor, state = _position(setup, position, record_path, artifacts_dir)
+        g = advisor.game
+        if position is None and record_path is None and g.to_move(state) < 0:  # the start is chance's: the first
+            state = next((s for s in (g.apply(state, o) for o, _ in g.chance_outcomes(state))  # outcome that
+                          if not g.is_terminal(s) and g.to_move(s) >= 0), state)  # leaves a decision
+        found = strategy_map(advisor, state, spec)
+        from pipeline.strategy_maps import map_lines, plot_map
+
+        if plot_path is not None:
+            plot_map(found, plot_path)
+        echo_json(found.as_dict()) if as_json else click.echo("\n".join(map_lines(found)))
+
+    return [setups, advise, review, play, simulate, map_]
 
 
 def play_in_terminal(game: str, setup: dict[str, Any], seat: int | None, opponent: str | None, enter: bool,

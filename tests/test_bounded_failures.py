@@ -95,7 +95,7 @@ def test_the_web_app_answers_a_damaged_artifact_with_a_problem_not_a_500(tmp_pat
     setup = {"rules": "stated", "target": 1000, "players": 1}
     answer = client.post("/api/games/g151/advise", json={"record": {"game": "g151", "setup": setup, "events": []}})
     assert answer.status_code == 422 and "'stated' is not built" in answer.json()["detail"], answer.text
-    answer = client.get("/api/g151/heatmap")
+    answer = client.post("/api/games/g151/map", json={"record": {"game": "g151", "setup": setup, "events": []}})
     assert answer.status_code == 422, answer.text
 
 

@@ -82,7 +82,7 @@ def test_the_game_is_registered_in_the_protocol_with_its_commands(game):
     from lookup.games import get_spec
 
     assert get_spec(game).name == game
-    assert {"setups", "advise", "review", "play", "simulate"} <= set(main.commands[game].commands)
+    assert {"setups", "advise", "review", "play", "simulate", "map"} <= set(main.commands[game].commands)
 
 
 def test_the_declarations_are_found_and_are_every_package_with_a_game_module():

@@ -46,7 +46,7 @@ from lookup.dicerace.tables import (
     simultaneous_table,
 )
 from lookup.errors import ArtifactError
-from lookup.games import GameSpec, Option
+from lookup.games import MOVER, OTHER, Axis, GameSpec, MapSpec, Option
 from lookup.protocol import CHANCE, JSON, Action, Advisor, Game, Unit, json_object
 from lookup.store import artifact_path, trusted_meta
 from lookup.validate import integer
@@ -330,4 +330,6 @@ SPEC = GameSpec(
                             choices=MODES)},
     setups=setups,
     open=open_race,
+    map=MapSpec(Axis("score of the player to move", ("scores", MOVER), lambda g: range(g.target)),
+                Axis("score of the other player", ("scores", OTHER), lambda g: range(g.target))),
 )

@@ -39,7 +39,7 @@ from lookup.g151.rules import (
     to_units,
 )
 from lookup.g151.tables import COST, G151Tables, load_tables
-from lookup.games import GameSpec, Option
+from lookup.games import MOVER, Axis, GameSpec, MapSpec, Option
 from lookup.protocol import CHANCE, JSON, Action, Advisor, Game, Unit, json_object
 from lookup.validate import integer
 from lookup.words import counted
@@ -262,6 +262,8 @@ SPEC = GameSpec(
              "players": Option(1, "1: alone, fewest turns; 2: two players, reach the target first", choices=(1, 2))},
     setups=setups,
     open=open_151,
+    map=MapSpec(Axis("banked points of the player to move", ("banked", MOVER), lambda g: range(0, g.target, UNIT)),
+                Axis("turn total (points)", ("turn_total",), lambda g: range(0, g.target + 1, UNIT))),
 )
 
 

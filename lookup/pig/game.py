@@ -13,7 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
-from lookup.games import GameSpec, Option
+from lookup.games import MOVER, Axis, GameSpec, MapSpec, Option
 from lookup.pig.rules import (
     ACTIONS,
     DEFAULT_RULES,
@@ -173,4 +173,6 @@ SPEC = GameSpec(
     options={"target": Option(DEFAULT_TARGET, "the score to reach", low=1, high=MAX_TARGET)},
     setups=lambda root: [{"target": t} for t in built_targets(get_rules(DEFAULT_RULES), root)],
     open=open_pig,
+    map=MapSpec(Axis("score of the player to move", ("scores", MOVER), lambda g: range(g.target)),
+                Axis("turn total", ("turn_total",), lambda g: range(g.target))),
 )

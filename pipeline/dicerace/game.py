@@ -19,7 +19,6 @@ GAME = GameDeclaration(
                    "dicerace-matchups.zarr"),
         params=("dicerace.report",), seconds=15,
         note="Heatmaps and the match-up tables with their simulation check (not an artifact)."),),
-    web="webapp.routes.dicerace",
     warm=WarmUp(params="dicerace:\n  max_dice: 5\n  grid: [[3, 20]]\n  report:\n    simulation_games: 200\n"
                        "    seed: 1\n", seconds=40),
     small="dicerace:\n  max_dice: 10\n  grid: [[3, 20], [5, 30]]\n  report:\n    simulation_games: 2000\n    seed: 3\n",

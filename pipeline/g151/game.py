@@ -16,7 +16,6 @@ GAME = GameDeclaration(
         help="Write the report: the notebook's comparisons computed exactly, and the optimal policies.",
         params=("g151",), seconds=8,
         note="The notebook's comparisons computed exactly, the optimal policies and their plots (not an artifact)."),),
-    web="webapp.routes.g151",
     warm=WarmUp(params="g151:\n  variants: [stated, straights, notebook]\n  targets: [300]\n  report:\n"
                        "    simulation_games: 1000\n    seed: 1\n", seconds=20),
     small="g151:\n  variants: [stated, notebook]\n  targets: [300, 1000]\n",

@@ -40,21 +40,19 @@ def test_setups_are_every_built_variant_and_target(g151_tables):
 
 
 def test_one_default_target_for_the_command_line_the_library_and_the_page(g151_tables):
-    """DEFAULT_TARGET (lookup/g151/game.py) is the setup's default, the entry points', the command's and the heat
-    map route's, and the page's first setup (the one it starts with) plays it when it is built: the page started
-    at the smallest target built (500 by default) while the command line said 1000."""
+    """DEFAULT_TARGET (lookup/g151/game.py) is the setup's default (every route's), the entry points' and the
+    command's, and the page's first setup (the one it starts with) plays it when it is built: the page started at the
+    smallest target built (500 by default) while the command line said 1000."""
     import inspect
 
     from lookup.g151 import DEFAULT_TARGET
     from pipeline.cli import main
-    from webapp.routes.g151 import heatmap_route
 
     spec = get_spec("g151")
     assert spec.setup({}) == {"rules": "stated", "target": DEFAULT_TARGET, "players": 1}
     assert spec.setups(g151_tables)[0] == spec.setup({})  # the page's first setup: the defaults (300 is built too)
     for f in (decide, value, action_values):
         assert inspect.signature(f).parameters["target"].default == DEFAULT_TARGET
-    assert inspect.signature(heatmap_route).parameters["target"].default == DEFAULT_TARGET
     for name in ("decide", "value", "evaluate", "simulate"):
         option = next(p for p in main.commands["g151"].commands[name].params if p.name == "target")
         assert option.default == DEFAULT_TARGET, name

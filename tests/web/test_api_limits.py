@@ -55,7 +55,9 @@ def test_every_kind_of_error_has_the_problem_shape(client, web_artifacts):
 def test_a_table_not_built_is_named_without_path_or_build_step(client, web_artifacts):
     for path, body in (("/api/yahtzee/verhoeff/value", {"sheet": {}}),
                        ("/api/yahtzee/verhoeff/decide", {"dice": [1, 2, 3, 4, 5], "rerolls": 1}),
-                       ("/api/dicerace/heatmap?dice=4&target=50", None),
+                       ("/api/games/dicerace/map", {"record": {"game": "dicerace",
+                                                               "setup": {"dice": 4, "target": 50},
+                                                               "events": []}}),
                        ("/api/games/pig/advise", {"record": {"game": "pig", "setup": {"target": 77}, "events": []}})):
         response = client.get(path) if body is None else client.post(path, json=body)
         detail = assert_problem(response, 422, web_artifacts)["detail"]

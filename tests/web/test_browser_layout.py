@@ -48,7 +48,7 @@ def test_docs_render_with_no_network_beyond_the_server(browser, server):
         pg.goto(server + "/docs")
         pg.wait_for_selector(".opblock-summary-path", timeout=30_000)
         paths = pg.eval_on_selector_all(".opblock-summary-path", "es => es.map(e => e.textContent)")
-        assert "/api/games/{game}/advise" in paths and "/api/dicerace/heatmap" in paths
+        assert "/api/games/{game}/advise" in paths and "/api/games/{game}/map" in paths
         assert outside == []
     finally:
         pg.close()

@@ -3,13 +3,14 @@ tests/web/conftest.py), for every registered game whose tab shows it, alone (a g
 a part of a game's own view (dominoes, poker: its js/<game>.js mounts it), at 390 x 844 and at 1280 x 844: a whole
 game with a chance outcome entered as at a real table, one deliberate mistake whose cost appears
 and equals the library's judge, an undo and a redo, the record saved, the review at the end equal to the library's,
-the position and the events as the player's seat is shown them, and the record loaded back."""
+the position and the events as the player's seat is shown them, the record loaded back, and a game's strategy map
+where it declares one."""
 
 import json
 
 import pytest
 
-from lookup.games import names, open_setup
+from lookup.games import get_spec, names, open_setup
 from lookup.protocol import CHANCE
 from lookup.records import replay
 from lookup.review import review
@@ -37,6 +38,10 @@ def _view(game):
 # and mounts it in a part of its tab), at a phone's width and a desktop's.
 PLAYED = [(n, w) for n in names() if _view(n) is None or '"./game.js"' in _view(n) for w in (390, 1280)]
 HEIGHT = 844
+# The number of distinct colours on a canvas (every 97th pixel): a blank one has one.
+COLOURS = """(sel) => { const c = document.querySelector(sel), d = c.getContext("2d").getImageData(0, 0, c.width,
+  c.height).data, seen = new Set(); for (let i = 0; i < d.length; i += 4 * 97) seen.add(d.slice(i, i + 3).join());
+  return seen.size; }"""
 # Games played until one brings the player a decision with a costly option (a short game, such as the small Pig's
 # race to 20, may end before the player has one).
 GAMES = 6
@@ -169,6 +174,10 @@ def test_a_whole_game_with_a_mistake_an_undo_and_the_record(browser, server, web
             settle(pg, where)
             assert pg.inner_text(f"{tab} .gv-error") == "" and events_shown(pg, where) == 0
             assert pg.inner_text(f"{tab} .gv-position") == g.state_text_for(state, seat)
+            if get_spec(game).map is not None:  # the strategy's map at that decision (js/map.js), drawn
+                assert pg.inner_text(f"{tab} .gv-map .map-act").startswith(f"The tables' play of player {seat + 1}")
+                assert pg.inner_text(f"{tab} .gv-map .map-val").endswith(f"({g.unit.name})")
+                assert pg.evaluate(COLOURS, f"{tab} .gv-map canvas.map-action") > 3  # actions, axes, the mark
             assert all("status of 422" in e for e in errors) and len(errors) == 1  # the refused position's answer
     finally:
         pg.close()

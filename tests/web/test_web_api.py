@@ -1,12 +1,15 @@
 """The JSON API answers what lookup answers, and bad input is a 422 with the library's own message
 (its public wording for a table not built: webapp/problems.py)."""
 
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lookup import dicerace, g151, yahtzee
-from lookup.games import get_spec, names
+from lookup import g151, yahtzee
+from lookup.games import get_spec, names, open_setup
+from lookup.protocol import CHANCE
 
 SHEET = {"ones": 3, "chance": 22}
 
@@ -135,36 +138,60 @@ def test_sheet_scoring_bonuses_and_joker(client):
     assert bad.status_code == 422 and "ones" in bad.json()["detail"]
 
 
-def test_the_maps_match_lookup(client, web_artifacts):
-    """The dice race's maps (js/extras/dicerace.js): the most likely optimal number of dice, and P(win) of the
-    player to move: (1 + EG) / 2 in the sequential race (no draws), (1 + EG1) / 2 named as such in the
-    simultaneous one. 151's (js/extras/g151.js): roll on or bank, alone and against a banked score."""
-    kw = {"dice": 3, "target": 20, "artifacts_dir": web_artifacts}
-    for mode, meaning in (("sequential", "P(win)"), ("simultaneous", "P(win) + P(draw)/2")):
-        heat = client.get("/api/dicerace/heatmap", params={"dice": 3, "target": 20, "mode": mode}).json()
-        assert heat["win_meaning"] == meaning and len(heat["win"]) == 20 and len(heat["win"][0]) == 20
-        for mine, other in ((0, 0), (12, 7), (19, 19), (3, 18)):
-            eg = dicerace.value(mine, other, mode=mode, **kw)
-            assert heat["win"][mine][other] == pytest.approx((1 + eg) / 2, abs=1e-12)
-            if mode == "sequential":
-                assert heat["best"][mine][other] == dicerace.decide(mine, other, **kw)
-    for other in (None, 150):
-        params = {"target": 300} if other is None else {"target": 300, "other_banked": other}
-        roll = client.get("/api/g151/heatmap", params=params).json()["roll"]
-        for banked, turn in ((0, 0), (200, 50), (100, 150)):
-            assert roll[banked // 50][turn // 50] == (g151.decide(banked, turn, other, 300,
-                                                                  artifacts_dir=web_artifacts) == "roll")
-        assert roll[5][2] is None  # 250 banked and a turn total of 100: past the target
+def test_the_map_route_is_the_librarys_map(client, web_artifacts):
+    """POST /api/games/{game}/map (js/map.js) for every game that declares a map: the library's map at the record's
+    end (``lookup.maps``), the position's cell as ``at``, and the same map kept for a position that differs only in
+    the two coordinates. The dice race's sequential map against the table's own arrays (the smallest optimal number
+    of dice from the exact masks; the value), 151's against its entry point."""
+    from lookup.dicerace import sequential_table
+    from lookup.maps import cell_of, strategy_map
+
+    mapped = [n for n in names() if get_spec(n).map is not None]
+    assert mapped
+    for game in mapped:
+        spec = get_spec(game)
+        setup = spec.setups(web_artifacts)[0]
+        advisor = open_setup(game, setup, web_artifacts)
+        g, events = advisor.game, []
+        state = g.initial_state()
+        while g.to_move(state) == CHANCE:  # to the first decision, by each chance node's last outcome
+            events.append(g.action_json(state, g.chance_outcomes(state)[-1][0]))
+            state = g.apply(state, g.chance_outcomes(state)[-1][0])
+        got = client.post(f"/api/games/{game}/map", json={"record": {"game": game, "setup": setup, "events": events}})
+        assert got.status_code == 200, got.text
+        want = strategy_map(advisor, state, spec.map)
+        assert got.json() == json.loads(json.dumps(want.as_dict())) and got.json()["at"] == list(cell_of(g, state,
+                                                                                                          spec.map))
+    seq = {"dice": 3, "target": 20, "mode": "sequential"}
+    table = sequential_table(3, 20, artifacts_dir=web_artifacts)
+    got = client.post("/api/games/dicerace/map", json={"record": {"game": "dicerace", "setup": seq, "events": []}})
+    m = got.json()
+    names_ = [a["action"] for a in m["actions"]]
+    for mine, other in ((0, 0), (12, 7), (19, 19), (3, 18)):
+        mask = int(table.optimal[mine, other])
+        assert names_[m["action"][mine][other]] == (mask & -mask).bit_length()
+        assert m["several"][mine][other] == (mask.bit_count() > 1)
+        assert m["value"][mine][other] == float(table.value[mine, other])
+    setup = {"rules": "stated", "target": 300, "players": 2}
+    for other in (0, 150):
+        record = {"game": "g151", "setup": setup, "start": {"banked": [100, other], "to_move": 0, "turn_total": 50,
+                                                            "rolling": False}, "events": []}
+        m = client.post("/api/games/g151/map", json={"record": record}).json()
+        for banked, turn in ((0, 100), (200, 50), (100, 150)):
+            want = g151.decide(banked, turn, other, 300, artifacts_dir=web_artifacts)
+            assert m["actions"][m["action"][banked // 50][turn // 50]]["action"] == want
+        assert m["action"][5][2] is None and m["at"] == [2, 1]  # 250 banked and 100 this turn: past the target
 
 
-@pytest.mark.parametrize(("params", "named"), [
-    ({"dice": 3, "target": 30}, "dice=3, target=30 is not built"),
-    ({"dice": 3, "target": 20, "mode": "together"}, "mode"),
-    ({"dice": 0, "target": 20}, "dice"),
-    ({"dice": 3, "target": "x"}, "target"),
+@pytest.mark.parametrize(("game", "record", "named"), [
+    ("dicerace", {"setup": {"dice": 3, "target": 30}}, "dice=3, target=30 is not built"),
+    ("dicerace", {"setup": {"mode": "together"}}, "mode"),
+    ("dicerace", {"setup": {"dice": 3, "target": 20}, "events": [1]}, "a map is drawn at a decision; here chance"),
+    ("pig", {"setup": {"target": 20}, "events": [6, "roll", 6, "roll", 6, "roll", 6]}, "the game is over"),
+    ("tictactoe", {}, "tictactoe has no map"),
 ])
-def test_dicerace_heatmap_bad_input_is_422_naming_it(client, params, named):
-    response = client.get("/api/dicerace/heatmap", params=params)
+def test_the_map_route_refuses_with_a_422_naming_why(client, game, record, named):
+    response = client.post(f"/api/games/{game}/map", json={"record": {"game": game, "events": [], **record}})
     assert response.status_code == 422 and named in response.json()["detail"], response.text
 
 
@@ -244,7 +271,7 @@ events = st.lists(st.one_of(json_int, st.lists(st.integers(0, 7), max_size=6),
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(names()), st.sampled_from(["advise", "play", "judge", "review", "simulate"]),
+@given(st.sampled_from(names()), st.sampled_from(["advise", "play", "judge", "review", "simulate", "map"]),
        st.fixed_dictionaries({"events": events}, optional={"game": st.sampled_from([*names(), "x"]),
                                                            "setup": st.dictionaries(st.text(max_size=8), json_int),
                                                            "seat": json_int, "start": json_int}),

@@ -9,10 +9,12 @@ review of the whole game, and seeded simulations. Stateless: the page sends the 
     POST /api/games/{game}/judge     {record, action}: what that decision at the record's end costs
     POST /api/games/{game}/review    {record, seat}: each decision's cost and each event's luck
     POST /api/games/{game}/simulate  {setup, players, games, seed, swap}: means and intervals
+    POST /api/games/{game}/map       {record}: the strategy over two coordinates at its end (a game with a map)
 """
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,7 +22,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 
 from lookup.advice import advice
-from lookup.games import get_spec, names, open_setup, served_setup
+from lookup.games import game_map, get_spec, names, open_setup, served_setup
+from lookup.maps import cell_of, held, strategy_map
 from lookup.opponents import MODELS
 from lookup.protocol import CHANCE, JSON, Advisor
 from lookup.records import GameRecord, Step, parse_record, record_of, replay, step_texts
@@ -34,6 +37,8 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 Artifacts = Annotated[Path, Depends(artifacts_dir)]
 MAX_SIMULATED = 20_000  # games one request may simulate
 SIMULATE_BUDGET = 5.0  # seconds of play one request may take (a ValueError past them: lookup.simulate)
+MAPS_KEPT = 32  # maps kept for the next position that differs only in the map's coordinates (one costs up to 1 s)
+_MAPS: dict[tuple[str, ...], dict[str, Any]] = {}
 
 
 class RecordBody(StrictModel):
@@ -101,7 +106,8 @@ def _opened(game: str, record: dict[str, Any], root: Path) -> tuple[Advisor, Gam
 def games_route(root: Artifacts) -> dict[str, list[dict[str, Any]]]:
     """Every registered game: its name, title, rules in a sentence, setup options, the setups built here, and
     whether the page has a view of its own for it (``view``) or shows it through the one for every game, and whether
-    that view has a game's extra picture (``extra``: ``js/extras/<game>.js``, a board or a map)."""
+    that view has a game's extra picture (``extra``: ``js/extras/<game>.js``, a board) and a map of its strategy
+    (``map``: ``POST /{game}/map``)."""
     out = []
     for name in names():
         spec = get_spec(name)
@@ -109,6 +115,7 @@ def games_route(root: Artifacts) -> dict[str, list[dict[str, Any]]]:
                     "options": {k: {"default": o.default, "help": o.help, "choices": list(o.choices), "free": o.free}
                                 for k, o in spec.options.items()},
                     "setups": spec.setups(root), "view": (STATIC / "js" / f"{name}.js").is_file(),
+                    "map": spec.map is not None,
                     "extra": (STATIC / "js" / "extras" / f"{name}.js").is_file()})
     return {"games": out}
 
@@ -180,3 +187,22 @@ def simulate_route(game: str, q: SimulateBody, root: Artifacts) -> dict[str, Any
     result = simulate(advisor, names_, games, validate_seed(q.seed), q.swap, budget=SIMULATE_BUDGET)
     start = advisor.game.initial_state()
     return {**result.as_dict(), "exact_table_values": [advisor.value(start, s) for s in range(advisor.game.seats)]}
+
+
+@router.post("/{game}/map")
+def map_route(game: str, q: RecordBody, root: Artifacts) -> dict[str, Any]:
+    """The map of the strategy at the record's end, a decision (``lookup.maps``): the tables' action and the mover's
+    value over the game's two coordinates, the rest of the position held, and ``at``: the position's cell. Kept
+    for the next position that differs only in the two coordinates."""
+    spec = game_map(game)
+    advisor, parsed, _, state = _opened(game, q.record, root)
+    g = advisor.game
+    if g.is_terminal(state) or g.to_move(state) == CHANCE:
+        strategy_map(advisor, state, spec)  # the ValueError that says why there is no map here
+    key = (game, json.dumps(served_setup(game, parsed.setup), sort_keys=True), held(g, state, spec), str(root))
+    found = _MAPS.get(key)
+    if found is None:
+        found = _MAPS[key] = strategy_map(advisor, state, spec).as_dict()
+        if len(_MAPS) > MAPS_KEPT:
+            _MAPS.pop(next(iter(_MAPS)), None)  # the oldest
+    return {**found, "at": cell_of(g, state, spec)}

@@ -2,9 +2,10 @@
 // (webapp/routes/games.py; docs/web.md "The view for every game"). The page keeps only the game record
 // (lookup/records.py) and sends it with every request: POST play draws chance and plays the other seats on to the
 // player's next decision, advise values every option at the record's end, judge costs a decision before it is
-// played, review judges the whole game. A game may add a picture of its own (js/extras/<game>.js: a board, a map),
-// which gets every answer, and may say how its chance outcomes are typed (`typed`: {placeholder, how, several};
-// without a placeholder the first outcome is the example). A game's own view may mount this one in a part of its tab.
+// played, review judges the whole game; a game that declares a map gets it (js/map.js). A game may add a picture
+// of its own (js/extras/<game>.js: a board), which gets every answer, and may say how its chance outcomes are typed
+// (`typed`: {placeholder, how, several}; without a placeholder the first outcome is the example). A game's own view
+// may mount this one in a part of its tab.
 import {api, counted, fmt, readRecord, saveRecord} from "./api.js";
 
 const LISTED = 12;  // chance outcomes listed as buttons; more are typed as the game's JSON
@@ -23,7 +24,7 @@ const HTML = `
  <div class="error gv-error" role="alert"></div>
  <p class="gv-cost" aria-live="polite"></p>
  <p class="gv-position"></p><p class="gv-values"></p>
- <div class="gv-extra"></div>
+ <div class="gv-extra"></div><div class="gv-map"></div>
  <p class="gv-advice"></p>
  <div class="gv-table-box"><table class="gv-options"></table></div>
  <div class="row gv-typed" hidden><label>Outcome <input class="gv-outcome gv-wide"></label>
@@ -53,7 +54,7 @@ export async function mount(section, game) {
   const alone = section.matches("main > section");
   if (!alone) section.tabIndex = -1;  // focusable, to keep the focus (and the keys) in the panel
   const q = (cls) => section.querySelector("." + cls);
-  const V = {record: null, redo: [], seed: 0, answer: null, busy: false, extra: null};
+  const V = {record: null, redo: [], seed: 0, answer: null, busy: false, extra: null, map: null};
   q("gv-title").textContent = game.title;
   q("gv-summary").textContent = game.summary;
   const num = (x) => (x === null || x === undefined ? "—" : fmt(x, V.answer ? V.answer.digits : 4));
@@ -71,6 +72,7 @@ export async function mount(section, game) {
   }
   const error = (e) => { q("gv-error").textContent = e ? e.message : ""; };
   if (game.extra) V.extra = await import(`./extras/${game.name}.js`);
+  if (game.map) V.map = await import("./map.js");  // the strategy's map (js/map.js)
   if (V.extra && V.extra.first) q("gv-advice").before(q("gv-extra"));  // a board to play on: above the advice
 
   // One request at a time; data-busy="1" meanwhile (the tests, and aria-busy, wait for "0"). Beside a game's own
@@ -116,6 +118,7 @@ export async function mount(section, game) {
     q("gv-undo").disabled = !log.length; q("gv-redo").disabled = !V.redo.length;
     q("gv-review-go").disabled = !log.length;
     if (V.extra) await V.extra.draw(q("gv-extra"), answer, {setup: setup(), seat: me, choose});
+    if (V.map) await V.map.draw(q("gv-map"), answer, game.name);
     if (over) return review();
   }
 

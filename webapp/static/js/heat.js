@@ -67,6 +67,9 @@ function label(ctx, text, x, y, vertical) {
 function drawScale(ctx, scale, x, top, height) {
   ctx.font = FONT; ctx.fillStyle = "#1d2430"; ctx.textBaseline = "middle"; ctx.textAlign = "left";
   if (scale.items) {
+    // A long name ("rolls 10 dice") in a smaller font rather than cut at the canvas's edge.
+    const room = MARGIN.right - 26, widest = Math.max(...scale.items.map(([, text]) => ctx.measureText(text).width));
+    if (widest > room) ctx.font = `${Math.max(8, Math.floor(11 * room / widest))}px system-ui, sans-serif`;
     scale.items.forEach(([colour, text], k) => {
       const y = top + 8 + k * 20;
       ctx.fillStyle = colour; ctx.fillRect(x, y - 6, 12, 12); ctx.strokeStyle = "#667"; ctx.strokeRect(x, y - 6, 12, 12);
