@@ -225,6 +225,7 @@ def protocol_commands(game: str) -> list[click.Command]:
         without one says so), the rest of the position held: at a decision (default: the first of a game)."""
         from lookup.games import game_map
         from lookup.maps import strategy_map
+        from pipeline.strategy_maps import map_lines, plot_map
 
         spec = game_map(game)  # a game without one says so before any table is read
         advisor, state = _position(setup, position, record_path, artifacts_dir)
@@ -233,8 +234,6 @@ def protocol_commands(game: str) -> list[click.Command]:
             state = next((s for s in (g.apply(state, o) for o, _ in g.chance_outcomes(state))  # outcome that
                           if not g.is_terminal(s) and g.to_move(s) >= 0), state)  # leaves a decision
         found = strategy_map(advisor, state, spec)
-        from pipeline.strategy_maps import map_lines, plot_map
-
         if plot_path is not None:
             plot_map(found, plot_path)
         echo_json(found.as_dict()) if as_json else click.echo("\n".join(map_lines(found)))
