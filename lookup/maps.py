@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from lookup.games import MOVER, OTHER, Axis, MapSpec
@@ -74,17 +73,20 @@ def _set(data: JSON, path: list[str | int], value: int) -> None:
     data[path[-1]] = value
 
 
-def _named(data: JSON, text: Callable[[], str]) -> tuple[JSON, str]:
-    """An action's JSON and its name in a legend: the JSON itself when it is a word ("roll", "hold"), else the words
-    of the action at the map's position (its words may say more of that position: "holds (banks 20)")."""
-    return data, data if isinstance(data, str) else text()
+def _seat(game: Game, state: State) -> int:
+    """The seat to move at ``state``; ValueError where no map is drawn (chance moves, or the game is over)."""
+    if game.is_terminal(state) or game.to_move(state) == CHANCE:
+        raise ValueError(f"{game.name}: a map is drawn at a decision; here "
+                         f"{'the game is over' if game.is_terminal(state) else 'chance moves'}")
+    return game.to_move(state)
 
 
 def held(game: Game, state: State, spec: MapSpec) -> str:
     """What a map drawn at ``state`` depends on besides the setup: the position's JSON with the two coordinates left
-    out (a key for a cache of maps: the same map is drawn at every position that differs only in them)."""
+    out (a key for a cache of maps: the same map is drawn at every position that differs only in them); ValueError
+    where no map is drawn."""
     data = copy.deepcopy(game.state_json(state))
-    seat = game.to_move(state)
+    seat = _seat(game, state)
     for axis in (spec.y, spec.x):
         _set(data, _resolve(axis.path, seat), None)
     return json.dumps([seat, data], sort_keys=True)
@@ -94,10 +96,7 @@ def strategy_map(advisor: Advisor, state: State, spec: MapSpec) -> StrategyMap:
     """The map of ``spec`` (``lookup.games.game_map``) at ``state``, a decision (ValueError otherwise, or for a map
     of more than ``MAX_CELLS`` cells)."""
     game: Game = advisor.game
-    if game.is_terminal(state) or game.to_move(state) == CHANCE:
-        raise ValueError(f"{game.name}: a map is drawn at a decision; here "
-                         f"{'the game is over' if game.is_terminal(state) else 'chance moves'}")
-    seat = game.to_move(state)
+    seat = _seat(game, state)
     rows, columns = spec.y.values(game), spec.x.values(game)
     if len(rows) * len(columns) > MAX_CELLS:
         raise ValueError(f"{game.name}: a map of {len(rows)} x {len(columns)} cells; at most "
@@ -119,8 +118,7 @@ def strategy_map(advisor: Advisor, state: State, spec: MapSpec) -> StrategyMap:
             if cell is None or game.is_terminal(cell) or game.to_move(cell) != seat:
                 acts.append(None), ties.append(False), vals.append(None)
                 continue
-            best = advisor.decide(cell)
-            acts.append(seen.setdefault(best, len(seen)))
+            acts.append(seen.setdefault(advisor.decide(cell), len(seen)))
             ties.append(len(advisor.best_actions(cell)) > 1 or len(advisor.policy(cell)) > 1)
             vals.append(advisor.value(cell, seat))
         action.append(acts), several.append(ties), value.append(vals)
@@ -129,15 +127,22 @@ def strategy_map(advisor: Advisor, state: State, spec: MapSpec) -> StrategyMap:
     order = sorted(seen, key=lambda a: (legal.index(a) if a in legal else len(legal), seen[a]))
     new = {seen[a]: k for k, a in enumerate(order)}
     return StrategyMap(game.name, game.unit.name, game.unit.higher_is_better, seat, spec.y, spec.x, rows, columns,
-                       tuple(_named(game.action_json(state, a), lambda a=a: game.action_text(state, a))
-                             for a in order),
+                       tuple(_named(game, state, a) for a in order),
                        tuple(tuple(None if a is None else new[a] for a in r) for r in action),
                        tuple(map(tuple, several)), tuple(map(tuple, value)), cell_of(game, state, spec))
 
 
+def _named(game: Game, state: State, action: JSON) -> tuple[JSON, str]:
+    """An action's JSON and its name in a legend: the JSON itself when it is a word ("roll", "hold"), else the words
+    of the action at the map's position (its words may say more of that position: "holds (banks 20)")."""
+    data = game.action_json(state, action)
+    return data, data if isinstance(data, str) else game.action_text(state, action)
+
+
 def cell_of(game: Game, state: State, spec: MapSpec) -> tuple[int, int] | None:
-    """The (row, column) of ``state`` in its map (``state`` a decision); None where a coordinate is off the axes."""
-    data, seat = game.state_json(state), game.to_move(state)
+    """The (row, column) of ``state`` in its map; None where a coordinate is off the axes; ValueError where no map
+    is drawn."""
+    data, seat = game.state_json(state), _seat(game, state)
     y, x = (_get(data, _resolve(a.path, seat)) for a in (spec.y, spec.x))
     rows, columns = spec.y.values(game), spec.x.values(game)
     return (rows.index(y), columns.index(x)) if y in rows and x in columns else None

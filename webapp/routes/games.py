@@ -197,8 +197,6 @@ def map_route(game: str, q: RecordBody, root: Artifacts) -> dict[str, Any]:
     spec = game_map(game)
     advisor, parsed, _, state = _opened(game, q.record, root)
     g = advisor.game
-    if g.is_terminal(state) or g.to_move(state) == CHANCE:
-        strategy_map(advisor, state, spec)  # the ValueError that says why there is no map here
     key = (game, json.dumps(served_setup(game, parsed.setup), sort_keys=True), held(g, state, spec), str(root))
     found = _MAPS.get(key)
     if found is None:
